@@ -1,0 +1,7 @@
+// Package hostcore is Attaché's domain: sessions with MCP servers, the
+// catalog of resources and templates, reads, attachments, ranking, context
+// assembly and subscriptions. It defines the small interfaces it needs (a
+// body cache, a clock, a token store) and imports go-sdk, oauth2 and the
+// standard library; never Fyne, never database/sql. The concrete stores are
+// wired to it in cmd/.
+package hostcore

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs every test of Attaché. Installs what a fresh Debian or Ubuntu machine
+# lacks first (Fyne's build headers, the npm MCP peers). Prints the go test
+# summary lines and a closing "N passed, N failed" line; exits non-zero on any
+# failure. The full verbose log is left in .test-logs/.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+ensure_go || exit 1
+ensure_packages $FYNE_PACKAGES || exit 1
+ensure_peers || exit 1
+
+mkdir -p .test-logs
+status=0
+
+say "go vet ./..."
+go vet ./... || status=1
+
+# run_tests NAME ARGS...: go test -v with ARGS, full log to .test-logs/NAME.log,
+# the summary lines to the terminal.
+run_tests() {
+	name=$1
+	shift
+	log=.test-logs/$name.log
+	say "go test $*"
+	go test -v "$@" >"$log" 2>&1
+	rc=$?
+	grep -E '^(ok|FAIL|---|panic:|\?)|^\s+--- FAIL|\.go:[0-9]+:' "$log" | grep -vE '^\s*--- (PASS|SKIP)' || true
+	passed=$(grep -cE '^\s*--- PASS' "$log")
+	failed=$(grep -cE '^\s*--- FAIL' "$log")
+	skipped=$(grep -cE '^\s*--- SKIP' "$log")
+	if [ "$rc" != 0 ] && [ "$failed" = 0 ]; then
+		failed=1 # a build failure or a panic outside a test
+	fi
+	echo "$name: $passed passed, $failed failed, $skipped skipped"
+	total_passed=$((total_passed + passed))
+	total_failed=$((total_failed + failed))
+	[ "$rc" = 0 ] || status=1
+}
+
+total_passed=0
+total_failed=0
+run_tests all -count=1 -timeout 30m ./...
+# The race detector on every package that does not need a display.
+headless=$(go list ./... | grep -vE '/ui($|/)|/cmd/attache$')
+run_tests race -race -count=1 -timeout 30m $headless
+
+echo "$total_passed passed, $total_failed failed"
+exit $status
