@@ -209,3 +209,25 @@ func (h *handlers) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 
 // MemoryURI returns the resource URI of a memory id.
 func MemoryURI(id string) string { return "threengram://memory/" + id }
+
+// ServeStdio opens the store at dbPath, loads corpus into it if it is empty
+// (nil: no corpus), and serves tenant over stdin and stdout until the client
+// closes the connection or ctx ends. It is what `threengram --stdio` runs,
+// and what Attaché's binaries run for their embedded demo.
+func ServeStdio(ctx context.Context, dbPath, tenant string, corpus []byte, logger *slog.Logger) error {
+	if tenant == "" {
+		return errors.New("serving over stdio needs a tenant")
+	}
+	store, err := OpenStore(dbPath, nil)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if corpus != nil {
+		if _, err := store.Seed(ctx, corpus); err != nil {
+			return err
+		}
+	}
+	srv := NewServer(store, &ServerOptions{Tenant: tenant, Logger: logger})
+	return srv.Run(ctx, &mcp.StdioTransport{})
+}

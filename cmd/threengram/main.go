@@ -50,7 +50,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("threengram "+cmd, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	db := fs.String("db", "threengram.db", "path of the SQLite database")
-	tenant := fs.String("tenant", "", "tenant (stdio: the tenant of every request; token, erase: the tenant acted on)")
+	tenant := fs.String("tenant", os.Getenv("THREENGRAM_TENANT"),
+		"tenant (stdio: the tenant of every request; token, erase: the tenant acted on); default $THREENGRAM_TENANT")
 	seed := fs.Bool("seed", false, "load the bundled sample corpus into an empty database")
 	stdio := fs.Bool("stdio", false, "serve MCP over stdin/stdout")
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP at this address (endpoint /mcp)")
@@ -111,7 +112,7 @@ func serve(ctx context.Context, store *threengram.Store, stdio bool, addr, tenan
 		return fmt.Errorf("%w: give exactly one of --stdio or --http ADDR", errUsage)
 	case stdio:
 		if tenant == "" {
-			return fmt.Errorf("%w: --stdio needs --tenant", errUsage)
+			return fmt.Errorf("%w: --stdio needs --tenant (or $THREENGRAM_TENANT)", errUsage)
 		}
 		srv := threengram.NewServer(store, &threengram.ServerOptions{Tenant: tenant, Logger: logger})
 		return srv.Run(ctx, &mcp.StdioTransport{})

@@ -1,0 +1,260 @@
+package hostcore
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Config is the host's list of servers, read from a JSON file under
+// os.UserConfigDir()/attache/ (overridable). Servers from imported Claude
+// Desktop or VS Code files are read from those files each time, never copied
+// into this one and never written back.
+type Config struct {
+	Servers []ServerConfig `json:"servers"`
+	// Imports names files whose servers are merged in at load time.
+	Imports []ImportSource `json:"imports,omitempty"`
+
+	path string
+	// imported holds the servers read from Imports, by source.
+	imported []ServerConfig
+	// importErrors says which imports could not be read.
+	importErrors []error
+}
+
+// ServerConfig is one MCP server: stdio (Command) or Streamable HTTP (URL).
+type ServerConfig struct {
+	Name  string `json:"name"`
+	Title string `json:"title,omitempty"`
+
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+
+	// Accounts are the server's authorization contexts; the cache keeps
+	// private entries apart by account. None means one account, "default".
+	Accounts []Account `json:"accounts,omitempty"`
+
+	// Source says where the entry comes from: "config", "builtin", or
+	// "claude-desktop:PATH" / "vscode:PATH" for imports. Not stored.
+	Source string `json:"-"`
+	// Inputs are the VS Code inputs its ${input:ID} placeholders refer to.
+	Inputs []Input `json:"-"`
+}
+
+// Account is one credential set for a server: environment variables for a
+// stdio server, headers for an HTTP one.
+type Account struct {
+	Name    string            `json:"name"`
+	Env     map[string]string `json:"env,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// DefaultAccount is the name of the implicit account of a server that lists
+// none.
+const DefaultAccount = "default"
+
+// IsHTTP reports whether the server is reached over Streamable HTTP.
+func (s ServerConfig) IsHTTP() bool { return s.URL != "" }
+
+// AccountNames returns the names of the server's accounts.
+func (s ServerConfig) AccountNames() []string {
+	if len(s.Accounts) == 0 {
+		return []string{DefaultAccount}
+	}
+	var names []string
+	for _, a := range s.Accounts {
+		names = append(names, a.Name)
+	}
+	return names
+}
+
+// Account returns the named account; "" means the first one.
+func (s ServerConfig) Account(name string) (Account, error) {
+	if len(s.Accounts) == 0 && (name == "" || name == DefaultAccount) {
+		return Account{Name: DefaultAccount}, nil
+	}
+	for _, a := range s.Accounts {
+		if name == "" || a.Name == name {
+			return a, nil
+		}
+	}
+	return Account{}, newError(KindUsage, nil, "server %q has no account %q (it has %s)",
+		s.Name, name, strings.Join(s.AccountNames(), ", "))
+}
+
+// Validate checks that the entry names exactly one way to reach the server.
+func (s ServerConfig) Validate() error {
+	switch {
+	case s.Name == "":
+		return newError(KindUsage, nil, "a server needs a name")
+	case (s.Command == "") == (s.URL == ""):
+		return newError(KindUsage, nil, "server %q needs exactly one of command (stdio) or url (HTTP)", s.Name)
+	case s.URL != "":
+		u, err := url.Parse(s.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return newError(KindUsage, err, "server %q: %q is not an http(s) URL", s.Name, s.URL)
+		}
+	}
+	return nil
+}
+
+// Identity is the server's cache identity: the canonical URL of an HTTP
+// server, or a hash of a stdio server's command line, working directory and
+// environment variable names (never their values, which may be secrets). Two
+// entries that would start the same server share it.
+func (s ServerConfig) Identity() string {
+	if s.URL != "" {
+		return canonicalURL(s.URL)
+	}
+	h := sha256.New()
+	for _, part := range append([]string{s.Command, s.Cwd}, s.Args...) {
+		fmt.Fprintf(h, "%d:%s;", len(part), part)
+	}
+	names := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(h, "env:%s", strings.Join(names, ","))
+	return "stdio:" + hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// canonicalURL lowercases scheme and host, drops a default port, the
+// fragment and any userinfo, and a trailing slash.
+func canonicalURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if (u.Scheme == "http" && u.Port() == "80") || (u.Scheme == "https" && u.Port() == "443") {
+		u.Host = u.Hostname()
+	}
+	u.User, u.Fragment = nil, ""
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	return u.String()
+}
+
+// DefaultConfigPath returns os.UserConfigDir()/attache/config.json.
+func DefaultConfigPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the config directory: %w", err)
+	}
+	return filepath.Join(dir, "attache", "config.json"), nil
+}
+
+// LoadConfig reads the config at path. A missing file is an empty config,
+// so a first run works. Imports that cannot be read are reported by
+// ImportErrors, not fatal: one broken import must not hide every server.
+func LoadConfig(path string) (*Config, error) {
+	c := &Config{path: path}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return c, nil
+	case err != nil:
+		return nil, newError(KindUsage, err, "reading config %s", path)
+	}
+	if err := json.Unmarshal(data, c); err != nil {
+		return nil, newError(KindUsage, err, "config %s is not valid JSON", path)
+	}
+	for i := range c.Servers {
+		c.Servers[i].Source = "config"
+		if err := c.Servers[i].Validate(); err != nil {
+			return nil, newError(KindUsage, err, "config %s", path)
+		}
+	}
+	c.loadImports()
+	return c, nil
+}
+
+// Save writes the config (without imported servers) atomically: a crash
+// leaves either the old file or the new one.
+func (c *Config) Save() error {
+	if c.path == "" {
+		return errors.New("config has no path")
+	}
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+		return err
+	}
+	tmp := c.path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, c.path)
+}
+
+// Path returns the file the config was loaded from.
+func (c *Config) Path() string { return c.path }
+
+// ImportErrors returns why imports could not be read.
+func (c *Config) ImportErrors() []error { return c.importErrors }
+
+// All returns every server: configured, then imported, then built in.
+// A configured server shadows an imported or built-in one of the same name.
+func (c *Config) All(builtin ...ServerConfig) []ServerConfig {
+	var out []ServerConfig
+	seen := map[string]bool{}
+	for _, group := range [][]ServerConfig{c.Servers, c.imported, builtin} {
+		for _, s := range group {
+			if !seen[s.Name] {
+				seen[s.Name] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Find returns the server named name among All(builtin...).
+func (c *Config) Find(name string, builtin ...ServerConfig) (ServerConfig, error) {
+	all := c.All(builtin...)
+	i := slices.IndexFunc(all, func(s ServerConfig) bool { return s.Name == name })
+	if i < 0 {
+		var names []string
+		for _, s := range all {
+			names = append(names, s.Name)
+		}
+		return ServerConfig{}, newError(KindUsage, nil, "no server named %q (known: %s)", name, strings.Join(names, ", "))
+	}
+	return all[i], nil
+}
+
+// Upsert adds or replaces a configured server.
+func (c *Config) Upsert(s ServerConfig) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	s.Source = "config"
+	if i := slices.IndexFunc(c.Servers, func(x ServerConfig) bool { return x.Name == s.Name }); i >= 0 {
+		c.Servers[i] = s
+	} else {
+		c.Servers = append(c.Servers, s)
+	}
+	return nil
+}
+
+// Remove deletes a configured server; it reports whether there was one.
+func (c *Config) Remove(name string) bool {
+	n := len(c.Servers)
+	c.Servers = slices.DeleteFunc(c.Servers, func(s ServerConfig) bool { return s.Name == name })
+	return len(c.Servers) != n
+}

@@ -1,0 +1,211 @@
+package hostcore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os/exec"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Kind says what went wrong, in terms a person can act on. Every error the
+// host shows carries one.
+type Kind string
+
+// The kinds of error, matchable with errors.Is against the sentinels below.
+const (
+	KindNotFound        Kind = "not found"
+	KindInvalidParams   Kind = "invalid input"
+	KindServerFault     Kind = "server fault"
+	KindVersionMismatch Kind = "version mismatch"
+	KindUnauthorized    Kind = "unauthorized"
+	KindForbidden       Kind = "forbidden"
+	KindTimeout         Kind = "timeout"
+	KindCanceled        Kind = "canceled"
+	KindTransport       Kind = "transport"
+	KindProtocol        Kind = "protocol"
+	KindUsage           Kind = "usage"
+)
+
+// Sentinels for errors.Is: errors.Is(err, hostcore.ErrNotFound) is true for
+// every *Error of that kind.
+var (
+	ErrNotFound        = &Error{kind: KindNotFound}
+	ErrInvalidParams   = &Error{kind: KindInvalidParams}
+	ErrServerFault     = &Error{kind: KindServerFault}
+	ErrVersionMismatch = &Error{kind: KindVersionMismatch}
+	ErrUnauthorized    = &Error{kind: KindUnauthorized}
+	ErrForbidden       = &Error{kind: KindForbidden}
+	ErrTimeout         = &Error{kind: KindTimeout}
+	ErrCanceled        = &Error{kind: KindCanceled}
+	ErrTransport       = &Error{kind: KindTransport}
+	ErrProtocol        = &Error{kind: KindProtocol}
+	ErrUsage           = &Error{kind: KindUsage}
+)
+
+// Error is a failure the host shows to a person: a kind, a message safe to
+// show, and the detail (the cause) for the log and the inspector.
+type Error struct {
+	kind Kind
+	// Code is the JSON-RPC error code, when the server sent one.
+	Code int64
+	// HTTPStatus is the HTTP status, when one explains the failure.
+	HTTPStatus int
+	// URI is the resource concerned, if any.
+	URI string
+	msg string
+	err error
+}
+
+// Kind returns the error's kind.
+func (e *Error) Kind() Kind { return e.kind }
+
+// Message returns the sentence to show a person; it never contains a secret.
+func (e *Error) Message() string { return e.msg }
+
+// Error returns the message and, after a colon, the detail.
+func (e *Error) Error() string {
+	if e.err == nil {
+		return e.msg
+	}
+	return e.msg + ": " + e.err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.err }
+
+// Is reports whether target is the sentinel of e's kind.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.msg == "" && t.err == nil && t.kind == e.kind
+}
+
+// Hint says what a person can do next about an error of this kind.
+func (e *Error) Hint() string { return hints[e.kind] }
+
+var hints = map[Kind]string{
+	KindNotFound:        "Check the URI or id; on a multi-tenant server another account's resource also looks missing.",
+	KindInvalidParams:   "Check the values you entered; the server refused them.",
+	KindServerFault:     "The server failed; try again later or look at the server's log.",
+	KindVersionMismatch: "The server speaks another protocol version; update the server or the host.",
+	KindUnauthorized:    "Sign in again or check the account's credentials.",
+	KindForbidden:       "This account is not allowed to do that; use another account or ask for more scopes.",
+	KindTimeout:         "The server did not answer in time; try again or raise the timeout.",
+	KindCanceled:        "The request was canceled.",
+	KindTransport:       "The connection to the server failed; check that it runs and is reachable, then retry.",
+	KindProtocol:        "The server sent a reply the protocol does not allow; report it to the server's authors.",
+	KindUsage:           "Check the command or the configuration.",
+}
+
+// newError returns an *Error of kind with a message and a cause.
+func newError(kind Kind, cause error, format string, args ...any) *Error {
+	return &Error{kind: kind, msg: fmt.Sprintf(format, args...), err: cause}
+}
+
+// protocolError is a reply the protocol does not allow.
+func protocolError(uri, format string, args ...any) *Error {
+	e := newError(KindProtocol, nil, format, args...)
+	e.URI = uri
+	return e
+}
+
+// JSON-RPC and MCP error codes the host tells apart.
+const (
+	codeParseError        = -32700
+	codeInvalidRequest    = -32600
+	codeMethodNotFound    = -32601
+	codeInvalidParams     = -32602
+	codeInternalError     = -32603
+	codeResourceNotFound  = -32002
+	codeUnsupportedVesion = -32022
+)
+
+// classify turns an error from go-sdk, the transport or the context into an
+// *Error. op names what was being done ("reading X"); uri is the resource
+// concerned, if any; status is the HTTP status the tap saw, if any.
+func classify(err error, op, uri string, status int) error {
+	if err == nil {
+		return nil
+	}
+	var he *Error
+	if errors.As(err, &he) {
+		return err
+	}
+	e := classifyKind(err, op, status)
+	e.URI, e.err = uri, err
+	if status == 401 || status == 403 {
+		e.HTTPStatus = status
+	}
+	return e
+}
+
+func classifyKind(err error, op string, status int) *Error {
+	var rpc *jsonrpc.Error
+	switch {
+	case status == 401:
+		return &Error{kind: KindUnauthorized, msg: op + ": the server refused the credentials (HTTP 401)"}
+	case status == 403:
+		return &Error{kind: KindForbidden, msg: op + ": the server forbids this account (HTTP 403)"}
+	case errors.As(err, &rpc):
+		return classifyRPC(rpc, op)
+	case errors.Is(err, context.DeadlineExceeded):
+		return &Error{kind: KindTimeout, msg: op + ": the server did not answer in time"}
+	case errors.Is(err, context.Canceled):
+		return &Error{kind: KindCanceled, msg: op + ": canceled"}
+	case isTransport(err):
+		return &Error{kind: KindTransport, msg: op + ": the connection to the server failed"}
+	default:
+		return &Error{kind: KindProtocol, msg: op + ": the server's reply could not be understood"}
+	}
+}
+
+func classifyRPC(rpc *jsonrpc.Error, op string) *Error {
+	e := &Error{Code: rpc.Code}
+	lower := strings.ToLower(rpc.Message)
+	switch {
+	case rpc.Code == codeResourceNotFound,
+		rpc.Code == codeInvalidParams && strings.Contains(lower, "not found"):
+		e.kind, e.msg = KindNotFound, op+": no such resource"
+	case rpc.Code == codeInvalidParams:
+		e.kind, e.msg = KindInvalidParams, op+": the server refused the parameters: "+clip(rpc.Message)
+	case rpc.Code == codeUnsupportedVesion:
+		e.kind, e.msg = KindVersionMismatch, op+": the server does not support this protocol version"
+	case rpc.Code == codeParseError, rpc.Code == codeInvalidRequest:
+		e.kind, e.msg = KindProtocol, op+": the server could not parse the request: "+clip(rpc.Message)
+	case rpc.Code == codeMethodNotFound:
+		e.kind, e.msg = KindServerFault, op+": the server does not implement this method"
+	default:
+		e.kind, e.msg = KindServerFault, fmt.Sprintf("%s: the server failed (%d %s)", op, rpc.Code, clip(rpc.Message))
+	}
+	return e
+}
+
+// clip bounds a server-supplied message shown to a person.
+func clip(s string) string {
+	const max = 200
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}
+
+func isTransport(err error) bool {
+	var netErr net.Error
+	var exitErr *exec.ExitError
+	var execErr *exec.Error
+	return errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, errProcessExited) || errors.Is(err, mcp.ErrSessionMissing) ||
+		errors.As(err, &netErr) || errors.As(err, &exitErr) || errors.As(err, &execErr) ||
+		strings.Contains(err.Error(), "connection closed") || strings.Contains(err.Error(), "broken session")
+}
+
+// errProcessExited marks a stdio server whose process is gone.
+var errProcessExited = errors.New("server process exited")

@@ -1,0 +1,177 @@
+package hostcore
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// HostOptions configures a Host. The zero value is usable.
+type HostOptions struct {
+	// ConnectTimeout bounds starting a server and the handshake; 0 means 30 s.
+	ConnectTimeout time.Duration
+	// RequestTimeout bounds one request; 0 means 60 s.
+	RequestTimeout time.Duration
+	// MaxBodyBytes bounds a read's total content; 0 means 32 MiB.
+	MaxBodyBytes int64
+	// ProtocolVersion asks for a protocol version; empty means the newest
+	// go-sdk supports (the server may negotiate down).
+	ProtocolVersion string
+	// Builtin servers are offered beside the configured ones (the demo).
+	Builtin []ServerConfig
+	// PromptInput asks the person for a VS Code input's value. Values are
+	// kept in memory for the Host's life and never written anywhere. Nil
+	// makes a server that needs one fail to start with a clear error.
+	PromptInput func(ctx context.Context, server string, in Input) (string, error)
+	// HTTPTransport is the base round tripper for HTTP servers; nil means
+	// http.DefaultTransport.
+	HTTPTransport http.RoundTripper
+	// Now is the clock; nil means time.Now.
+	Now Clock
+	// Logger receives the host's log; nil discards it. Secrets never reach it.
+	Logger *slog.Logger
+	// Sleep waits for d or until ctx is done (reconnect backoff); nil uses a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Host owns the connections to MCP servers, one per (server, account). It
+// is safe for concurrent use.
+type Host struct {
+	cfg  *Config
+	opts HostOptions
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	conns  map[connKey]*Conn
+	inputs map[string]map[string]string // server -> input id -> value, memory only
+}
+
+type connKey struct{ server, identity, account string }
+
+// NewHost returns a host over cfg (which may be nil for ad-hoc servers only).
+func NewHost(cfg *Config, opts *HostOptions) *Host {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	h := &Host{cfg: cfg, conns: map[connKey]*Conn{}, inputs: map[string]map[string]string{}}
+	if opts != nil {
+		h.opts = *opts
+	}
+	if h.opts.ConnectTimeout <= 0 {
+		h.opts.ConnectTimeout = 30 * time.Second
+	}
+	if h.opts.RequestTimeout <= 0 {
+		h.opts.RequestTimeout = 60 * time.Second
+	}
+	if h.opts.MaxBodyBytes <= 0 {
+		h.opts.MaxBodyBytes = 32 << 20
+	}
+	if h.opts.HTTPTransport == nil {
+		h.opts.HTTPTransport = http.DefaultTransport
+	}
+	if h.opts.Sleep == nil {
+		h.opts.Sleep = sleepCtx
+	}
+	h.log = h.opts.Logger
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	return h
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Config returns the host's config.
+func (h *Host) Config() *Config { return h.cfg }
+
+// Servers returns every server the host knows: configured, imported, built in.
+func (h *Host) Servers() []ServerConfig { return h.cfg.All(h.opts.Builtin...) }
+
+// Conn returns the connection to the named server as account ("" means the
+// server's first account). It does not connect yet: the first use does.
+func (h *Host) Conn(server, account string) (*Conn, error) {
+	sc, err := h.cfg.Find(server, h.opts.Builtin...)
+	if err != nil {
+		return nil, err
+	}
+	return h.ConnFor(sc, account)
+}
+
+// ConnFor returns the connection to an ad-hoc or configured server.
+func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
+	if err := sc.Validate(); err != nil {
+		return nil, err
+	}
+	acct, err := sc.Account(account)
+	if err != nil {
+		return nil, err
+	}
+	key := connKey{sc.Name, sc.Identity(), acct.Name}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if c, ok := h.conns[key]; ok {
+		return c, nil
+	}
+	c := &Conn{host: h, Server: sc, Account: acct, tap: NewTap(h.opts.Now)}
+	h.conns[key] = c
+	return c, nil
+}
+
+// Close closes every connection (and ends every stdio server process).
+func (h *Host) Close() error {
+	h.mu.Lock()
+	conns := make([]*Conn, 0, len(h.conns))
+	for _, c := range h.conns {
+		conns = append(conns, c)
+	}
+	h.conns = map[connKey]*Conn{}
+	h.mu.Unlock()
+	var first error
+	for _, c := range conns {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// inputValue returns the value of a VS Code input for server, asking once.
+func (h *Host) inputValue(ctx context.Context, server string, in Input) (string, error) {
+	h.mu.Lock()
+	v, ok := h.inputs[server][in.ID]
+	h.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	if h.opts.PromptInput == nil {
+		return "", newError(KindUsage, nil, "server %q needs the input %q (%s) and nothing can ask for it", server, in.ID, in.Description)
+	}
+	v, err := h.opts.PromptInput(ctx, server, in)
+	if err != nil {
+		return "", fmt.Errorf("asking for input %q: %w", in.ID, err)
+	}
+	h.mu.Lock()
+	if h.inputs[server] == nil {
+		h.inputs[server] = map[string]string{}
+	}
+	h.inputs[server][in.ID] = v
+	h.mu.Unlock()
+	return v, nil
+}
+
+// clientImplementation is how the host introduces itself to servers.
+var clientImplementation = &mcp.Implementation{Name: "attache", Title: "Attaché", Version: "0.1.0"}

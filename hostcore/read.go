@@ -1,0 +1,174 @@
+package hostcore
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// CacheHints are the server's ttlMs and cacheScope on a result, as sent.
+type CacheHints struct {
+	// TTL is ttlMs; absent, zero or negative all mean "immediately stale".
+	TTL time.Duration
+	// Scope is cacheScope as sent ("" when absent).
+	Scope string
+}
+
+// hintsKey carries a *CacheHints through a call so the sending middleware
+// can report the hints of its result.
+type hintsKey struct{}
+
+// hintMiddleware takes the cache hints off every cacheable result and zeroes
+// ttlMs, so go-sdk's own per-session cache (which ignores cacheScope and hands
+// every caller the same pointer) never stores anything: the host owns
+// caching, and every read is answered by the host's cache or by the server.
+func hintMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return res, err
+		}
+		var c *mcp.Cacheable
+		switch r := res.(type) {
+		case *mcp.ReadResourceResult:
+			c = &r.Cacheable
+		case *mcp.ListResourcesResult:
+			c = &r.Cacheable
+		case *mcp.ListResourceTemplatesResult:
+			c = &r.Cacheable
+		case *mcp.ListToolsResult:
+			c = &r.Cacheable
+		case *mcp.ListPromptsResult:
+			c = &r.Cacheable
+		case *mcp.DiscoverResult:
+			c = &r.Cacheable
+		default:
+			return res, nil
+		}
+		if h, ok := ctx.Value(hintsKey{}).(*CacheHints); ok {
+			*h = CacheHints{TTL: time.Duration(max(c.TTLMs, 0)) * time.Millisecond, Scope: c.CacheScope}
+		}
+		c.TTLMs = 0
+		return res, nil
+	}
+}
+
+// ReadResult is one resources/read, as the host saw it.
+type ReadResult struct {
+	URI      string
+	Contents []Content
+	// ProtocolVersion is the version negotiated with the server.
+	ProtocolVersion string
+	// Elapsed is the time the server took to answer.
+	Elapsed time.Duration
+	// Hints are the server's cache hints on this result.
+	Hints CacheHints
+	// Raw is the JSON-RPC exchange, for testers.
+	Raw Exchange
+	// Complete is false for an input_required (multi round-trip) result
+	// that go-sdk finished by retrying: such results are never cacheable.
+	Complete bool
+}
+
+// Size is the total size of the contents in bytes.
+func (r *ReadResult) Size() int64 {
+	var n int64
+	for _, c := range r.Contents {
+		n += int64(c.Size())
+	}
+	return n
+}
+
+// ReadServer reads uri from the server (no cache involved) and checks the
+// reply: a non-empty contents array, each entry with exactly one of text and
+// blob, valid base64, its uri echoing the request's, and a total size within
+// the host's limit.
+func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) {
+	op := "reading " + uri
+	var hints CacheHints
+	ctx = context.WithValue(ctx, hintsKey{}, &hints)
+	start := c.host.opts.Now.now()
+	res, err := call(ctx, c, op, uri, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+		return cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	})
+	elapsed := c.host.opts.Now.now().Sub(start)
+	raw, _ := c.tap.Find("resources/read", uri)
+	if err != nil {
+		if e, ok := err.(*Error); ok && e.Kind() == KindTransport && strings.Contains(e.Error(), "too long") {
+			return nil, protocolError(uri, "%s: the reply is over the size limit of %d bytes", op, c.host.opts.MaxBodyBytes)
+		}
+		return nil, err
+	}
+	out := &ReadResult{URI: uri, ProtocolVersion: c.Info().ProtocolVersion, Elapsed: elapsed, Hints: hints, Raw: raw,
+		Complete: res.RequestState == "" && len(res.InputRequests) == 0}
+	if out.Contents, err = c.checkContents(uri, res.Contents, raw); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// rawContent is a contents entry as sent, to tell an absent field from an
+// empty one (go-sdk's typed struct cannot).
+type rawContent map[string]json.RawMessage
+
+func rawContents(raw Exchange) []rawContent {
+	var env struct {
+		Result struct {
+			Contents []rawContent `json:"contents"`
+		} `json:"result"`
+	}
+	if raw.Truncated || json.Unmarshal(raw.Response, &env) != nil {
+		return nil
+	}
+	return env.Result.Contents
+}
+
+func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, raw Exchange) ([]Content, error) {
+	if len(contents) == 0 {
+		return nil, protocolError(uri, "reading %s: the server returned an empty contents array (a missing resource must be an error)", uri)
+	}
+	wire := rawContents(raw)
+	var total int64
+	out := make([]Content, 0, len(contents))
+	for i, rc := range contents {
+		if rc == nil {
+			return nil, protocolError(uri, "reading %s: contents entry %d is null", uri, i)
+		}
+		hasText, hasBlob := rc.Text != "", rc.Blob != nil
+		if i < len(wire) {
+			_, hasText = wire[i]["text"]
+			_, hasBlob = wire[i]["blob"]
+		}
+		if hasText == hasBlob {
+			which := "neither text nor blob"
+			if hasText {
+				which = "both text and blob"
+			}
+			return nil, protocolError(uri, "reading %s: contents entry %d has %s", uri, i, which)
+		}
+		if rc.URI != uri && !(len(contents) > 1 && strings.HasPrefix(rc.URI, uri)) {
+			return nil, protocolError(uri, "reading %s: the server answered for another uri, %q", uri, rc.URI)
+		}
+		content := Content{URI: rc.URI, MIMEType: rc.MIMEType, Text: rc.Text, Blob: rc.Blob, IsBlob: hasBlob}
+		total += int64(content.Size())
+		if total > c.host.opts.MaxBodyBytes {
+			return nil, protocolError(uri, "reading %s: the body is over the size limit of %d bytes", uri, c.host.opts.MaxBodyBytes)
+		}
+		out = append(out, content)
+	}
+	return out, nil
+}
+
+// decodeBlob is base64 as the protocol uses it (standard, padded).
+func decodeBlob(s string) ([]byte, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("invalid base64: %w", err)
+	}
+	return b, nil
+}

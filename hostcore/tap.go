@@ -1,0 +1,200 @@
+package hostcore
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+	"time"
+)
+
+// A Tap records the raw JSON-RPC messages of one connection, as bytes on the
+// wire, for testers to inspect. It sits below go-sdk (on the stdio pipes, or
+// in the HTTP round tripper), never as a wrapping mcp.Connection: go-sdk
+// drives the Streamable HTTP client through an unexported interface that a
+// wrapper hides, which loses the notification stream (the LoggingTransport
+// pitfall). A Tap is safe for concurrent use.
+type Tap struct {
+	mu       sync.Mutex
+	messages []TapMessage // a ring of the most recent messages
+	next     int
+	full     bool
+	now      Clock
+	status   int // the last HTTP status that explains a failure (401, 403)
+}
+
+// Direction says which way a message went.
+type Direction string
+
+// Directions of a message.
+const (
+	Sent     Direction = "sent"
+	Received Direction = "received"
+)
+
+// TapMessage is one JSON-RPC message as it crossed the wire.
+type TapMessage struct {
+	Dir Direction
+	At  time.Time
+	Raw []byte
+	// Truncated is set when Raw holds only the first tapMaxMessage bytes.
+	Truncated bool
+	env       envelope
+}
+
+// Exchange is a request and its response, as bytes on the wire.
+type Exchange struct {
+	Request  []byte
+	Response []byte
+	// Truncated is set when either side was cut to bound memory.
+	Truncated bool
+}
+
+// envelope is what the tap reads of each message to pair them up.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		URI    string `json:"uri"`
+		Cursor string `json:"cursor"`
+	} `json:"params"`
+}
+
+const (
+	tapCapacity   = 512      // messages kept
+	tapMaxMessage = 16 << 20 // bytes kept of one message
+)
+
+// NewTap returns an empty tap.
+func NewTap(now Clock) *Tap {
+	return &Tap{messages: make([]TapMessage, tapCapacity), now: now}
+}
+
+// record stores one message. raw is copied.
+func (t *Tap) record(dir Direction, raw []byte) {
+	if t == nil {
+		return
+	}
+	m := TapMessage{Dir: dir, At: t.now.now()}
+	_ = json.Unmarshal(raw, &m.env) // an unparsable message is still recorded
+	if len(raw) > tapMaxMessage {
+		raw, m.Truncated = raw[:tapMaxMessage], true
+	}
+	m.Raw = bytes.Clone(raw)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.messages[t.next] = m
+	t.next = (t.next + 1) % len(t.messages)
+	t.full = t.full || t.next == 0
+}
+
+// setStatus remembers an HTTP status that explains a failure.
+func (t *Tap) setStatus(code int) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.status = code
+	t.mu.Unlock()
+}
+
+// takeStatus returns the remembered HTTP status and forgets it.
+func (t *Tap) takeStatus() int {
+	if t == nil {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.status
+	t.status = 0
+	return s
+}
+
+// Messages returns the recorded messages, oldest first.
+func (t *Tap) Messages() []TapMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []TapMessage
+	if t.full {
+		out = append(out, t.messages[t.next:]...)
+	}
+	out = append(out, t.messages[:t.next]...)
+	return out
+}
+
+// Find returns the most recent exchange of method whose params carry key as
+// their uri or cursor. ok is false when the tap holds no such request.
+func (t *Tap) Find(method, key string) (Exchange, bool) {
+	if t == nil {
+		return Exchange{}, false
+	}
+	msgs := t.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		req := msgs[i]
+		if req.Dir != Sent || req.env.Method != method || (req.env.Params.URI != key && req.env.Params.Cursor != key) {
+			continue
+		}
+		ex := Exchange{Request: req.Raw, Truncated: req.Truncated}
+		for _, resp := range msgs[i+1:] {
+			if resp.Dir == Received && resp.env.Method == "" && bytes.Equal(resp.env.ID, req.env.ID) {
+				ex.Response, ex.Truncated = resp.Raw, ex.Truncated || resp.Truncated
+				break
+			}
+		}
+		return ex, true
+	}
+	return Exchange{}, false
+}
+
+// framer splits a byte stream into JSON values and hands each to emit. It
+// tracks nesting, strings and escapes, so it does not depend on how the
+// stream was chunked or whether values are separated by newlines.
+type framer struct {
+	emit     func([]byte)
+	buf      []byte
+	depth    int
+	inString bool
+	escaped  bool
+}
+
+func (f *framer) Write(p []byte) (int, error) {
+	for _, c := range p {
+		f.step(c)
+	}
+	return len(p), nil
+}
+
+func (f *framer) step(c byte) {
+	if f.depth == 0 && c != '{' && c != '[' {
+		if len(f.buf) > 0 || (c != '\n' && c != '\r' && c != ' ' && c != '\t') {
+			f.buf = append(f.buf, c) // not JSON: keep it, emit at the line's end
+			if c == '\n' {
+				f.flush()
+			}
+		}
+		return
+	}
+	if len(f.buf) < tapMaxMessage+1 {
+		f.buf = append(f.buf, c)
+	}
+	switch {
+	case f.inString && f.escaped:
+		f.escaped = false
+	case f.inString && c == '\\':
+		f.escaped = true
+	case c == '"':
+		f.inString = !f.inString
+	case f.inString:
+	case c == '{' || c == '[':
+		f.depth++
+	case c == '}' || c == ']':
+		f.depth--
+		if f.depth == 0 {
+			f.flush()
+		}
+	}
+}
+
+func (f *framer) flush() {
+	f.emit(bytes.TrimSpace(f.buf))
+	f.buf = f.buf[:0]
+}
