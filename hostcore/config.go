@@ -258,3 +258,5 @@ func (c *Config) Remove(name string) bool {
 	c.Servers = slices.DeleteFunc(c.Servers, func(s ServerConfig) bool { return s.Name == name })
 	return len(c.Servers) != n
 }
+
+var userCacheDir = os.UserCacheDir

@@ -124,6 +124,7 @@ const (
 	codeInternalError     = -32603
 	codeResourceNotFound  = -32002
 	codeUnsupportedVesion = -32022
+	codeRejected          = -32005 // go-sdk: the transport could not deliver the request
 )
 
 // classify turns an error from go-sdk, the transport or the context into an
@@ -153,7 +154,11 @@ func classifyKind(err error, op string, status int) *Error {
 	case status == 403:
 		return &Error{kind: KindForbidden, msg: op + ": the server forbids this account (HTTP 403)"}
 	case errors.As(err, &rpc):
-		return classifyRPC(rpc, op)
+		e := classifyRPC(rpc, op)
+		if e.kind == KindTransport && strings.Contains(err.Error(), "Internal Server Error") {
+			e.kind, e.msg = KindServerFault, op+": the server failed (HTTP 500)"
+		}
+		return e
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{kind: KindTimeout, msg: op + ": the server did not answer in time"}
 	case errors.Is(err, context.Canceled):
@@ -178,6 +183,8 @@ func classifyRPC(rpc *jsonrpc.Error, op string) *Error {
 		e.kind, e.msg = KindVersionMismatch, op+": the server does not support this protocol version"
 	case rpc.Code == codeParseError, rpc.Code == codeInvalidRequest:
 		e.kind, e.msg = KindProtocol, op+": the server could not parse the request: "+clip(rpc.Message)
+	case rpc.Code == codeRejected:
+		e.kind, e.msg = KindTransport, op+": the connection to the server failed"
 	case rpc.Code == codeMethodNotFound:
 		e.kind, e.msg = KindServerFault, op+": the server does not implement this method"
 	default:
@@ -209,3 +216,7 @@ func isTransport(err error) bool {
 
 // errProcessExited marks a stdio server whose process is gone.
 var errProcessExited = errors.New("server process exited")
+
+// NewUsageError returns an error of kind usage with msg, for front ends that
+// refuse a command line or a form.
+func NewUsageError(msg string) *Error { return &Error{kind: KindUsage, msg: msg} }

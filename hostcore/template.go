@@ -53,7 +53,7 @@ func Expand(template string, values map[string]string) (string, error) {
 		if err := checkValue(name, v, ops[name]); err != nil {
 			return "", err
 		}
-		vals.Set(name, uritemplate.String(v))
+		vals.Set(name, uritemplate.String(utf8AsBytes(v)))
 	}
 	for name := range values {
 		if !slices.Contains(t.Varnames(), name) {
@@ -119,4 +119,18 @@ func operators(template string) map[string]string {
 		}
 	}
 	return ops
+}
+
+// utf8AsBytes works around uritemplate v3.0.2 percent-encoding a code point
+// by its numeric bytes (é, U+00E9, becomes %E9) instead of its UTF-8 bytes
+// (%C3%A9), as RFC 6570 requires. Each byte of v's UTF-8 encoding at or
+// above 0x80 is handed over as the rune of the same value, which the library
+// encodes as exactly that one byte. ASCII passes through unchanged, so the
+// library still decides what is reserved and what is encoded.
+func utf8AsBytes(v string) string {
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		b.WriteRune(rune(v[i]))
+	}
+	return b.String()
 }

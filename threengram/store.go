@@ -27,6 +27,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -99,6 +101,9 @@ CREATE TABLE IF NOT EXISTS tokens (
 // WAL and a busy timeout so that the stdio server, the HTTP server and the
 // erase command can share one file.
 func OpenStore(path string, opts *StoreOptions) (*Store, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("creating the directory of %s: %w", path, err)
+	}
 	dsn := "file:" + path + "?_journal_mode=WAL&_busy_timeout=5000&_foreign_keys=on&_txlock=immediate"
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/shlex"
+	"github.com/spf13/cobra"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// app is the state of one attachectl run: its flags, and the host they build.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	flags          globalFlags
+	host           *hostcore.Host
+}
+
+type globalFlags struct {
+	stdio   string
+	url     string
+	headers []string
+	account string
+	json    bool
+	timeout time.Duration
+	config  string
+	dataDir string
+	verbose bool
+}
+
+const version = "0.1.0"
+
+func (a *app) root() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "attachectl",
+		Short: "Attaché's headless CLI: browse MCP servers, read and attach resources",
+		Long: `attachectl does from a terminal what the Attaché app does: list servers,
+resources and templates, read resources, expand templates and complete their
+variables.
+
+SERVER is a configured server name, or leave it out and give an ad-hoc server
+with --stdio "CMD ARGS" or --url URL (with --header K=V).
+
+Exit codes: 0 ok, 2 usage or invalid input, 3 not found, 4 unauthorized or
+forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	f := root.PersistentFlags()
+	f.StringVar(&a.flags.stdio, "stdio", "", `ad-hoc stdio server: "CMD ARGS" (split as a shell would)`)
+	f.StringVar(&a.flags.url, "url", "", "ad-hoc Streamable HTTP server URL")
+	f.StringArrayVar(&a.flags.headers, "header", nil, "K=V header for --url (repeatable)")
+	f.StringVar(&a.flags.account, "account", "", "account to act as (default: the server's first)")
+	f.BoolVar(&a.flags.json, "json", false, "print JSON")
+	f.DurationVar(&a.flags.timeout, "timeout", 30*time.Second, "timeout for connecting and for each request")
+	f.StringVar(&a.flags.config, "config", "", "config file (default $ATTACHE_CONFIG, else the user config dir)")
+	f.StringVar(&a.flags.dataDir, "data-dir", "", "data directory (default $ATTACHE_DATA_DIR, else the user cache dir)")
+	f.BoolVarP(&a.flags.verbose, "verbose", "v", false, "say more, including error details")
+	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
+		a.expandCmd(), a.completeCmd(), a.demoServerCmd())
+	return root
+}
+
+func (a *app) close() {
+	if a.host != nil {
+		a.host.Close()
+	}
+}
+
+func (a *app) configPath() (string, error) {
+	if a.flags.config != "" {
+		return a.flags.config, nil
+	}
+	if p := os.Getenv("ATTACHE_CONFIG"); p != "" {
+		return p, nil
+	}
+	return hostcore.DefaultConfigPath()
+}
+
+func (a *app) dataDir() (string, error) {
+	if a.flags.dataDir != "" {
+		return a.flags.dataDir, nil
+	}
+	if d := os.Getenv("ATTACHE_DATA_DIR"); d != "" {
+		return d, nil
+	}
+	return hostcore.DefaultDataDir()
+}
+
+// hostFor loads the config and builds the host, once.
+func (a *app) hostFor() (*hostcore.Host, error) {
+	if a.host != nil {
+		return a.host, nil
+	}
+	path, err := a.configPath()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := hostcore.LoadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range cfg.ImportErrors() {
+		fmt.Fprintf(a.stderr, "attachectl: warning: %v\n", e)
+	}
+	dataDir, err := a.dataDir()
+	if err != nil {
+		return nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	a.host = hostcore.NewHost(cfg, &hostcore.HostOptions{
+		ConnectTimeout: a.flags.timeout,
+		RequestTimeout: a.flags.timeout,
+		Builtin:        []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
+		PromptInput:    a.promptInput,
+	})
+	return a.host, nil
+}
+
+// adHoc reports whether --stdio or --url names the server.
+func (a *app) adHoc() bool { return a.flags.stdio != "" || a.flags.url != "" }
+
+// conn resolves the server (a name in args[0], or --stdio/--url) and returns
+// its connection and the remaining arguments.
+func (a *app) conn(args []string) (*hostcore.Conn, []string, error) {
+	h, err := a.hostFor()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !a.adHoc() {
+		if len(args) == 0 {
+			return nil, nil, usageError("name a SERVER, or give --stdio or --url")
+		}
+		c, err := h.Conn(args[0], a.flags.account)
+		return c, args[1:], err
+	}
+	sc, err := a.adHocServer()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := h.ConnFor(sc, a.flags.account)
+	return c, args, err
+}
+
+func (a *app) adHocServer() (hostcore.ServerConfig, error) {
+	if a.flags.stdio != "" && a.flags.url != "" {
+		return hostcore.ServerConfig{}, usageError("give --stdio or --url, not both")
+	}
+	if a.flags.url != "" {
+		headers, err := keyValues(a.flags.headers)
+		if err != nil {
+			return hostcore.ServerConfig{}, err
+		}
+		return hostcore.ServerConfig{Name: "ad-hoc", URL: a.flags.url, Headers: headers}, nil
+	}
+	words, err := shlex.Split(a.flags.stdio)
+	if err != nil || len(words) == 0 {
+		return hostcore.ServerConfig{}, usageError(fmt.Sprintf("--stdio %q is not a command line", a.flags.stdio))
+	}
+	return hostcore.ServerConfig{Name: "ad-hoc", Command: words[0], Args: words[1:]}, nil
+}
+
+// keyValues parses K=V arguments.
+func keyValues(args []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range args {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, usageError(fmt.Sprintf("%q is not NAME=VALUE", kv))
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// promptInput asks for a VS Code input on the terminal.
+func (a *app) promptInput(_ context.Context, server string, in hostcore.Input) (string, error) {
+	fmt.Fprintf(a.stderr, "%s needs %s (%s): ", server, in.ID, in.Description)
+	var v string
+	if _, err := fmt.Fscanln(a.stdin, &v); err != nil {
+		return "", usageError("no value given for input " + in.ID)
+	}
+	return v, nil
+}
+
+func usageError(msg string) error {
+	return hostcore.NewUsageError(msg)
+}
+
+// printJSON writes v as indented JSON.
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// exactArgs is cobra.ExactArgs counting the SERVER argument only when no
+// ad-hoc server is given.
+func (a *app) serverArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		want := n
+		if !a.adHoc() {
+			want++
+		}
+		if len(args) != want {
+			return usageError(fmt.Sprintf("%s takes %d arguments, got %d (see --help)", cmd.Name(), want, len(args)))
+		}
+		return nil
+	}
+}

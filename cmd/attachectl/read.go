@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/attache/attache/hostcore"
+)
+
+func (a *app) readCmd() *cobra.Command {
+	var out string
+	var raw bool
+	cmd := &cobra.Command{
+		Use:   "read [SERVER] URI",
+		Short: "Read a resource and print its body",
+		Long: `Read a resource. Text is printed as is; a blob is summarized unless --out
+FILE saves it. --json prints one object (uri, contents, protocolVersion,
+elapsedMs); --raw prints the JSON-RPC request and response as sent.`,
+		Args: a.serverArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, rest, err := a.conn(args)
+			if err != nil {
+				return err
+			}
+			res, err := c.ReadServer(cmd.Context(), rest[0])
+			if err != nil {
+				return err
+			}
+			switch {
+			case raw:
+				fmt.Fprintf(a.stdout, "%s\n%s\n", res.Raw.Request, res.Raw.Response)
+				return nil
+			case a.flags.json:
+				return a.printJSON(readJSON(res))
+			}
+			return a.printBody(res, out)
+		},
+	}
+	cmd.Flags().StringVar(&out, "out", "", "save the body to FILE (several entries: FILE, FILE.1, ...)")
+	cmd.Flags().BoolVar(&raw, "raw", false, "print the JSON-RPC exchange")
+	return cmd
+}
+
+// readOutput is the --json shape of a read.
+type readOutput struct {
+	URI             string          `json:"uri"`
+	Contents        []contentOutput `json:"contents"`
+	ProtocolVersion string          `json:"protocolVersion"`
+	ElapsedMs       int64           `json:"elapsedMs"`
+}
+
+type contentOutput struct {
+	URI      string  `json:"uri"`
+	MIMEType string  `json:"mimeType,omitempty"`
+	Text     *string `json:"text,omitempty"`
+	Blob     []byte  `json:"blob,omitempty"` // encoding/json writes base64
+	Size     int     `json:"size"`
+}
+
+func readJSON(res *hostcore.ReadResult) readOutput {
+	o := readOutput{URI: res.URI, ProtocolVersion: res.ProtocolVersion, ElapsedMs: res.Elapsed.Milliseconds(),
+		Contents: []contentOutput{}}
+	for _, c := range res.Contents {
+		co := contentOutput{URI: c.URI, MIMEType: c.MIMEType, Size: c.Size()}
+		if c.IsBlob {
+			co.Blob = c.Blob
+			if co.Blob == nil {
+				co.Blob = []byte{}
+			}
+		} else {
+			text := c.Text
+			co.Text = &text
+		}
+		o.Contents = append(o.Contents, co)
+	}
+	return o
+}
+
+func (a *app) printBody(res *hostcore.ReadResult, out string) error {
+	for i, c := range res.Contents {
+		if out != "" {
+			name := out
+			if i > 0 {
+				name = fmt.Sprintf("%s.%d", out, i)
+			}
+			body := c.Blob
+			if !c.IsBlob {
+				body = []byte(c.Text)
+			}
+			if err := os.WriteFile(name, body, 0o644); err != nil {
+				return hostcore.NewUsageError(fmt.Sprintf("writing %s: %v", name, err))
+			}
+			fmt.Fprintf(a.stderr, "attachectl: wrote %d bytes to %s\n", len(body), name)
+			continue
+		}
+		if c.IsBlob {
+			fmt.Fprintf(a.stdout, "[blob %s, %d bytes: use --out FILE to save it]\n", orUnknown(c.MIMEType), len(c.Blob))
+			continue
+		}
+		fmt.Fprint(a.stdout, c.Text)
+		if len(c.Text) > 0 && c.Text[len(c.Text)-1] != '\n' {
+			fmt.Fprintln(a.stdout)
+		}
+	}
+	return nil
+}
+
+func orUnknown(mime string) string {
+	if mime == "" {
+		return "of unknown type"
+	}
+	return mime
+}

@@ -1,0 +1,41 @@
+package hostcore
+
+import "path/filepath"
+
+// DemoCommand is the subcommand of Attaché's own binaries that serves the
+// embedded threengram demo over stdio (the tenant comes from the
+// THREENGRAM_TENANT environment variable, as an account's credential).
+const DemoCommand = "demo-server"
+
+// DemoServerName is the name of the built-in demo server.
+const DemoServerName = "demo"
+
+// DemoServer returns the built-in demo: the threengram reference server with
+// its sample corpus, run over stdio by exe (an Attaché binary) with its
+// database under dataDir, and two accounts on two tenants, so that a first
+// run has something real to browse and two authorization contexts to tell
+// apart.
+func DemoServer(exe, dataDir string) ServerConfig {
+	return ServerConfig{
+		Name:    DemoServerName,
+		Title:   "threengram demo",
+		Command: exe,
+		Args:    []string{DemoCommand, "--db", filepath.Join(dataDir, "demo-threengram.db")},
+		Accounts: []Account{
+			{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}},
+			{Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "globex"}},
+		},
+		Source: "builtin",
+	}
+}
+
+// DefaultDataDir returns os.UserCacheDir()/attache, where the body cache and
+// the demo's database live unless --data-dir or ATTACHE_DATA_DIR say
+// otherwise.
+func DefaultDataDir() (string, error) {
+	dir, err := userCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "attache"), nil
+}
