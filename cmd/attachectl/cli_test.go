@@ -1,0 +1,189 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/attache/attache/assets"
+	"github.com/attache/attache/threengram"
+)
+
+var binPath string
+
+// TestMain builds attachectl once: the tests run it as a person would, so
+// exit codes, stdout and stderr are the real ones.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "attachectl-test")
+	if err != nil {
+		panic(err)
+	}
+	binPath = filepath.Join(dir, "attachectl")
+	if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// ctl runs attachectl with a private config and data dir.
+func ctl(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binPath, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+func privateEnv(t *testing.T) []string {
+	dir := t.TempDir()
+	return []string{"ATTACHE_CONFIG=" + filepath.Join(dir, "config.json"), "ATTACHE_DATA_DIR=" + filepath.Join(dir, "data")}
+}
+
+func TestDemoEndToEnd(t *testing.T) {
+	env := privateEnv(t)
+	r := ctl(t, env, "servers")
+	if r.code != 0 || !strings.Contains(r.stdout, "demo") || !strings.Contains(r.stdout, "acme,globex") {
+		t.Fatalf("servers: %+v", r)
+	}
+	r = ctl(t, env, "templates", "demo")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "threengram://memory/{id}\t") {
+		t.Fatalf("templates: %+v", r)
+	}
+	r = ctl(t, env, "complete", "demo", "threengram://memory/{id}", "id", "m")
+	ids := strings.Fields(r.stdout)
+	if r.code != 0 || len(ids) != 100 {
+		t.Fatalf("complete: code %d, %d ids; want 100", r.code, len(ids))
+	}
+	uri := "threengram://memory/" + ids[0]
+	r = ctl(t, env, "read", "demo", uri, "--json")
+	var out readOutput
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
+		t.Fatalf("read --json: %+v", r)
+	}
+	if out.URI != uri || len(out.Contents) != 1 || out.Contents[0].Text == nil || out.ProtocolVersion == "" {
+		t.Errorf("read --json = %+v", out)
+	}
+	// The other tenant cannot see it, and gets "not found", exit code 3.
+	r = ctl(t, env, "read", "demo", "--account", "globex", uri)
+	if r.code != exitNotFound || strings.Count(r.stderr, "\n") != 1 || !strings.Contains(r.stderr, "not found") {
+		t.Errorf("globex read: %+v; want one line and exit 3", r)
+	}
+	r = ctl(t, env, "read", "demo", uri, "--raw")
+	if r.code != 0 || !strings.Contains(r.stdout, `"method":"resources/read"`) || !strings.Contains(r.stdout, `"ttlMs":86400000`) {
+		t.Errorf("read --raw: %+v", r)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	env := privateEnv(t)
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		says string
+	}{
+		{"unknown server", []string{"read", "nosuch", "x://y"}, exitUsage, "no server named"},
+		{"missing argument", []string{"read", "demo"}, exitUsage, "takes 2 arguments"},
+		{"unknown command", []string{"frobnicate"}, exitUsage, "unknown command"},
+		{"refused expansion", []string{"expand", "threengram://memory/{id}", "id=.."}, exitUsage, "dot-segment"},
+		{"connection refused", []string{"read", "--url", "http://127.0.0.1:1/mcp", "x://y"}, exitTransport, "connection"},
+		{"process fails to start", []string{"read", "--stdio", "/nonexistent/server --flag", "x://y"}, exitTransport, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ctl(t, env, tt.args...)
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.says) || strings.Contains(r.stderr, "goroutine") {
+				t.Errorf("exit %d, stderr %q; want exit %d mentioning %q", r.code, r.stderr, tt.code, tt.says)
+			}
+		})
+	}
+}
+
+func TestExpandPrintsURI(t *testing.T) {
+	r := ctl(t, privateEnv(t), "expand", "test://items/{category}/{name}", "category=a/b", "name=x y")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "test://items/a%2Fb/x%20y" {
+		t.Errorf("expand: %+v", r)
+	}
+}
+
+func TestAdHocHTTPWithHeaderAndUnauthorized(t *testing.T) {
+	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	s.Seed(ctx, assets.Corpus)
+	tok, _ := s.IssueToken(ctx, "acme", []string{threengram.ScopeRead})
+	srv := httptest.NewServer(threengram.NewHTTPHandler(s, nil))
+	defer srv.Close()
+	env := privateEnv(t)
+	r := ctl(t, env, "templates", "--url", srv.URL+"/mcp", "--header", "Authorization=Bearer "+tok)
+	if r.code != 0 || !strings.Contains(r.stdout, "threengram://memory/{id}") {
+		t.Fatalf("templates over HTTP: %+v", r)
+	}
+	r = ctl(t, env, "templates", "--url", srv.URL+"/mcp", "--header", "Authorization=Bearer tg_bogus")
+	if r.code != exitUnauthorized || !strings.Contains(r.stderr, "401") {
+		t.Errorf("bad token: %+v; want exit 4 naming 401", r)
+	}
+}
+
+func everythingPath(t *testing.T) string {
+	_, file, _, _ := runtime.Caller(0)
+	p := filepath.Join(filepath.Dir(file), "..", "..", ".peers", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("server-everything is not installed: %v", err)
+		}
+		t.Skip("server-everything not installed; run scripts/test.sh once")
+	}
+	return p
+}
+
+func TestEverythingThroughCLI(t *testing.T) {
+	stdio := `node "` + everythingPath(t) + `" stdio` // quoted, as a shell would take it
+	env := privateEnv(t)
+	r := ctl(t, env, "resources", "--stdio", stdio)
+	if r.code != 0 || strings.Count(r.stdout, "demo://resource/static/document/") != 7 {
+		t.Fatalf("resources: %+v", r)
+	}
+	r = ctl(t, env, "read", "--stdio", stdio, "demo://resource/static/document/nope.md")
+	if r.code != exitNotFound {
+		t.Errorf("missing resource: %+v; want exit 3", r)
+	}
+	out := filepath.Join(t.TempDir(), "blob.bin")
+	r = ctl(t, env, "read", "--stdio", stdio, "demo://resource/dynamic/blob/3", "--out", out)
+	body, err := os.ReadFile(out)
+	if r.code != 0 || err != nil || len(body) == 0 {
+		t.Errorf("read --out: %+v, %v", r, err)
+	}
+	r = ctl(t, env, "read", "--stdio", stdio, "demo://resource/dynamic/blob/3")
+	if r.code != 0 || !strings.Contains(r.stdout, "[blob ") {
+		t.Errorf("blob summary: %+v", r)
+	}
+	r = ctl(t, env, "complete", "--stdio", stdio, "demo://resource/dynamic/text/{resourceId}", "resourceId", "1")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "1") {
+		t.Errorf("complete: %+v", r)
+	}
+}
