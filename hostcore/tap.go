@@ -127,15 +127,22 @@ func (t *Tap) Find(method, key string) (Exchange, bool) {
 	if t == nil {
 		return Exchange{}, false
 	}
-	msgs := t.Messages()
-	for i := len(msgs) - 1; i >= 0; i-- {
-		req := msgs[i]
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(t.messages)
+	count := t.next
+	if t.full {
+		count = n
+	}
+	at := func(i int) *TapMessage { return &t.messages[(t.next-1-i+2*n)%n] } // i = 0 is the newest
+	for i := 0; i < count; i++ {
+		req := at(i)
 		if req.Dir != Sent || req.env.Method != method || (req.env.Params.URI != key && req.env.Params.Cursor != key) {
 			continue
 		}
 		ex := Exchange{Request: req.Raw, Truncated: req.Truncated}
-		for _, resp := range msgs[i+1:] {
-			if resp.Dir == Received && resp.env.Method == "" && bytes.Equal(resp.env.ID, req.env.ID) {
+		for j := i - 1; j >= 0; j-- { // newer messages, oldest first
+			if resp := at(j); resp.Dir == Received && resp.env.Method == "" && bytes.Equal(resp.env.ID, req.env.ID) {
 				ex.Response, ex.Truncated = resp.Raw, ex.Truncated || resp.Truncated
 				break
 			}
