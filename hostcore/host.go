@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sync/singleflight"
 )
 
 // HostOptions configures a Host. The zero value is usable.
@@ -37,6 +38,9 @@ type HostOptions struct {
 	Logger *slog.Logger
 	// Sleep waits for d or until ctx is done (reconnect backoff); nil uses a timer.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Cache keeps read bodies and list pages; nil means no cache (every
+	// read goes to the server).
+	Cache BodyCache
 }
 
 // Host owns the connections to MCP servers, one per (server, account). It
@@ -49,6 +53,11 @@ type Host struct {
 	mu     sync.Mutex
 	conns  map[connKey]*Conn
 	inputs map[string]map[string]string // server -> input id -> value, memory only
+
+	flights singleflight.Group
+
+	genMu       sync.Mutex
+	generations map[CacheKey]uint64 // bumped by every invalidation of a key
 }
 
 type connKey struct{ server, identity, account string }
@@ -58,7 +67,8 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	h := &Host{cfg: cfg, conns: map[connKey]*Conn{}, inputs: map[string]map[string]string{}}
+	h := &Host{cfg: cfg, conns: map[connKey]*Conn{}, inputs: map[string]map[string]string{},
+		generations: map[CacheKey]uint64{}}
 	if opts != nil {
 		h.opts = *opts
 	}
@@ -127,6 +137,8 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 		return c, nil
 	}
 	c := &Conn{host: h, Server: sc, Account: acct, tap: NewTap(h.opts.Now)}
+	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
+	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), sc.Identity(), "resources/list") })
 	h.conns[key] = c
 	return c, nil
 }

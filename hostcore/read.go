@@ -73,6 +73,8 @@ type ReadResult struct {
 	// Complete is false for an input_required (multi round-trip) result
 	// that go-sdk finished by retrying: such results are never cacheable.
 	Complete bool
+	// Cache says how the cache took part.
+	Cache CacheInfo
 }
 
 // Size is the total size of the contents in bytes.

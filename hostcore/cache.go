@@ -1,0 +1,93 @@
+package hostcore
+
+import (
+	"context"
+	"time"
+)
+
+// BodyCache is the store the host keeps results in: bytes by key, partition
+// and TTL. The host decides what is cacheable, for whom and whether an entry
+// is fresh; the store only keeps and returns entries. The cache package's
+// SQLite store is wired to it in cmd/. Implementations must be safe for
+// concurrent use and return copies.
+type BodyCache interface {
+	// Get returns the entry visible to account: its private entry for key,
+	// else the public one. It never returns another account's private entry.
+	Get(ctx context.Context, key CacheKey, account string) (CacheEntry, bool, error)
+	// Put stores e, replacing the entry with the same key, scope and account.
+	Put(ctx context.Context, e CacheEntry) error
+	// Delete removes every partition's entry for key.
+	Delete(ctx context.Context, key CacheKey) (int, error)
+	// DeleteMethod removes every entry of one method of one server (all
+	// pages of a list).
+	DeleteMethod(ctx context.Context, server, method string) (int, error)
+	// Purge removes the entries that match f, in one transaction.
+	Purge(ctx context.Context, f CacheFilter) (int, error)
+	// Stats describes the entries that match f.
+	Stats(ctx context.Context, f CacheFilter) (CacheStats, error)
+}
+
+// CacheKey identifies a cached result: the server's identity, the method,
+// and the one parameter that shapes the result (uri, or cursor).
+type CacheKey struct {
+	Server string
+	Method string
+	Param  string
+}
+
+// Cache scopes, as the protocol spells them.
+const (
+	ScopePublic  = "public"
+	ScopePrivate = "private"
+)
+
+// CacheEntry is one stored result.
+type CacheEntry struct {
+	Key      CacheKey
+	Scope    string // ScopePublic or ScopePrivate
+	Account  string // for private entries; "" for public ones
+	Value    []byte
+	StoredAt time.Time
+	TTL      time.Duration
+	Size     int64
+}
+
+// CacheFilter selects entries; empty fields match everything. With Account
+// set, only that account's private entries match.
+type CacheFilter struct {
+	Server      string
+	Account     string
+	PrivateOnly bool
+}
+
+// CacheStats describes a cache.
+type CacheStats struct {
+	Entries   int            `json:"entries"`
+	Bytes     int64          `json:"bytes"`
+	Public    int            `json:"public"`
+	Private   int            `json:"private"`
+	ByAccount map[string]int `json:"byAccount,omitempty"`
+	MaxBytes  int64          `json:"maxBytes"`
+	Path      string         `json:"path,omitempty"`
+	Hits      int64          `json:"hits"`
+	Misses    int64          `json:"misses"`
+}
+
+// MaxTTL is the longest TTL the host honours; longer hints are clamped and
+// the clamp is logged.
+const MaxTTL = 30 * 24 * time.Hour
+
+// cacheScope normalizes a cacheScope hint: absent or unknown is private,
+// since the final spec gives no default and guessing public could leak one
+// account's body to another.
+func cacheScope(s string) string {
+	if s == ScopePublic {
+		return ScopePublic
+	}
+	return ScopePrivate
+}
+
+// fresh reports whether e is fresh at now: now < storedAt + ttl.
+func fresh(e CacheEntry, now time.Time) bool {
+	return e.TTL > 0 && now.Before(e.StoredAt.Add(e.TTL))
+}
