@@ -64,7 +64,9 @@ const maxPages = 100_000
 func (c *Conn) Resources(ctx context.Context, onPage func(ListProgress)) iter.Seq2[Resource, error] {
 	return paginate(ctx, c, "resources/list", "resources", onPage,
 		func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Resource, string, error) {
-			res, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			res, _, err := boxed(ctx, func(ctx context.Context) (*mcp.ListResourcesResult, error) {
+				return cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			})
 			if err != nil {
 				return nil, "", err
 			}
@@ -80,7 +82,9 @@ func (c *Conn) Resources(ctx context.Context, onPage func(ListProgress)) iter.Se
 func (c *Conn) Templates(ctx context.Context, onPage func(ListProgress)) iter.Seq2[Template, error] {
 	return paginate(ctx, c, "resources/templates/list", "resourceTemplates", onPage,
 		func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.ResourceTemplate, string, error) {
-			res, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+			res, _, err := boxed(ctx, func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
+				return cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+			})
 			if err != nil {
 				return nil, "", err
 			}

@@ -244,11 +244,13 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 		}
 		values[in.ID] = v
 	}
+	maxLine := int(c.host.opts.MaxBodyBytes*2) + 1<<20 // base64 and JSON escaping
 	if c.Server.IsHTTP() {
 		headers := expandAll(merge(c.Server.Headers, c.Account.Headers), values)
 		return &mcp.StreamableClientTransport{
 			Endpoint:   expandInputs(c.Server.URL, values),
-			HTTPClient: &http.Client{Transport: &tapRoundTripper{base: c.host.opts.HTTPTransport, headers: headers, tap: c.tap}},
+			HTTPClient: &http.Client{Transport: &tapRoundTripper{base: c.host.opts.HTTPTransport, headers: headers,
+				tap: c.tap, maxBody: int64(maxLine)}},
 			MaxRetries: 2,
 		}, nil
 	}
@@ -262,7 +264,6 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 	for k, v := range expandAll(merge(c.Server.Env, c.Account.Env), values) {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	maxLine := int(c.host.opts.MaxBodyBytes*2) + 1<<20 // base64 and JSON escaping
 	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine}, nil
 }
 

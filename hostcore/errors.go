@@ -125,6 +125,8 @@ const (
 	codeResourceNotFound  = -32002
 	codeUnsupportedVesion = -32022
 	codeRejected          = -32005 // go-sdk: the transport could not deliver the request
+	codeClosing           = -32003 // go-sdk: the connection is closing
+	codeClosed            = -32004 // go-sdk: the connection is closed
 )
 
 // classify turns an error from go-sdk, the transport or the context into an
@@ -183,7 +185,7 @@ func classifyRPC(rpc *jsonrpc.Error, op string) *Error {
 		e.kind, e.msg = KindVersionMismatch, op+": the server does not support this protocol version"
 	case rpc.Code == codeParseError, rpc.Code == codeInvalidRequest:
 		e.kind, e.msg = KindProtocol, op+": the server could not parse the request: "+clip(rpc.Message)
-	case rpc.Code == codeRejected:
+	case rpc.Code == codeRejected, rpc.Code == codeClosing, rpc.Code == codeClosed:
 		e.kind, e.msg = KindTransport, op+": the connection to the server failed"
 	case rpc.Code == codeMethodNotFound:
 		e.kind, e.msg = KindServerFault, op+": the server does not implement this method"

@@ -187,3 +187,6 @@ func (h *Host) inputValue(ctx context.Context, server string, in Input) (string,
 
 // clientImplementation is how the host introduces itself to servers.
 var clientImplementation = &mcp.Implementation{Name: "attache", Title: "Attaché", Version: "0.1.0"}
+
+// Builtin returns the built-in servers.
+func (h *Host) Builtin() []ServerConfig { return h.opts.Builtin }

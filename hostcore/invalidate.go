@@ -95,3 +95,19 @@ func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
 func sameCredentials(a, b Account) bool {
 	return maps.Equal(a.Env, b.Env) && maps.Equal(a.Headers, b.Headers)
 }
+
+// PurgeCache deletes the cache entries f selects, in one transaction.
+func (h *Host) PurgeCache(ctx context.Context, f CacheFilter) (int, error) {
+	if h.opts.Cache == nil {
+		return 0, nil
+	}
+	return h.opts.Cache.Purge(ctx, f)
+}
+
+// CacheStats describes the cache entries f selects.
+func (h *Host) CacheStats(ctx context.Context, f CacheFilter) (CacheStats, error) {
+	if h.opts.Cache == nil {
+		return CacheStats{}, nil
+	}
+	return h.opts.Cache.Stats(ctx, f)
+}

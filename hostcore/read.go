@@ -19,43 +19,82 @@ type CacheHints struct {
 	Scope string
 }
 
-// hintsKey carries a *CacheHints through a call so the sending middleware
-// can report the hints of its result.
-type hintsKey struct{}
+// A resultBox carries a call's result and cache hints from the sending
+// middleware back to the host, around go-sdk's own per-session cache.
+type resultBox struct {
+	res   mcp.Result
+	hints CacheHints
+}
 
-// hintMiddleware takes the cache hints off every cacheable result and zeroes
-// ttlMs, so go-sdk's own per-session cache (which ignores cacheScope and hands
-// every caller the same pointer) never stores anything: the host owns
-// caching, and every read is answered by the host's cache or by the server.
+type boxKey struct{}
+
+// withBox returns ctx carrying a fresh box.
+func withBox(ctx context.Context) (context.Context, *resultBox) {
+	b := &resultBox{}
+	return context.WithValue(ctx, boxKey{}, b), b
+}
+
+// hintMiddleware keeps go-sdk's own cache (for 2026-07-28 sessions) out of
+// the way: that cache ignores cacheScope, hands every caller the same
+// pointer, and stores every uri and cursor it ever saw until the same key is
+// asked again, so a long listing or a large blob would stay in memory for
+// the session's life. The middleware takes the cache hints aside, zeroes
+// ttlMs so nothing the SDK keeps is ever served, and, for calls the host
+// makes with a box, hands the real result over in the box and gives the SDK
+// an empty one to keep. The host owns caching: every read is answered by the
+// host's cache or by the server.
 func hintMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if err != nil {
 			return res, err
 		}
-		var c *mcp.Cacheable
-		switch r := res.(type) {
-		case *mcp.ReadResourceResult:
-			c = &r.Cacheable
-		case *mcp.ListResourcesResult:
-			c = &r.Cacheable
-		case *mcp.ListResourceTemplatesResult:
-			c = &r.Cacheable
-		case *mcp.ListToolsResult:
-			c = &r.Cacheable
-		case *mcp.ListPromptsResult:
-			c = &r.Cacheable
-		case *mcp.DiscoverResult:
-			c = &r.Cacheable
-		default:
+		c, empty := cacheable(res)
+		if c == nil {
 			return res, nil
 		}
-		if h, ok := ctx.Value(hintsKey{}).(*CacheHints); ok {
-			*h = CacheHints{TTL: time.Duration(max(c.TTLMs, 0)) * time.Millisecond, Scope: c.CacheScope}
-		}
+		hints := CacheHints{TTL: time.Duration(max(c.TTLMs, 0)) * time.Millisecond, Scope: c.CacheScope}
 		c.TTLMs = 0
+		if b, ok := ctx.Value(boxKey{}).(*resultBox); ok {
+			b.res, b.hints = res, hints
+			return empty, nil
+		}
 		return res, nil
 	}
+}
+
+// cacheable returns the cache fields of a cacheable result and an empty
+// result of the same type.
+func cacheable(res mcp.Result) (*mcp.Cacheable, mcp.Result) {
+	switch r := res.(type) {
+	case *mcp.ReadResourceResult:
+		return &r.Cacheable, &mcp.ReadResourceResult{}
+	case *mcp.ListResourcesResult:
+		return &r.Cacheable, &mcp.ListResourcesResult{}
+	case *mcp.ListResourceTemplatesResult:
+		return &r.Cacheable, &mcp.ListResourceTemplatesResult{}
+	case *mcp.ListToolsResult:
+		return &r.Cacheable, &mcp.ListToolsResult{}
+	case *mcp.ListPromptsResult:
+		return &r.Cacheable, &mcp.ListPromptsResult{}
+	case *mcp.DiscoverResult:
+		return &r.Cacheable, &mcp.DiscoverResult{}
+	}
+	return nil, nil
+}
+
+// boxed runs f with a box and returns the result the middleware put in it
+// (or f's own, for a result go-sdk does not cache).
+func boxed[R mcp.Result](ctx context.Context, f func(context.Context) (R, error)) (R, CacheHints, error) {
+	ctx, b := withBox(ctx)
+	res, err := f(ctx)
+	if err != nil {
+		return res, CacheHints{}, err
+	}
+	if r, ok := b.res.(R); ok {
+		return r, b.hints, nil
+	}
+	return res, b.hints, nil
 }
 
 // ReadResult is one resources/read, as the host saw it.
@@ -93,15 +132,18 @@ func (r *ReadResult) Size() int64 {
 func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) {
 	op := "reading " + uri
 	var hints CacheHints
-	ctx = context.WithValue(ctx, hintsKey{}, &hints)
 	start := c.host.opts.Now.now()
 	res, err := call(ctx, c, op, uri, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
-		return cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		res, h, err := boxed(ctx, func(ctx context.Context) (*mcp.ReadResourceResult, error) {
+			return cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		})
+		hints = h
+		return res, err
 	})
 	elapsed := c.host.opts.Now.now().Sub(start)
 	raw, _ := c.tap.Find("resources/read", uri)
 	if err != nil {
-		if e, ok := err.(*Error); ok && e.Kind() == KindTransport && strings.Contains(e.Error(), "too long") {
+		if e, ok := err.(*Error); ok && (strings.Contains(e.Error(), "too long") || strings.Contains(e.Error(), "maximum line length")) {
 			return nil, protocolError(uri, "%s: the reply is over the size limit of %d bytes", op, c.host.opts.MaxBodyBytes)
 		}
 		return nil, err

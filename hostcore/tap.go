@@ -14,12 +14,11 @@ import (
 // wrapper hides, which loses the notification stream (the LoggingTransport
 // pitfall). A Tap is safe for concurrent use.
 type Tap struct {
-	mu       sync.Mutex
-	messages []TapMessage // a ring of the most recent messages
-	next     int
-	full     bool
-	now      Clock
-	status   int // the last HTTP status that explains a failure (401, 403)
+	mu     sync.Mutex
+	msgs   []TapMessage // the most recent messages, oldest first
+	bytes  int          // the size of their Raw bytes
+	now    Clock
+	status int // the last HTTP status that explains a failure (401, 403)
 }
 
 // Direction says which way a message went.
@@ -59,15 +58,16 @@ type envelope struct {
 	} `json:"params"`
 }
 
+// A tap keeps at most tapCapacity messages and, beyond the newest one,
+// tapBudget bytes, so that a long listing does not keep its pages alive.
 const (
-	tapCapacity   = 512      // messages kept
+	tapCapacity   = 512
+	tapBudget     = 4 << 20
 	tapMaxMessage = 16 << 20 // bytes kept of one message
 )
 
 // NewTap returns an empty tap.
-func NewTap(now Clock) *Tap {
-	return &Tap{messages: make([]TapMessage, tapCapacity), now: now}
-}
+func NewTap(now Clock) *Tap { return &Tap{now: now} }
 
 // record stores one message. raw is copied.
 func (t *Tap) record(dir Direction, raw []byte) {
@@ -82,9 +82,13 @@ func (t *Tap) record(dir Direction, raw []byte) {
 	m.Raw = bytes.Clone(raw)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.messages[t.next] = m
-	t.next = (t.next + 1) % len(t.messages)
-	t.full = t.full || t.next == 0
+	t.msgs = append(t.msgs, m)
+	t.bytes += len(m.Raw)
+	for len(t.msgs) > tapCapacity || (t.bytes > tapBudget && len(t.msgs) > 1) {
+		t.bytes -= len(t.msgs[0].Raw)
+		t.msgs[0] = TapMessage{} // let the bytes go
+		t.msgs = t.msgs[1:]
+	}
 }
 
 // setStatus remembers an HTTP status that explains a failure.
@@ -113,12 +117,7 @@ func (t *Tap) takeStatus() int {
 func (t *Tap) Messages() []TapMessage {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var out []TapMessage
-	if t.full {
-		out = append(out, t.messages[t.next:]...)
-	}
-	out = append(out, t.messages[:t.next]...)
-	return out
+	return append([]TapMessage(nil), t.msgs...)
 }
 
 // Find returns the most recent exchange of method whose params carry key as
@@ -129,13 +128,8 @@ func (t *Tap) Find(method, key string) (Exchange, bool) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := len(t.messages)
-	count := t.next
-	if t.full {
-		count = n
-	}
-	at := func(i int) *TapMessage { return &t.messages[(t.next-1-i+2*n)%n] } // i = 0 is the newest
-	for i := 0; i < count; i++ {
+	at := func(i int) *TapMessage { return &t.msgs[len(t.msgs)-1-i] } // i = 0 is the newest
+	for i := range len(t.msgs) {
 		req := at(i)
 		if req.Dir != Sent || req.env.Method != method || (req.env.Params.URI != key && req.env.Params.Cursor != key) {
 			continue

@@ -189,6 +189,9 @@ type tapRoundTripper struct {
 	base    http.RoundTripper
 	headers map[string]string
 	tap     *Tap
+	// maxBody bounds a response body: go-sdk reads a JSON body whole,
+	// however large.
+	maxBody int64
 }
 
 func (rt *tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -213,7 +216,31 @@ func (rt *tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) 
 		rt.tap.setStatus(resp.StatusCode)
 	}
 	resp.Body = tapResponse(resp, rt.tap)
+	if rt.maxBody > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		resp.Body = &limitedBody{ReadCloser: resp.Body, left: rt.maxBody}
+	}
 	return resp, nil
+}
+
+// errBodyTooLarge ends a response body over the host's size limit.
+var errBodyTooLarge = errors.New("reply too long: over the host's size limit")
+
+// limitedBody fails a read past its limit instead of truncating silently.
+type limitedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (l *limitedBody) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, errBodyTooLarge
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.ReadCloser.Read(p)
+	l.left -= int64(n)
+	return n, err
 }
 
 // tapResponse records a response body as it is read: a JSON body whole, an

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/hostcache"
 )
 
 // app is the state of one attachectl run: its flags, and the host they build.
@@ -21,6 +23,7 @@ type app struct {
 	stdout, stderr io.Writer
 	flags          globalFlags
 	host           *hostcore.Host
+	cache          io.Closer
 }
 
 type globalFlags struct {
@@ -65,7 +68,7 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 	f.StringVar(&a.flags.dataDir, "data-dir", "", "data directory (default $ATTACHE_DATA_DIR, else the user cache dir)")
 	f.BoolVarP(&a.flags.verbose, "verbose", "v", false, "say more, including error details")
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
-		a.expandCmd(), a.completeCmd(), a.demoServerCmd())
+		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.demoServerCmd())
 	return root
 }
 
@@ -73,6 +76,19 @@ func (a *app) close() {
 	if a.host != nil {
 		a.host.Close()
 	}
+	if a.cache != nil {
+		a.cache.Close()
+	}
+}
+
+// logger writes warnings (a corrupt cache moved aside, a clamped TTL) to
+// stderr; with --verbose, information too.
+func (a *app) logger() *slog.Logger {
+	level := slog.LevelWarn
+	if a.flags.verbose {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 }
 
 func (a *app) configPath() (string, error) {
@@ -119,7 +135,14 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	store, bodies, err := hostcache.Open(dataDir, a.logger())
+	if err != nil {
+		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the cache in %s: %v", dataDir, err))
+	}
+	a.cache = store
 	a.host = hostcore.NewHost(cfg, &hostcore.HostOptions{
+		Cache:          bodies,
+		Logger:         a.logger(),
 		ConnectTimeout: a.flags.timeout,
 		RequestTimeout: a.flags.timeout,
 		Builtin:        []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -11,7 +12,7 @@ import (
 
 func (a *app) readCmd() *cobra.Command {
 	var out string
-	var raw bool
+	var raw, refresh, noCache bool
 	cmd := &cobra.Command{
 		Use:   "read [SERVER] URI",
 		Short: "Read a resource and print its body",
@@ -24,9 +25,21 @@ elapsedMs); --raw prints the JSON-RPC request and response as sent.`,
 			if err != nil {
 				return err
 			}
-			res, err := c.ReadServer(cmd.Context(), rest[0])
+			mode := hostcore.ReadUse
+			switch {
+			case refresh && noCache:
+				return usageError("give --refresh or --no-cache, not both")
+			case refresh:
+				mode = hostcore.ReadRefresh
+			case noCache:
+				mode = hostcore.ReadBypass
+			}
+			res, err := c.Read(cmd.Context(), rest[0], mode)
 			if err != nil {
 				return err
+			}
+			if a.flags.verbose {
+				a.printCacheLine(res.Cache)
 			}
 			switch {
 			case raw:
@@ -39,7 +52,9 @@ elapsedMs); --raw prints the JSON-RPC request and response as sent.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "save the body to FILE (several entries: FILE, FILE.1, ...)")
-	cmd.Flags().BoolVar(&raw, "raw", false, "print the JSON-RPC exchange")
+	cmd.Flags().BoolVar(&raw, "raw", false, "print the JSON-RPC exchange (a cache hit has none)")
+	cmd.Flags().BoolVar(&refresh, "refresh", false, "always ask the server; re-store the answer (or evict it if its TTL is 0)")
+	cmd.Flags().BoolVar(&noCache, "no-cache", false, "ask the server and leave the cache alone")
 	return cmd
 }
 
@@ -49,6 +64,18 @@ type readOutput struct {
 	Contents        []contentOutput `json:"contents"`
 	ProtocolVersion string          `json:"protocolVersion"`
 	ElapsedMs       int64           `json:"elapsedMs"`
+	Cache           cacheOutput     `json:"cache"`
+}
+
+// cacheOutput is the --json shape of a read's cache status.
+type cacheOutput struct {
+	Status    string `json:"status"`
+	Scope     string `json:"scope,omitempty"`
+	TTLMs     int64  `json:"ttlMs"`
+	TTLLeftMs int64  `json:"ttlLeftMs"`
+	AgeMs     int64  `json:"ageMs"`
+	Account   string `json:"account"`
+	NotStored string `json:"notStored,omitempty"`
 }
 
 type contentOutput struct {
@@ -60,8 +87,11 @@ type contentOutput struct {
 }
 
 func readJSON(res *hostcore.ReadResult) readOutput {
+	ci := res.Cache
 	o := readOutput{URI: res.URI, ProtocolVersion: res.ProtocolVersion, ElapsedMs: res.Elapsed.Milliseconds(),
-		Contents: []contentOutput{}}
+		Contents: []contentOutput{},
+		Cache: cacheOutput{Status: string(ci.Status), Scope: ci.Scope, TTLMs: ci.TTL.Milliseconds(),
+			TTLLeftMs: ci.TTLLeft.Milliseconds(), AgeMs: ci.Age.Milliseconds(), Account: ci.Account, NotStored: ci.NotStored}}
 	for _, c := range res.Contents {
 		co := contentOutput{URI: c.URI, MIMEType: c.MIMEType, Size: c.Size()}
 		if c.IsBlob {
@@ -105,6 +135,19 @@ func (a *app) printBody(res *hostcore.ReadResult, out string) error {
 		}
 	}
 	return nil
+}
+
+// printCacheLine says on stderr how the cache took part.
+func (a *app) printCacheLine(ci hostcore.CacheInfo) {
+	fmt.Fprintf(a.stderr, "attachectl: cache %s", ci.Status)
+	if ci.Scope != "" {
+		fmt.Fprintf(a.stderr, ", %s to %s, ttl %s left of %s, age %s", ci.Scope, ci.Account,
+			ci.TTLLeft.Round(time.Second), ci.TTL.Round(time.Second), ci.Age.Round(time.Millisecond))
+	}
+	if ci.NotStored != "" {
+		fmt.Fprintf(a.stderr, " (not stored: %s)", ci.NotStored)
+	}
+	fmt.Fprintln(a.stderr)
 }
 
 func orUnknown(mime string) string {

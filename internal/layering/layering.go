@@ -12,7 +12,10 @@ import (
 
 // Violations lists the packages that pkg (an import path) depends on,
 // directly or through another package, whose import path equals one of the
-// forbidden prefixes or starts with it followed by a slash.
+// forbidden prefixes or starts with it followed by a slash. A forbidden
+// entry ending in "$" matches that exact path only ("database/sql$" forbids
+// database/sql but not database/sql/driver, which libraries import for an
+// interface without doing any SQL).
 func Violations(pkg string, forbidden ...string) ([]string, error) {
 	out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 	if err != nil {
@@ -25,7 +28,8 @@ func Violations(pkg string, forbidden ...string) ([]string, error) {
 	var bad []string
 	for _, dep := range deps {
 		for _, f := range forbidden {
-			if dep == f || strings.HasPrefix(dep, f+"/") {
+			exact, isExact := strings.CutSuffix(f, "$")
+			if dep == exact || (!isExact && strings.HasPrefix(dep, f+"/")) {
 				bad = append(bad, dep)
 			}
 		}

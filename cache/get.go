@@ -1,0 +1,98 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Get returns the entry for key visible to account: the account's Private
+// entry if there is one, else the Public one. A Private entry of another
+// account is never returned; account "" sees Public entries only. ok is
+// false when there is none. The entry is returned whether fresh or stale;
+// judging StoredAt and TTL is the caller's business. A Get counts as an
+// access for least-recently-used eviction.
+func (s *Store) Get(ctx context.Context, key Key, account string) (e Entry, ok bool, err error) {
+	if s.closed.Load() {
+		return Entry{}, false, ErrClosed
+	}
+	if e, ok, err := s.getMemory(ctx, key, account); ok || err != nil {
+		return e, ok, err
+	}
+	gen := s.mem.generation()
+	e, ok, err = s.lookup(ctx, key, account)
+	if err != nil {
+		return Entry{}, false, fmt.Errorf("reading %v for account %q: %w", key, account, err)
+	}
+	if !ok {
+		s.misses.Add(1)
+		return Entry{}, false, nil
+	}
+	s.hits.Add(1)
+	s.touch(ctx, e)
+	if s.testHookAfterRead != nil {
+		s.testHookAfterRead()
+	}
+	if s.mem.promote(gen, account, e) {
+		return e.clone(), true, nil
+	}
+	return e, true, nil // a fresh slice from the driver, nobody else's
+}
+
+// getMemory answers from the memory tier, if it is on and holds an answer.
+func (s *Store) getMemory(ctx context.Context, key Key, account string) (Entry, bool, error) {
+	if s.mem == nil {
+		return Entry{}, false, nil
+	}
+	if err := s.noticeOtherWriters(ctx); err != nil {
+		return Entry{}, false, fmt.Errorf("reading %v for account %q: %w", key, account, err)
+	}
+	e, ok := s.mem.get(key, account)
+	if !ok {
+		return Entry{}, false, nil
+	}
+	s.hits.Add(1)
+	s.memoryHits.Add(1)
+	s.touch(ctx, e)
+	return e.clone(), true, nil
+}
+
+// lookup reads the entry for key visible to account from SQLite. The
+// CHECK constraint gives the empty account to public rows alone, so the
+// condition below can match only the public row and the account's own
+// private row.
+func (s *Store) lookup(ctx context.Context, key Key, account string) (Entry, bool, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT scope, account, value, stored_at, ttl, size FROM entries
+		WHERE server = ? AND method = ? AND param = ?
+			AND (scope = 'public' OR (scope = 'private' AND account = ?))
+		ORDER BY scope = 'private' DESC LIMIT 1`,
+		key.Server, key.Method, key.Param, account)
+	e := Entry{Key: key}
+	var scope string
+	var storedAt, ttl int64
+	err := row.Scan(&scope, &e.Account, &e.Value, &storedAt, &ttl, &e.Size)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Entry{}, false, nil
+	}
+	if err != nil {
+		return Entry{}, false, err
+	}
+	e.Scope, e.StoredAt, e.TTL = Scope(scope), time.Unix(0, storedAt), time.Duration(ttl)
+	if e.Value == nil {
+		e.Value = []byte{}
+	}
+	return e, true, nil
+}
+
+// touch records an access to e. It writes to SQLite only when the access
+// log is full; a failure then costs recency, not the read, so it is logged.
+func (s *Store) touch(ctx context.Context, e Entry) {
+	if !s.access.record(slotOf(e), s.now()) {
+		return
+	}
+	if err := s.write(ctx, nil); err != nil {
+		s.log.Warn("recording cache access times", "path", s.path, "err", err)
+	}
+}

@@ -1,0 +1,222 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver
+)
+
+// Store is a cache file and its in-memory tier. It is safe for concurrent
+// use by multiple goroutines; several Stores, in one process or several,
+// may share a file.
+type Store struct {
+	path     string
+	maxBytes int64
+	now      func() time.Time
+	log      *slog.Logger
+	db       *sql.DB
+
+	// writeMu serializes this Store's writes, which all go through writer.
+	// One connection for every write is what makes data_version useful: it
+	// changes only when another connection, another Store or process,
+	// commits.
+	writeMu     sync.Mutex
+	writer      *sql.Conn
+	dataVersion int64
+	lookedAt    atomic.Int64 // unix nanoseconds of the last data_version read
+
+	mem    *answers // nil when the memory tier is disabled
+	access accessLog
+
+	hits, memoryHits, misses atomic.Int64
+	closed                   atomic.Bool
+
+	// testHookAfterRead, if set, runs between a Get's SQLite read and its
+	// promotion to memory, so that a test can race a write against it.
+	testHookAfterRead func()
+}
+
+// DefaultPath returns where the cache lives by default:
+// os.UserCacheDir()/attache/cache.db. Overrides (--data-dir,
+// ATTACHE_DATA_DIR) are the caller's business.
+func DefaultPath() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the user cache directory: %w", err)
+	}
+	return filepath.Join(dir, "attache", "cache.db"), nil
+}
+
+// Open opens the cache file at path, creating it and its directory if
+// needed, and brings its schema up to date. A file that is not a usable
+// cache is moved aside and replaced (see the package doc); Open fails only
+// when no usable file can be had at path at all.
+func Open(path string, opts *Options) (*Store, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("opening cache %s: %w", path, err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening cache %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+		return nil, fmt.Errorf("creating cache directory: %w", err)
+	}
+	ctx := context.Background()
+	db, err := openRecovering(ctx, abs, o.Now, o.Logger)
+	if err != nil {
+		return nil, fmt.Errorf("opening cache %s: %w", abs, err)
+	}
+	s := &Store{path: abs, maxBytes: o.MaxBytes, now: o.Now, log: o.Logger, db: db,
+		mem: newAnswers(o.MemoryEntries, o.MemoryBytes)}
+	if s.writer, err = db.Conn(ctx); err == nil {
+		s.dataVersion, err = s.readDataVersion(ctx)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("opening cache %s: %w", abs, err)
+	}
+	return s, nil
+}
+
+// dsn is the driver's name for the file at path: a file: URI, so that a
+// path with '?', '#' or '%' stays a path.
+//
+// WAL lets readers, including other processes, run beside the one writer,
+// and makes a write an append that a crash cannot tear. synchronous=NORMAL
+// rather than FULL: in WAL mode NORMAL still survives a killed process
+// intact (the committed frames are in the OS's cache), and risks only the
+// last transactions on power loss, never the file's consistency. For a
+// cache that is the right trade: a lost entry is a refetch, and FULL would
+// add an fsync to every Put. _txlock=immediate takes the write lock at
+// BEGIN, so two writers wait on the busy timeout instead of deadlocking on
+// an upgrade.
+func dsn(path string) string {
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive: file:///C:/...
+	}
+	u := url.URL{Scheme: "file", Path: p,
+		RawQuery: "_journal_mode=WAL&_busy_timeout=5000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=16"}
+	return u.String()
+}
+
+// openDB opens, checks and migrates the database at path.
+func openDB(ctx context.Context, path string) (*sql.DB, error) {
+	if err := ensureFile(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", dsn(path))
+	if err != nil {
+		return nil, err
+	}
+	// Readers run side by side in WAL mode; keeping a few connections idle
+	// spares concurrent Gets the cost of opening one (the DSN's pragmas).
+	db.SetMaxIdleConns(4)
+	if err = db.PingContext(ctx); err != nil {
+		err = fmt.Errorf("connecting: %w", err)
+	}
+	if err == nil {
+		err = pragmaCheck(ctx, db, "quick_check")
+	}
+	if err == nil {
+		err = migrate(ctx, db, migrations)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close writes out pending access times and closes the file. Calls after
+// the first return nil; every other method then returns ErrClosed.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) {
+		return nil
+	}
+	err := s.write(context.Background(), nil)
+	if err != nil {
+		err = fmt.Errorf("recording access times: %w", err)
+	}
+	return errors.Join(err, s.writer.Close(), s.db.Close())
+}
+
+// write runs fn in a transaction on the writer connection, after writing
+// out the pending access times so that an eviction in fn sees them. A nil
+// fn writes just those.
+func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	pending := s.access.take()
+	if fn == nil && len(pending) == 0 {
+		return nil // no write lock, and no data_version bump for other processes
+	}
+	tx, err := s.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := writeAccess(ctx, tx, pending); err != nil {
+		return fmt.Errorf("recording access times: %w", err)
+	}
+	if fn != nil {
+		if err := fn(tx); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// otherWritersInterval is how long the memory tier is trusted without a
+// look at data_version. The look costs a statement (some microseconds, most
+// of them file locking), which on every hit would make a memory hit barely
+// cheaper than a SQLite one; once per interval it is free, and another
+// process's purge reaches this Store's answers within a tenth of a second.
+const otherWritersInterval = 100 * time.Millisecond
+
+// noticeOtherWriters empties the memory tier if anyone but this Store has
+// committed to the file since the last look, so that another process's
+// Purge or Put is not hidden behind a stale answer for longer than
+// otherWritersInterval. This Store's own writes need no look: they drop
+// their answers as they commit.
+func (s *Store) noticeOtherWriters(ctx context.Context) error {
+	now := s.now().UnixNano()
+	if since := now - s.lookedAt.Load(); since >= 0 && since < int64(otherWritersInterval) {
+		return nil
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	v, err := s.readDataVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if v != s.dataVersion {
+		s.dataVersion = v
+		s.mem.clear()
+	}
+	s.lookedAt.Store(now)
+	return nil
+}
+
+// readDataVersion reads PRAGMA data_version on the writer connection. The
+// caller holds writeMu, or has not shared s yet.
+func (s *Store) readDataVersion(ctx context.Context) (int64, error) {
+	var v int64
+	if err := s.writer.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("reading data version: %w", err)
+	}
+	return v, nil
+}

@@ -1,0 +1,282 @@
+package hostcore_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/cache"
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/hostcache"
+	"github.com/attache/attache/internal/mcptest"
+	"github.com/attache/attache/threengram"
+)
+
+// clock is a settable clock for TTL tests: no sleeping.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)} }
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+func (c *clock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+// openCache opens a real SQLite body cache in a temp dir.
+func openCache(t testing.TB, dir string) hostcore.BodyCache {
+	t.Helper()
+	s, err := cache.Open(filepath.Join(dir, "cache.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return hostcache.New(s)
+}
+
+func TestCachedReadTTLWithInjectedClock(t *testing.T) {
+	clk := newClock()
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), Now: clk.Now})
+	c := conn(t, h, threengramStdio(t), "acme")
+	ctx := context.Background()
+	uri := threengram.MemoryURI(someIDs(t, c)[0])
+	read := func(want hostcore.CacheStatus) *hostcore.ReadResult {
+		t.Helper()
+		res, err := c.Read(ctx, uri, hostcore.ReadUse)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Cache.Status != want {
+			t.Fatalf("status %s; want %s", res.Cache.Status, want)
+		}
+		return res
+	}
+	first := read(hostcore.CacheMiss)
+	if first.Cache.Scope != "private" || first.Cache.Account != "acme" {
+		t.Errorf("cache info %+v", first.Cache)
+	}
+	sent := countSent(c, "resources/read")
+	clk.Advance(24*time.Hour - time.Millisecond)
+	hit := read(hostcore.CacheHit)
+	if countSent(c, "resources/read") != sent {
+		t.Error("a hit reached the server")
+	}
+	if hit.Cache.TTLLeft != time.Millisecond || hit.Cache.Age != 24*time.Hour-time.Millisecond {
+		t.Errorf("hit ttlLeft %v age %v", hit.Cache.TTLLeft, hit.Cache.Age)
+	}
+	if hit.Contents[0].Text != first.Contents[0].Text {
+		t.Error("the hit's body differs from the server's")
+	}
+	clk.Advance(time.Millisecond) // now == received + ttl: stale
+	read(hostcore.CacheMiss)
+	if countSent(c, "resources/read") != sent+1 {
+		t.Error("an expired entry did not go back to the server")
+	}
+}
+
+func TestPrivateBodyNeverServedToAnotherAccount(t *testing.T) {
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
+	sc := threengramStdio(t)
+	acme, globex := conn(t, h, sc, "acme"), conn(t, h, sc, "globex")
+	ctx := context.Background()
+	uri := threengram.MemoryURI(someIDs(t, acme)[0])
+	if res, err := acme.Read(ctx, uri, hostcore.ReadUse); err != nil || res.Cache.Status != hostcore.CacheMiss {
+		t.Fatalf("acme's first read: %v %v", res, err)
+	}
+	_, err := globex.Read(ctx, uri, hostcore.ReadUse)
+	if !errors.Is(err, hostcore.ErrNotFound) {
+		t.Fatalf("globex read acme's cached memory: %v; want the server's not found", err)
+	}
+	if res, err := acme.Read(ctx, uri, hostcore.ReadUse); err != nil || res.Cache.Status != hostcore.CacheHit {
+		t.Errorf("acme's second read: %v %v; want a hit", res, err)
+	}
+}
+
+// pausable is a go-sdk server over loopback HTTP whose reads wait for a
+// release, and which counts them.
+type pausable struct {
+	reads   atomic.Int32
+	entered chan struct{}
+	release chan struct{}
+	ttlMs   int
+	scope   string
+	srv     *httptest.Server
+}
+
+func newPausable(t *testing.T, ttlMs int, scope string) *pausable {
+	p := &pausable{entered: make(chan struct{}, 100), release: make(chan struct{}), ttlMs: ttlMs, scope: scope}
+	s := mcp.NewServer(&mcp.Implementation{Name: "pausable"}, nil)
+	s.AddResource(&mcp.Resource{URI: "x://slow", Name: "slow", MIMEType: "text/plain"},
+		func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			n := p.reads.Add(1)
+			p.entered <- struct{}{}
+			select {
+			case <-p.release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return &mcp.ReadResourceResult{Cacheable: mcp.Cacheable{TTLMs: p.ttlMs, CacheScope: p.scope},
+				Contents: []*mcp.ResourceContents{{URI: "x://slow", MIMEType: "text/plain", Text: strings.Repeat("v", int(n))}}}, nil
+		})
+	p.srv = httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+func (p *pausable) config() hostcore.ServerConfig {
+	return hostcore.ServerConfig{Name: "pausable", URL: p.srv.URL}
+}
+
+func TestSingleFlight(t *testing.T) {
+	p := newPausable(t, 60_000, "public")
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
+	c := conn(t, h, p.config(), "")
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 10)
+	for range 10 {
+		wg.Go(func() {
+			if _, err := c.Read(ctx, "x://slow", hostcore.ReadUse); err != nil {
+				errs <- err
+			}
+		})
+	}
+	<-p.entered
+	close(p.release)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := p.reads.Load(); n != 1 {
+		t.Errorf("10 concurrent reads made %d requests; want 1", n)
+	}
+}
+
+func TestGenerationGuard(t *testing.T) {
+	p := newPausable(t, 60_000, "public")
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
+	c := conn(t, h, p.config(), "")
+	ctx := context.Background()
+	done := make(chan *hostcore.ReadResult)
+	go func() {
+		res, err := c.Read(ctx, "x://slow", hostcore.ReadUse)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	<-p.entered
+	h.Invalidate(ctx, hostcore.CacheKey{Server: p.config().Identity(), Method: "resources/read", Param: "x://slow"})
+	close(p.release)
+	res := <-done
+	if res.Cache.NotStored == "" {
+		t.Errorf("the in-flight read was stored despite the invalidation: %+v", res.Cache)
+	}
+	again, err := c.Read(ctx, "x://slow", hostcore.ReadUse)
+	if err != nil || again.Cache.Status != hostcore.CacheMiss || p.reads.Load() != 2 {
+		t.Errorf("after the invalidation: %+v, %v, %d reads; want a miss and a second request", again.Cache, err, p.reads.Load())
+	}
+}
+
+func TestModesAndStaleIfError(t *testing.T) {
+	p := newPausable(t, 1_000, "private")
+	close(p.release)
+	clk := newClock()
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), Now: clk.Now, RequestTimeout: 5 * time.Second})
+	c := conn(t, h, p.config(), "")
+	ctx := context.Background()
+	mustRead := func(mode hostcore.ReadMode, want hostcore.CacheStatus) *hostcore.ReadResult {
+		t.Helper()
+		res, err := c.Read(ctx, "x://slow", mode)
+		if err != nil || res.Cache.Status != want {
+			t.Fatalf("mode %d: %+v, %v; want %s", mode, res, err, want)
+		}
+		return res
+	}
+	mustRead(hostcore.ReadUse, hostcore.CacheMiss)
+	mustRead(hostcore.ReadUse, hostcore.CacheHit)
+	mustRead(hostcore.ReadBypass, hostcore.CacheBypass)
+	mustRead(hostcore.ReadRefresh, hostcore.CacheRefresh)
+	if n := p.reads.Load(); n != 3 {
+		t.Errorf("server reads = %d; want 3 (miss, bypass, refresh)", n)
+	}
+	res := mustRead(hostcore.ReadUse, hostcore.CacheHit)
+	if res.Contents[0].Text != "vvv" {
+		t.Errorf("refresh did not re-store: body %q", res.Contents[0].Text)
+	}
+	clk.Advance(2 * time.Second) // expired
+	p.srv.Listener.Close()       // and the server is gone: new connections are refused
+	p.srv.CloseClientConnections()
+	stale := mustRead(hostcore.ReadUse, hostcore.CacheStale)
+	if stale.Cache.Age != 2*time.Second || stale.Contents[0].Text != "vvv" {
+		t.Errorf("stale read: age %v body %q", stale.Cache.Age, stale.Contents[0].Text)
+	}
+}
+
+func TestZeroTTLNeverStored(t *testing.T) {
+	p := newPausable(t, 0, "public")
+	close(p.release)
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
+	c := conn(t, h, p.config(), "")
+	for range 2 {
+		res, err := c.Read(context.Background(), "x://slow", hostcore.ReadUse)
+		if err != nil || res.Cache.Status != hostcore.CacheMiss || res.Cache.NotStored == "" {
+			t.Fatalf("%+v, %v; want a miss that was not stored", res, err)
+		}
+	}
+}
+
+// TestHintsAsSent uses the v2026 test server, whose three resources carry a
+// public hint, a private hint, and none at all on the wire.
+func TestHintsAsSent(t *testing.T) {
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
+	sc := mcptestStdio(t, mcptest.ModeV2026)
+	a, b := conn(t, h, sc, ""), conn(t, h, withAccounts(sc, "other"), "other")
+	ctx := context.Background()
+	for _, tt := range []struct {
+		uri       string
+		scope     string
+		ttl       time.Duration
+		otherSees hostcore.CacheStatus
+	}{
+		{mcptest.ReadmeURI, "public", mcptest.ReadmeTTLMs * time.Millisecond, hostcore.CacheHit},
+		{mcptest.LogoURI, "private", mcptest.LogoTTLMs * time.Millisecond, hostcore.CacheMiss},
+		{mcptest.NotesURI, "", 0, hostcore.CacheMiss},
+	} {
+		res, err := a.Read(ctx, tt.uri, hostcore.ReadUse)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Hints.Scope != tt.scope || res.Hints.TTL != tt.ttl {
+			t.Errorf("%s: hints %+v; want %q %v", tt.uri, res.Hints, tt.scope, tt.ttl)
+		}
+		if tt.scope == "" && (res.Cache.Scope != "private" || res.Cache.NotStored == "") {
+			t.Errorf("%s: no hints must mean private and not stored (ttl 0): %+v", tt.uri, res.Cache)
+		}
+		other, err := b.Read(ctx, tt.uri, hostcore.ReadUse)
+		if err != nil || other.Cache.Status != tt.otherSees {
+			t.Errorf("%s: another account got %+v, %v; want %s", tt.uri, other.Cache, err, tt.otherSees)
+		}
+	}
+}
+
+// withAccounts gives sc named accounts (they differ only in name: the
+// cache must still keep their private entries apart).
+func withAccounts(sc hostcore.ServerConfig, names ...string) hostcore.ServerConfig {
+	for _, n := range names {
+		sc.Accounts = append(sc.Accounts, hostcore.Account{Name: n, Env: map[string]string{"ACCOUNT": n}})
+	}
+	return sc
+}

@@ -1,0 +1,396 @@
+package hostcore
+
+import (
+	"cmp"
+	"errors"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultBudget is the token budget Rank packs into when
+// RankOptions.Budget is zero or less.
+const DefaultBudget = 8000
+
+// DefaultPriority is the priority of an item that neither the person nor the
+// server gave one: the middle of the 0..1 scale, so an unannotated item ranks
+// below what a server marked important and above what it marked optional.
+const DefaultPriority = 0.5
+
+// Item is one attachment as the ranker sees it. Rank reads items and never
+// changes them.
+type Item struct {
+	// ID is the attachment's stable identity; decisions refer to it.
+	ID string
+	// Server is the configured name of the server the item was read from.
+	Server string
+	// Account is the account the item was read with, if the server has
+	// several.
+	Account string
+	// URI is the resource's URI.
+	URI string
+	// Annotations come from the resource listing or, for a resource read
+	// through a template, from the template.
+	Annotations Annotations
+	// PriorityOverride is the person's priority for this attachment; when
+	// set it wins over Annotations.Priority.
+	PriorityOverride *float64
+	// Pinned items rank before every unpinned one.
+	Pinned bool
+	// Order is the attach order: an earlier attachment has a smaller Order.
+	// It breaks the last ties.
+	Order int
+	// Contents is the body, one entry per content of the read, in the
+	// order the server sent them.
+	Contents []Content
+	// ReadErr says why the item could not be read; Contents is then nil.
+	// Its kind, when it has one (see Error), goes into the decision's
+	// reason.
+	ReadErr error
+}
+
+// Verdict is what Rank decided for an item.
+type Verdict string
+
+// The verdicts, one per item.
+const (
+	// VerdictIncluded: the item goes into the model's context.
+	VerdictIncluded Verdict = "included"
+	// VerdictDroppedBudget: the item did not fit in what was left of the
+	// budget.
+	VerdictDroppedBudget Verdict = "dropped-budget"
+	// VerdictHeldAudience: the item's audience does not include the
+	// assistant; it is shown to the person and never sent to the model.
+	VerdictHeldAudience Verdict = "held-audience"
+	// VerdictUnreadable: the item could not be read, or the read returned
+	// nothing; there is no body to send.
+	VerdictUnreadable Verdict = "unreadable"
+)
+
+// Decision is the verdict on one item and why.
+type Decision struct {
+	// Item is the item decided on (the caller's pointer).
+	Item *Item
+	// Rank is the item's 1-based position in rank order.
+	Rank int
+	// Verdict is what was decided.
+	Verdict Verdict
+	// Priority is the effective priority the item ranked with: the
+	// person's override, else the annotation, else DefaultPriority,
+	// clamped to 0..1.
+	Priority float64
+	// Tokens is what the item costs in the assembled context (its header
+	// and body, see Section.Markdown), for included and dropped items; 0
+	// for held and unreadable ones.
+	Tokens int
+	// Reason is a sentence a person can read, such as "included: 412
+	// tokens" or "dropped: needs 900 tokens, 350 left of 8,000".
+	Reason string
+}
+
+// Packing is the outcome of Rank.
+type Packing struct {
+	// Decisions holds one decision per item, in rank order.
+	Decisions []Decision
+	// Budget is the token budget packed into.
+	Budget int
+	// Used is the sum of the included items' tokens.
+	Used int
+	// Exceeded is how many tokens over Budget the included items go; only
+	// items of priority 1 (effectively required) can cause it, because they
+	// are included even when they do not fit. It is 0 when the budget holds.
+	Exceeded int
+}
+
+// RankOptions configures Rank. The zero value, or nil, packs into
+// DefaultBudget with DefaultTokenCounter.
+type RankOptions struct {
+	// Budget is the token budget; zero or less means DefaultBudget.
+	Budget int
+	// Tokens counts tokens; nil means DefaultTokenCounter().
+	Tokens TokenCounter
+}
+
+// Rank orders items and packs them into a token budget. This is the host's
+// memory policy: what the model "remembers" is what survives it.
+//
+// Order: pinned items first, then effective priority (highest first), then
+// lastModified (newest first; absent or unparsable counts as oldest), then
+// Order (earliest attached first). The sort is stable, so items equal on all
+// four keep their order in items.
+//
+// Packing is greedy in rank order. An unreadable item, or one whose read
+// returned no contents, is unreadable, whatever its audience. An item whose
+// audience is given and does not include "assistant" is held back. Every other item is included if
+// its tokens fit in what is left of the budget, and dropped otherwise (later,
+// smaller items may still fit). An item of effective priority 1 is
+// effectively required: it is included even when it does not fit, and
+// Packing.Exceeded and its reason say by how much the budget is exceeded.
+//
+// Rank does not read: it packs the bodies it is given; nil items are
+// skipped. It is safe to call from several goroutines as long as no one
+// changes the items meanwhile. A large ranking counts tokens on several
+// goroutines, as TokenCounter allows.
+func Rank(items []*Item, opts *RankOptions) Packing {
+	budget, counter := DefaultBudget, TokenCounter(nil)
+	if opts != nil {
+		if opts.Budget > 0 {
+			budget = opts.Budget
+		}
+		counter = opts.Tokens
+	}
+	if counter == nil {
+		counter = DefaultTokenCounter()
+	}
+
+	keys := measure(items, counter)
+	ranked := make([]*rankKey, len(keys))
+	for i := range keys {
+		ranked[i] = &keys[i] // sorting pointers swaps and compares without copying keys
+	}
+	slices.SortFunc(ranked, compareRank)
+
+	p := Packing{Decisions: make([]Decision, len(ranked)), Budget: budget}
+	for i, k := range ranked {
+		p.Decisions[i] = Decision{Item: k.item, Rank: i + 1, Verdict: k.verdict,
+			Priority: k.priority, Tokens: k.tokens, Reason: k.reason}
+	}
+	p.pack()
+	return p
+}
+
+// rankKey is an item with all Rank needs to know of it, worked out once.
+type rankKey struct {
+	item  *Item
+	index int // in the caller's slice: the last tie, for a stable order
+
+	pinned   bool
+	priority float64
+	dated    bool // whether modified was given and parsed
+	modified time.Time
+	order    int
+
+	// verdict and reason are set when the item cannot be sent whatever
+	// the budget; tokens, when it can.
+	verdict Verdict
+	reason  string
+	tokens  int
+}
+
+// parallelAbove is the number of items above which measure spreads its work
+// over the CPUs; below it, starting goroutines costs more than it saves.
+const parallelAbove = 512
+
+// measure works out the keys of the items, skipping nil ones. Even when
+// every count is memoized, finding it means hashing the item's body: that is
+// most of the work of re-ranking 10,000 items, so large rankings split it
+// over the CPUs (TokenCounter is safe for concurrent use).
+func measure(items []*Item, counter TokenCounter) []rankKey {
+	keys := make([]rankKey, 0, len(items))
+	for i, it := range items {
+		if it != nil {
+			keys = append(keys, rankKey{item: it, index: i})
+		}
+	}
+	measureAll := func(keys []rankKey) {
+		for i := range keys {
+			keys[i].measure(counter)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(keys)/parallelAbove)
+	if workers < 2 {
+		measureAll(keys)
+		return keys
+	}
+	var wg sync.WaitGroup
+	for part := range slices.Chunk(keys, (len(keys)+workers-1)/workers) {
+		wg.Go(func() { measureAll(part) })
+	}
+	wg.Wait()
+	return keys
+}
+
+func (k *rankKey) measure(counter TokenCounter) {
+	it := k.item
+	k.pinned, k.priority, k.order = it.Pinned, effectivePriority(it), it.Order
+	k.modified, k.dated = parseModified(it.Annotations.LastModified)
+	k.verdict, k.reason = screen(it)
+	if k.verdict == "" {
+		k.tokens = itemTokens(it, counter)
+	}
+}
+
+// screen returns the verdict and reason of an item that cannot be sent
+// whatever the budget, or "" for a candidate.
+func screen(it *Item) (Verdict, string) {
+	switch {
+	case it.ReadErr != nil:
+		// Whatever the audience, there is nothing to show or send.
+		return VerdictUnreadable, "unreadable: " + errorKind(it.ReadErr)
+	case len(it.Contents) == 0:
+		// An empty read is a protocol error, never an empty document:
+		// sending a bare header would have the model reason about a body
+		// it never saw.
+		return VerdictUnreadable, "unreadable: no contents"
+	case !forAssistant(it.Annotations.Audience):
+		return VerdictHeldAudience, "held back: audience is " + strings.Join(it.Annotations.Audience, ", ") + " only"
+	}
+	return "", ""
+}
+
+// compareRank orders a before b when a ranks higher. It returns at the
+// first key that differs: it runs 140,000 times to sort 10,000 items.
+func compareRank(a, b *rankKey) int {
+	switch {
+	case a.pinned != b.pinned:
+		return trueFirst(a.pinned)
+	case a.priority != b.priority:
+		return trueFirst(a.priority > b.priority)
+	case a.dated != b.dated:
+		return trueFirst(a.dated)
+	}
+	if c := b.modified.Compare(a.modified); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.index, b.index))
+}
+
+// trueFirst orders a before b when a is true, given that they differ.
+func trueFirst(a bool) int {
+	if a {
+		return -1
+	}
+	return 1
+}
+
+// pack decides the candidates (decisions without a verdict yet) greedily in
+// rank order.
+func (p *Packing) pack() {
+	ofBudget := " left of " + grouped(p.Budget) // in every drop's reason
+	for i := range p.Decisions {
+		d := &p.Decisions[i]
+		if d.Verdict != "" {
+			continue
+		}
+		left := max(p.Budget-p.Used, 0)
+		switch {
+		case d.Tokens <= left:
+			d.Verdict, d.Reason = VerdictIncluded, "included: "+quantity(d.Tokens, "token")
+			p.Used += d.Tokens
+		case d.Priority >= 1:
+			d.Verdict = VerdictIncluded
+			p.Used += d.Tokens
+			d.Reason = "included over budget: priority 1 is required; needs " + quantity(d.Tokens, "token") +
+				", " + grouped(left) + ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
+		default:
+			d.Verdict = VerdictDroppedBudget
+			d.Reason = "dropped: needs " + quantity(d.Tokens, "token") + ", " + grouped(left) + ofBudget
+		}
+	}
+	p.Exceeded = max(p.Used-p.Budget, 0)
+}
+
+// effectivePriority is the override, else the annotation, else
+// DefaultPriority, clamped to 0..1 (a NaN counts as absent).
+func effectivePriority(it *Item) float64 {
+	p := DefaultPriority
+	switch {
+	case it.PriorityOverride != nil && !math.IsNaN(*it.PriorityOverride):
+		p = *it.PriorityOverride
+	case it.Annotations.Priority != nil && !math.IsNaN(*it.Annotations.Priority):
+		p = *it.Annotations.Priority
+	}
+	return min(max(p, 0), 1)
+}
+
+// forAssistant reports whether an audience lets an item reach the model:
+// no audience given, or one that names the assistant.
+func forAssistant(audience []string) bool {
+	return len(audience) == 0 || slices.ContainsFunc(audience, func(a string) bool {
+		return strings.EqualFold(a, "assistant")
+	})
+}
+
+// modifiedLayouts are the ISO 8601 shapes servers send for lastModified,
+// after normalization to upper case with a "T" between date and time.
+// Fractional seconds, with a dot or a comma, are accepted after the seconds
+// of any layout; a time without a zone is taken as UTC.
+var modifiedLayouts = []string{
+	time.RFC3339,
+	"2006-01-02T15:04:05",
+	"2006-01-02T15:04:05Z0700",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04",
+	"2006-01-02",
+}
+
+// parseModified parses a lastModified annotation; ok is false when it is
+// absent or in no shape ISO 8601 allows here.
+func parseModified(s string) (t time.Time, ok bool) {
+	if s == "" {
+		return time.Time{}, false
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, true // the common case, on the fast path
+	}
+	norm := strings.ToUpper(strings.TrimSpace(s))
+	if len(norm) > 10 && norm[10] == ' ' {
+		norm = norm[:10] + "T" + norm[11:]
+	}
+	layouts := modifiedLayouts
+	if norm == s {
+		layouts = layouts[1:] // RFC 3339 has just failed on it
+	}
+	for _, layout := range layouts {
+		if t, err := time.Parse(layout, norm); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// kinded is an error that says what kind of failure it is, as *Error does.
+type kinded interface{ Kind() Kind }
+
+// errorKind returns the kind of err for a person to read, or "error" when
+// nothing in its chain has one. The message itself is not used: it may
+// carry server text that has no place in a verdict.
+func errorKind(err error) string {
+	var k kinded
+	if errors.As(err, &k) && k.Kind() != "" {
+		return string(k.Kind())
+	}
+	return "error"
+}
+
+// quantity says n units in words: "1 token", "8,000 tokens", "12 bytes".
+func quantity(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return grouped(n) + " " + unit + "s"
+}
+
+// grouped formats n with commas between groups of three digits: 12,345.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	if n > -1000 && n < 1000 {
+		return s
+	}
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return sign + b.String()
+}

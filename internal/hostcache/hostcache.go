@@ -1,0 +1,72 @@
+// Package hostcache wires the cache package's SQLite store to hostcore's
+// BodyCache interface. The two never import each other (the house style's
+// adapters rule); this is the one place they meet, shared by the binaries in
+// cmd/.
+package hostcache
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/attache/attache/cache"
+	"github.com/attache/attache/hostcore"
+)
+
+// Open opens the body cache file in dataDir and returns the store (to close)
+// and its hostcore view.
+func Open(dataDir string, logger *slog.Logger) (*cache.Store, hostcore.BodyCache, error) {
+	s, err := cache.Open(filepath.Join(dataDir, "cache.db"), &cache.Options{Logger: logger})
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, New(s), nil
+}
+
+// New returns s as a hostcore.BodyCache.
+func New(s *cache.Store) hostcore.BodyCache { return bodyCache{s} }
+
+type bodyCache struct{ s *cache.Store }
+
+func key(k hostcore.CacheKey) cache.Key {
+	return cache.Key{Server: k.Server, Method: k.Method, Param: k.Param}
+}
+
+func filter(f hostcore.CacheFilter) cache.Filter {
+	return cache.Filter{Server: f.Server, Account: f.Account, PrivateOnly: f.PrivateOnly}
+}
+
+func (b bodyCache) Get(ctx context.Context, k hostcore.CacheKey, account string) (hostcore.CacheEntry, bool, error) {
+	e, ok, err := b.s.Get(ctx, key(k), account)
+	if !ok || err != nil {
+		return hostcore.CacheEntry{}, false, err
+	}
+	return hostcore.CacheEntry{Key: k, Scope: string(e.Scope), Account: e.Account, Value: e.Value,
+		StoredAt: e.StoredAt, TTL: e.TTL, Size: e.Size}, true, nil
+}
+
+func (b bodyCache) Put(ctx context.Context, e hostcore.CacheEntry) error {
+	return b.s.Put(ctx, cache.Entry{Key: key(e.Key), Scope: cache.Scope(e.Scope), Account: e.Account,
+		Value: e.Value, StoredAt: e.StoredAt, TTL: e.TTL})
+}
+
+func (b bodyCache) Delete(ctx context.Context, k hostcore.CacheKey) (int, error) {
+	return b.s.Delete(ctx, key(k))
+}
+
+func (b bodyCache) DeleteMethod(ctx context.Context, server, method string) (int, error) {
+	return b.s.DeleteMethod(ctx, server, method)
+}
+
+func (b bodyCache) Purge(ctx context.Context, f hostcore.CacheFilter) (int, error) {
+	return b.s.Purge(ctx, filter(f))
+}
+
+func (b bodyCache) Stats(ctx context.Context, f hostcore.CacheFilter) (hostcore.CacheStats, error) {
+	st, err := b.s.Stats(ctx, filter(f))
+	if err != nil {
+		return hostcore.CacheStats{}, err
+	}
+	return hostcore.CacheStats{Entries: st.Entries, Bytes: st.Bytes, Public: st.Public, Private: st.Private,
+		ByAccount: st.ByAccount, MaxBytes: st.MaxBytes, Path: st.Path, Hits: st.Hits, Misses: st.Misses}, nil
+}
