@@ -56,7 +56,7 @@ type cachedRead struct {
 const methodRead = "resources/read"
 
 func (c *Conn) readKey(uri string) CacheKey {
-	return CacheKey{Server: c.Server.Identity(), Method: methodRead, Param: uri}
+	return CacheKey{Server: c.identity, Method: methodRead, Param: uri}
 }
 
 // Read reads uri through the host's cache (see ReadMode). Every answer is

@@ -48,10 +48,11 @@ type ConnInfo struct {
 // reconnects on the next use, backing off after failed attempts. It is safe
 // for concurrent use.
 type Conn struct {
-	host    *Host
-	Server  ServerConfig
-	Account Account
-	tap     *Tap
+	host     *Host
+	Server   ServerConfig
+	Account  Account
+	tap      *Tap
+	identity string // Server.Identity(), computed once
 
 	connMu sync.Mutex // serializes connecting
 
@@ -248,7 +249,7 @@ func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
 	if c.Server.IsHTTP() {
 		headers := expandAll(merge(c.Server.Headers, c.Account.Headers), values)
 		return &mcp.StreamableClientTransport{
-			Endpoint:   expandInputs(c.Server.URL, values),
+			Endpoint: expandInputs(c.Server.URL, values),
 			HTTPClient: &http.Client{Transport: &tapRoundTripper{base: c.host.opts.HTTPTransport, headers: headers,
 				tap: c.tap, maxBody: int64(maxLine)}},
 			MaxRetries: 2,

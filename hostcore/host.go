@@ -136,9 +136,9 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	if c, ok := h.conns[key]; ok {
 		return c, nil
 	}
-	c := &Conn{host: h, Server: sc, Account: acct, tap: NewTap(h.opts.Now)}
+	c := &Conn{host: h, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
-	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), sc.Identity(), "resources/list") })
+	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })
 	h.conns[key] = c
 	return c, nil
 }

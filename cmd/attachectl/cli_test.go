@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/assets"
+	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/threengram"
 )
 
@@ -185,5 +186,41 @@ func TestEverythingThroughCLI(t *testing.T) {
 	r = ctl(t, env, "complete", "--stdio", stdio, "demo://resource/dynamic/text/{resourceId}", "resourceId", "1")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "1") {
 		t.Errorf("complete: %+v", r)
+	}
+}
+
+func TestFaultsThroughCLI(t *testing.T) {
+	mcptestd := filepath.Join(filepath.Dir(binPath), "mcptestd")
+	if out, err := exec.Command("go", "build", "-o", mcptestd, "github.com/attache/attache/internal/mcptest/mcptestd").CombinedOutput(); err != nil {
+		t.Fatalf("building mcptestd: %v\n%s", err, out)
+	}
+	env := privateEnv(t)
+	for _, tt := range []struct {
+		mode string
+		code int
+		says string
+	}{
+		{mcptest.ModeEmptyContents, exitServer, "empty contents array"},
+		{mcptest.ModeBothTextAndBlob, exitServer, "both text and blob"},
+		{mcptest.ModeNeitherTextNorBlob, exitServer, "neither text nor blob"},
+		{mcptest.ModeBadBase64, exitServer, "could not be understood"},
+		{mcptest.ModeResultNotObject, exitServer, "could not be understood"},
+		{mcptest.ModeNotJSON, exitServer, "could not be understood"},
+		{mcptest.ModeWrongURI, exitServer, "another uri"},
+		{mcptest.ModeNotFound32002, exitNotFound, "no such resource"},
+		{mcptest.ModeServerFault, exitServer, "server failed"},
+		{mcptest.ModeVersionMismatch, exitServer, "protocol version"},
+		{mcptest.ModeDieOnRead, exitTransport, "connection"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			r := ctl(t, env, "read", "--stdio", mcptestd+" --mode "+tt.mode+" --stdio", mcptest.RawResourceURI)
+			if r.code != tt.code || !strings.Contains(r.stderr, tt.says) || strings.Count(r.stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line mentioning %q", r.code, r.stderr, tt.code, tt.says)
+			}
+		})
+	}
+	r := ctl(t, env, "read", "--stdio", mcptestd+" --mode "+mcptest.ModeOversize+" --stdio --body-bytes 40000000", mcptest.RawResourceURI)
+	if r.code != exitServer || !strings.Contains(r.stderr, "size limit") {
+		t.Errorf("oversize: %+v; want exit 5 naming the size limit", r)
 	}
 }

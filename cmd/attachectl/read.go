@@ -31,7 +31,7 @@ elapsedMs); --raw prints the JSON-RPC request and response as sent.`,
 				return usageError("give --refresh or --no-cache, not both")
 			case refresh:
 				mode = hostcore.ReadRefresh
-			case noCache:
+			case noCache, raw: // the exchange is on the wire: a hit has none
 				mode = hostcore.ReadBypass
 			}
 			res, err := c.Read(cmd.Context(), rest[0], mode)
@@ -52,7 +52,7 @@ elapsedMs); --raw prints the JSON-RPC request and response as sent.`,
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", "", "save the body to FILE (several entries: FILE, FILE.1, ...)")
-	cmd.Flags().BoolVar(&raw, "raw", false, "print the JSON-RPC exchange (a cache hit has none)")
+	cmd.Flags().BoolVar(&raw, "raw", false, "ask the server (bypassing the cache) and print the JSON-RPC exchange")
 	cmd.Flags().BoolVar(&refresh, "refresh", false, "always ask the server; re-store the answer (or evict it if its TTL is 0)")
 	cmd.Flags().BoolVar(&noCache, "no-cache", false, "ask the server and leave the cache alone")
 	return cmd
