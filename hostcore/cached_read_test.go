@@ -280,3 +280,31 @@ func withAccounts(sc hostcore.ServerConfig, names ...string) hostcore.ServerConf
 	}
 	return sc
 }
+
+func TestListPagesCached(t *testing.T) {
+	clk := newClock()
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), Now: clk.Now})
+	c := conn(t, h, threengramStdio(t), "acme")
+	ctx := context.Background()
+	list := func() int {
+		n := 0
+		for _, err := range c.Templates(ctx, nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		return n
+	}
+	if list() != 1 || list() != 1 {
+		t.Fatal("threengram lists one template")
+	}
+	if n := countSent(c, "resources/templates/list"); n != 1 {
+		t.Errorf("two listings sent %d requests; want 1 (the public hour-long hint)", n)
+	}
+	clk.Advance(time.Hour)
+	list()
+	if n := countSent(c, "resources/templates/list"); n != 2 {
+		t.Errorf("after the TTL: %d requests; want 2", n)
+	}
+}

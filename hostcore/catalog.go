@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"iter"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,14 +64,14 @@ const maxPages = 100_000
 // iterating to stop fetching.
 func (c *Conn) Resources(ctx context.Context, onPage func(ListProgress)) iter.Seq2[Resource, error] {
 	return paginate(ctx, c, "resources/list", "resources", onPage,
-		func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Resource, string, error) {
-			res, _, err := boxed(ctx, func(ctx context.Context) (*mcp.ListResourcesResult, error) {
+		func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Resource, string, CacheHints, error) {
+			res, hints, err := boxed(ctx, func(ctx context.Context) (*mcp.ListResourcesResult, error) {
 				return cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			})
 			if err != nil {
-				return nil, "", err
+				return nil, "", hints, err
 			}
-			return res.Resources, res.NextCursor, nil
+			return res.Resources, res.NextCursor, hints, nil
 		},
 		func(r *mcp.Resource, prio *float64) Resource {
 			return Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
@@ -81,14 +82,14 @@ func (c *Conn) Resources(ctx context.Context, onPage func(ListProgress)) iter.Se
 // Templates lists every resource template of every page, lazily.
 func (c *Conn) Templates(ctx context.Context, onPage func(ListProgress)) iter.Seq2[Template, error] {
 	return paginate(ctx, c, "resources/templates/list", "resourceTemplates", onPage,
-		func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.ResourceTemplate, string, error) {
-			res, _, err := boxed(ctx, func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
+		func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.ResourceTemplate, string, CacheHints, error) {
+			res, hints, err := boxed(ctx, func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
 				return cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 			})
 			if err != nil {
-				return nil, "", err
+				return nil, "", hints, err
 			}
-			return res.ResourceTemplates, res.NextCursor, nil
+			return res.ResourceTemplates, res.NextCursor, hints, nil
 		},
 		func(t *mcp.ResourceTemplate, prio *float64) Template {
 			return Template{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description,
@@ -96,51 +97,115 @@ func (c *Conn) Templates(ctx context.Context, onPage func(ListProgress)) iter.Se
 		})
 }
 
-type pageFunc[W any] func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]W, string, error)
+type pageFunc[W any] func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]W, string, CacheHints, error)
+
+// lister fetches the pages of one list method, through the cache.
+type lister[W, T any] struct {
+	c       *Conn
+	method  string
+	field   string
+	fetch   pageFunc[W]
+	convert func(W, *float64) T
+}
+
+// page is a list page as the cache stores it.
+type page[T any] struct {
+	Items []T    `json:"items"`
+	Next  string `json:"next,omitempty"`
+}
 
 func paginate[W, T any](ctx context.Context, c *Conn, method, field string, onPage func(ListProgress),
 	fetch pageFunc[W], convert func(W, *float64) T) iter.Seq2[T, error] {
+	l := &lister[W, T]{c: c, method: method, field: field, fetch: fetch, convert: convert}
 	return func(yield func(T, error) bool) {
 		var zero T
 		cursor, progress := "", ListProgress{}
 		for progress.Pages < maxPages {
-			sent := cursor
-			items, err := call(ctx, c, "listing "+method, "", func(ctx context.Context, cs *mcp.ClientSession) ([]W, error) {
-				items, next, err := fetch(ctx, cs, sent)
-				cursor = next
-				return items, err
-			})
+			p, err := l.page(ctx, cursor)
 			if err != nil {
 				yield(zero, err)
 				return
 			}
-			if cursor != "" && cursor == sent {
+			if p.Next != "" && p.Next == cursor {
 				yield(zero, protocolError("", "listing %s: the server sent the same cursor twice", method))
 				return
 			}
-			raw, _ := c.tap.Find(method, sent)
-			prios := rawPriorities(raw, field)
 			progress.Pages++
-			progress.Items += len(items)
-			progress.More = cursor != ""
+			progress.Items += len(p.Items)
+			progress.More = p.Next != ""
 			if onPage != nil {
 				onPage(progress)
 			}
-			for i, w := range items {
-				var p *float64
-				if i < len(prios) {
-					p = prios[i]
-				}
-				if !yield(convert(w, p), nil) {
+			for _, it := range p.Items {
+				if !yield(it, nil) {
 					return
 				}
 			}
-			if cursor == "" {
+			if p.Next == "" {
 				return
 			}
+			cursor = p.Next
 		}
 		yield(zero, protocolError("", "listing %s: the server sent more than %d pages", method, maxPages))
 	}
+}
+
+// page returns the page at cursor: a fresh cache entry, else the server's
+// answer, stored under the same rules as reads. An invalid cursor drops
+// every cached page of this list, since the server's pagination changed.
+func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error) {
+	h := l.c.host
+	key := CacheKey{Server: l.c.identity, Method: l.method, Param: cursor}
+	if h.opts.Cache != nil {
+		if e, ok, err := h.opts.Cache.Get(ctx, key, l.c.Account.Name); err == nil && ok && fresh(e, h.opts.Now.now()) {
+			var p page[T]
+			if json.Unmarshal(e.Value, &p) == nil {
+				return p, nil
+			}
+		}
+	}
+	gen := h.generation(key)
+	var hints CacheHints
+	var next string
+	items, err := call(ctx, l.c, "listing "+l.method, "", func(ctx context.Context, cs *mcp.ClientSession) ([]W, error) {
+		items, n, hs, err := l.fetch(ctx, cs, cursor)
+		next, hints = n, hs
+		return items, err
+	})
+	if err != nil {
+		if cursor != "" && errors.Is(err, ErrInvalidParams) {
+			h.invalidateMethod(ctx, l.c.identity, l.method)
+		}
+		return page[T]{}, err
+	}
+	raw, _ := l.c.tap.Find(l.method, cursor)
+	prios := rawPriorities(raw, l.field)
+	p := page[T]{Items: make([]T, 0, len(items)), Next: next}
+	for i, w := range items {
+		var prio *float64
+		if i < len(prios) {
+			prio = prios[i]
+		}
+		p.Items = append(p.Items, l.convert(w, prio))
+	}
+	l.store(ctx, key, p, hints, gen)
+	return p, nil
+}
+
+func (l *lister[W, T]) store(ctx context.Context, key CacheKey, p page[T], hints CacheHints, gen uint64) {
+	h := l.c.host
+	if h.opts.Cache == nil || hints.TTL <= 0 {
+		return
+	}
+	value, err := json.Marshal(p)
+	if err != nil {
+		return
+	}
+	e := CacheEntry{Key: key, Scope: cacheScope(hints.Scope), Value: value, StoredAt: h.opts.Now.now(), TTL: min(hints.TTL, MaxTTL)}
+	if e.Scope == ScopePrivate {
+		e.Account = l.c.Account.Name
+	}
+	h.putIfCurrent(ctx, e, gen)
 }
 
 // annotations converts go-sdk's annotations. prio is the priority as sent

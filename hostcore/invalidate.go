@@ -6,11 +6,17 @@ import (
 	"maps"
 )
 
-// generation returns key's invalidation count.
+// generation returns key's invalidation count, including invalidations of
+// its whole method (list_changed).
 func (h *Host) generation(key CacheKey) uint64 {
 	h.genMu.Lock()
 	defer h.genMu.Unlock()
-	return h.generations[key]
+	return h.generations[key] + h.generations[methodKey(key.Server, key.Method)]
+}
+
+// methodKey stands for every key of one method of one server.
+func methodKey(server, method string) CacheKey {
+	return CacheKey{Server: server, Method: method, Param: "\x00every"}
 }
 
 // Invalidate evicts key from every partition. A read of key in flight when
@@ -46,6 +52,9 @@ func (h *Host) putIfCurrent(ctx context.Context, e CacheEntry, gen uint64) bool 
 }
 
 func (h *Host) invalidateMethod(ctx context.Context, server, method string) {
+	h.genMu.Lock()
+	h.generations[methodKey(server, method)]++
+	h.genMu.Unlock()
 	if h.opts.Cache == nil {
 		return
 	}
