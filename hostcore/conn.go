@@ -64,9 +64,10 @@ type Conn struct {
 
 	memo completionMemo
 
-	hmu      sync.Mutex // guards the notification handlers
-	onUpdate []func(uri string)
-	onList   []func()
+	hmu       sync.Mutex // guards the notification handlers
+	onUpdate  []func(uri string)
+	onList    []func()
+	onConnect []func()
 }
 
 // Tap returns the raw JSON-RPC record of this connection.
@@ -94,6 +95,14 @@ func (c *Conn) OnResourceUpdated(f func(uri string)) {
 func (c *Conn) OnResourceListChanged(f func()) {
 	c.hmu.Lock()
 	c.onList = append(c.onList, f)
+	c.hmu.Unlock()
+}
+
+// OnConnect registers f to run after each successful connect, including
+// reconnects (subscriptions must be renewed then).
+func (c *Conn) OnConnect(f func()) {
+	c.hmu.Lock()
+	c.onConnect = append(c.onConnect, f)
 	c.hmu.Unlock()
 }
 
@@ -144,6 +153,14 @@ func (c *Conn) Session(ctx context.Context) (*mcp.ClientSession, error) {
 		c.info.Capabilities, c.info.Instructions = res.Capabilities, res.Instructions
 	}
 	go c.watch(cs)
+	if c.info.Connects > 1 {
+		c.hmu.Lock()
+		fs := append([]func(){}, c.onConnect...)
+		c.hmu.Unlock()
+		for _, f := range fs {
+			go f() // after the lock is released: f uses the session
+		}
+	}
 	return cs, nil
 }
 

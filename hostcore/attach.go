@@ -1,0 +1,206 @@
+package hostcore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// Conversations is the person's conversations and what is attached to them,
+// over a StateStore, with the host to reach each attachment's server. It
+// decides what enters the model's context: Rank reads every attachment
+// (through the cache) and packs them by audience, priority, freshness and
+// budget. It is safe for concurrent use.
+type Conversations struct {
+	host  *Host
+	store StateStore
+}
+
+// NewConversations returns the conversations kept in store.
+func NewConversations(h *Host, store StateStore) *Conversations {
+	return &Conversations{host: h, store: store}
+}
+
+// Store returns the state store, for listing and editing.
+func (cv *Conversations) Store() StateStore { return cv.store }
+
+// Host returns the host.
+func (cv *Conversations) Host() *Host { return cv.host }
+
+// Ref returns how an attachment remembers sc: a named server by name, an
+// ad-hoc one by its command line or URL too (never its credentials).
+func Ref(sc ServerConfig) ServerRef {
+	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: sc.URL}
+}
+
+// ServerFor resolves an attachment's server: the configured or built-in
+// server of that name, else the ad-hoc one it remembers.
+func (cv *Conversations) ServerFor(ref ServerRef) (ServerConfig, error) {
+	h := cv.host
+	if sc, err := h.cfg.Find(ref.Name, h.opts.Builtin...); err == nil {
+		return sc, nil
+	}
+	sc := ServerConfig{Name: ref.Name, Command: ref.Command, Args: ref.Args, Cwd: ref.Cwd, URL: ref.URL}
+	if err := sc.Validate(); err != nil {
+		return ServerConfig{}, newError(KindUsage, err, "the server %q of this attachment is no longer configured", ref.Name)
+	}
+	return sc, nil
+}
+
+// ConnFor returns the connection an attachment is read through.
+func (cv *Conversations) ConnFor(a Attachment) (*Conn, error) {
+	sc, err := cv.ServerFor(a.Server)
+	if err != nil {
+		return nil, err
+	}
+	return cv.host.ConnFor(sc, a.Account)
+}
+
+// AttachResource attaches a resource picked from a listing, with its
+// annotations.
+func (cv *Conversations) AttachResource(ctx context.Context, conv int64, c *Conn, r Resource) (Attachment, error) {
+	return cv.store.AddAttachment(ctx, Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name,
+		URI: r.URI, Origin: FromList, Title: r.DisplayName(), Annotations: r.Annotations})
+}
+
+// AttachTemplate expands t with values and attaches the result, with the
+// template's annotations.
+func (cv *Conversations) AttachTemplate(ctx context.Context, conv int64, c *Conn, t Template, values map[string]string) (Attachment, error) {
+	return cv.attachExpanded(ctx, conv, c, t, values, FromTemplate)
+}
+
+func (cv *Conversations) attachExpanded(ctx context.Context, conv int64, c *Conn, t Template, values map[string]string, origin Origin) (Attachment, error) {
+	uri, err := Expand(t.URITemplate, values)
+	if err != nil {
+		return Attachment{}, err
+	}
+	return cv.store.AddAttachment(ctx, Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name,
+		URI: uri, Origin: origin, Template: t.URITemplate, Title: t.DisplayName(), Annotations: t.Annotations})
+}
+
+// AttachID attaches a threengram memory by id: the id becomes a URI through
+// the template the server advertises with a single variable named id
+// (threengram://memory/{id}), never by pasting strings together.
+func (cv *Conversations) AttachID(ctx context.Context, conv int64, c *Conn, id string) (Attachment, error) {
+	t, err := c.IDTemplate(ctx)
+	if err != nil {
+		return Attachment{}, err
+	}
+	return cv.attachExpanded(ctx, conv, c, t, map[string]string{"id": id}, FromID)
+}
+
+// IDTemplate returns the server's template whose only variable is "id",
+// preferring a threengram one.
+func (c *Conn) IDTemplate(ctx context.Context) (Template, error) {
+	var found []Template
+	for t, err := range c.Templates(ctx, nil) {
+		if err != nil {
+			return Template{}, err
+		}
+		if vars, err := TemplateVariables(t.URITemplate); err == nil && slices.Equal(vars, []string{"id"}) {
+			found = append(found, t)
+		}
+	}
+	if len(found) == 0 {
+		return Template{}, newError(KindInvalidParams, nil, "%s advertises no template with a single {id} variable to attach by id", c.Server.Name)
+	}
+	slices.SortStableFunc(found, func(a, b Template) int {
+		return boolRank(TemplateScheme(b.URITemplate) == "threengram") - boolRank(TemplateScheme(a.URITemplate) == "threengram")
+	})
+	return found[0], nil
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TemplateScheme returns the scheme of a URI template.
+func TemplateScheme(template string) string {
+	for i, r := range template {
+		if r == ':' {
+			return template[:i]
+		}
+		if r == '{' || r == '/' {
+			break
+		}
+	}
+	return ""
+}
+
+// maxLookupPages bounds the search of a listing for a URI's annotations.
+const maxLookupPages = 50
+
+// AttachURI attaches a URI typed or pasted by the person. Its annotations
+// come from the template it matches, else from its entry in the listing.
+func (cv *Conversations) AttachURI(ctx context.Context, conv int64, c *Conn, uri string) (Attachment, error) {
+	a := Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name, URI: uri, Origin: FromList, Title: uri}
+	for t, err := range c.Templates(ctx, nil) {
+		if err != nil {
+			break
+		}
+		if tm, err := uritemplate.New(t.URITemplate); err == nil && tm.Regexp().MatchString(uri) {
+			a.Origin, a.Template, a.Title, a.Annotations = FromTemplate, t.URITemplate, t.DisplayName(), t.Annotations
+			return cv.store.AddAttachment(ctx, a)
+		}
+	}
+	pages := 0
+	for r, err := range c.Resources(ctx, func(ListProgress) { pages++ }) {
+		if err != nil || pages > maxLookupPages {
+			break
+		}
+		if r.URI == uri {
+			a.Title, a.Annotations = r.DisplayName(), r.Annotations
+			break
+		}
+	}
+	return cv.store.AddAttachment(ctx, a)
+}
+
+// readConcurrency bounds the reads Rank runs at once.
+const readConcurrency = 8
+
+// Rank reads every attachment of conv through the cache and packs them
+// under the budget (see Rank). Unreadable attachments are ranked with their
+// error. The attachments are returned in the order of the items.
+func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *RankOptions) (Packing, []Attachment, error) {
+	atts, err := cv.store.Attachments(ctx, conv)
+	if err != nil {
+		return Packing{}, nil, err
+	}
+	items := make([]*Item, len(atts))
+	sem := make(chan struct{}, readConcurrency)
+	var wg sync.WaitGroup
+	for i, a := range atts {
+		items[i] = itemOf(a)
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			items[i].Contents, items[i].ReadErr = cv.read(ctx, a)
+		})
+	}
+	wg.Wait()
+	return Rank(items, opts), atts, nil
+}
+
+func itemOf(a Attachment) *Item {
+	return &Item{ID: fmt.Sprint(a.ID), Server: a.Server.Name, Account: a.Account, URI: a.URI,
+		Annotations: a.Annotations, PriorityOverride: a.PriorityOverride, Pinned: a.Pinned, Order: a.Position}
+}
+
+func (cv *Conversations) read(ctx context.Context, a Attachment) ([]Content, error) {
+	c, err := cv.ConnFor(a)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.Read(ctx, a.URI, ReadUse)
+	if err != nil {
+		return nil, err
+	}
+	return res.Contents, nil
+}
