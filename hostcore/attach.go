@@ -2,6 +2,7 @@ package hostcore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -62,8 +63,20 @@ func (cv *Conversations) ConnFor(a Attachment) (*Conn, error) {
 // AttachResource attaches a resource picked from a listing, with its
 // annotations.
 func (cv *Conversations) AttachResource(ctx context.Context, conv int64, c *Conn, r Resource) (Attachment, error) {
-	return cv.store.AddAttachment(ctx, Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name,
+	return cv.add(ctx, c, Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name,
 		URI: r.URI, Origin: FromList, Title: r.DisplayName(), Annotations: r.Annotations})
+}
+
+// add reads a (through the cache, so the body is ready for ranking) and
+// stores it. A resource the server says does not exist, or refuses, is not
+// attached: the person learns now, not when the context is assembled. One
+// that cannot be reached right now (the server is down) is attached anyway
+// and ranked as unreadable until it can be read.
+func (cv *Conversations) add(ctx context.Context, c *Conn, a Attachment) (Attachment, error) {
+	if _, err := c.Read(ctx, a.URI, ReadUse); err != nil && !errors.Is(err, ErrTransport) && !errors.Is(err, ErrTimeout) {
+		return Attachment{}, err
+	}
+	return cv.store.AddAttachment(ctx, a)
 }
 
 // AttachTemplate expands t with values and attaches the result, with the
@@ -77,7 +90,7 @@ func (cv *Conversations) attachExpanded(ctx context.Context, conv int64, c *Conn
 	if err != nil {
 		return Attachment{}, err
 	}
-	return cv.store.AddAttachment(ctx, Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name,
+	return cv.add(ctx, c, Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name,
 		URI: uri, Origin: origin, Template: t.URITemplate, Title: t.DisplayName(), Annotations: t.Annotations})
 }
 
@@ -146,7 +159,7 @@ func (cv *Conversations) AttachURI(ctx context.Context, conv int64, c *Conn, uri
 		}
 		if tm, err := uritemplate.New(t.URITemplate); err == nil && tm.Regexp().MatchString(uri) {
 			a.Origin, a.Template, a.Title, a.Annotations = FromTemplate, t.URITemplate, t.DisplayName(), t.Annotations
-			return cv.store.AddAttachment(ctx, a)
+			return cv.add(ctx, c, a)
 		}
 	}
 	pages := 0
@@ -159,7 +172,7 @@ func (cv *Conversations) AttachURI(ctx context.Context, conv int64, c *Conn, uri
 			break
 		}
 	}
-	return cv.store.AddAttachment(ctx, a)
+	return cv.add(ctx, c, a)
 }
 
 // readConcurrency bounds the reads Rank runs at once.

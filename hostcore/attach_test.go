@@ -62,33 +62,47 @@ func TestAttachByIDAndRank(t *testing.T) {
 	if err != nil || again.ID != a.ID {
 		t.Errorf("attaching twice made %+v, %v; want the same attachment", again, err)
 	}
-	// A hostile id stays inside its segment: percent-encoded, and unreadable.
-	hostile, err := cv.AttachID(ctx, conv.ID, acme, "../"+own[1])
-	if err != nil || hostile.URI != "threengram://memory/..%2F"+own[1] {
-		t.Errorf("hostile id attached as %q, %v", hostile.URI, err)
+	// A hostile id stays inside its segment (percent-encoded), so it names
+	// no memory and is refused like a missing one.
+	if _, err := cv.AttachID(ctx, conv.ID, acme, "../"+own[1]); !errors.Is(err, hostcore.ErrNotFound) {
+		t.Errorf("hostile id: %v; want not found", err)
 	}
 	if _, err := cv.AttachID(ctx, conv.ID, acme, ".."); !errors.Is(err, hostcore.ErrInvalidParams) {
 		t.Errorf("a dot-segment id: %v; want refused", err)
 	}
 	cv.AttachID(ctx, conv.ID, acme, own[1])
 	foreign := someIDs(t, globex)[0]
-	cv.AttachID(ctx, conv.ID, acme, foreign) // acme cannot read it
+	if _, err := cv.AttachID(ctx, conv.ID, acme, foreign); !errors.Is(err, hostcore.ErrNotFound) {
+		t.Errorf("another tenant's id: %v; want not found", err)
+	}
+	// A memory attached while readable and then unreadable (here: its
+	// server gone from the config) is ranked unreadable, not dropped.
+	third, err := cv.AttachID(ctx, conv.ID, acme, own[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	third.Server.Name = "gone"
+	cv.Store().RemoveAttachment(ctx, third.ID)
+	third.ID = 0
+	if _, err := cv.Store().AddAttachment(ctx, third); err != nil {
+		t.Fatal(err)
+	}
 	p, atts, err := cv.Rank(ctx, conv.ID, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(atts) != 4 || len(p.Decisions) != 4 {
+	if len(atts) != 3 || len(p.Decisions) != 3 {
 		t.Fatalf("%d attachments, %d decisions", len(atts), len(p.Decisions))
 	}
 	verdicts := map[hostcore.Verdict]int{}
 	for _, d := range p.Decisions {
 		verdicts[d.Verdict]++
-		if d.Verdict == hostcore.VerdictUnreadable && !strings.Contains(d.Reason, "not found") {
+		if d.Verdict == hostcore.VerdictUnreadable && !strings.Contains(d.Reason, "usage") {
 			t.Errorf("unreadable reason %q; want the error kind", d.Reason)
 		}
 	}
-	if verdicts[hostcore.VerdictIncluded] != 2 || verdicts[hostcore.VerdictUnreadable] != 2 {
-		t.Errorf("verdicts %v; want 2 included, and the hostile and foreign ones unreadable", verdicts)
+	if verdicts[hostcore.VerdictIncluded] != 2 || verdicts[hostcore.VerdictUnreadable] != 1 {
+		t.Errorf("verdicts %v; want 2 included and the orphaned one unreadable", verdicts)
 	}
 	doc := hostcore.Assemble(p)
 	if md := doc.Markdown(); !strings.Contains(md, threengram.MemoryURI(own[0])) || strings.Contains(md, foreign) {
@@ -199,7 +213,7 @@ func TestPollingFallbackWithInjectedClock(t *testing.T) {
 	if err := w.Reread(ctx, a.ID); err != nil {
 		t.Fatal(err)
 	}
-	if d := w.Diff(a.ID); !strings.Contains(d, "-v\n") || !strings.Contains(d, "+vv\n") {
+	if d := w.Diff(a.ID); !strings.Contains(d, "-vv\n") || !strings.Contains(d, "+vvv\n") { // attach read v, Watch vv, the poll vvv
 		t.Errorf("diff:\n%s", d)
 	}
 	p.srv.Listener.Close()

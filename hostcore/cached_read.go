@@ -73,7 +73,7 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 	key := c.readKey(uri)
 	var stale *CacheEntry
 	if mode == ReadUse {
-		e, ok, err := h.opts.Cache.Get(ctx, key, c.Account.Name)
+		e, ok, err := h.opts.Cache.Get(ctx, key, c.partition)
 		if err != nil {
 			h.log.Warn("cache read failed; asking the server", "err", err)
 		}
@@ -97,7 +97,7 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode) (*ReadResult, error) {
 	h := c.host
 	key := c.readKey(uri)
-	flight := fmt.Sprintf("%s\x00%s\x00%s\x00%d", key.Server, c.Account.Name, uri, mode)
+	flight := fmt.Sprintf("%s\x00%s\x00%s\x00%d", key.Server, c.partition, uri, mode)
 	v, err, _ := h.flights.Do(flight, func() (any, error) {
 		gen := h.generation(key)
 		res, err := c.ReadServer(ctx, uri)
@@ -158,7 +158,7 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 	}
 	e := CacheEntry{Key: key, Scope: res.Cache.Scope, Value: value, StoredAt: h.opts.Now.now(), TTL: ttl}
 	if e.Scope == ScopePrivate {
-		e.Account = c.Account.Name
+		e.Account = c.partition
 	}
 	if !h.putIfCurrent(ctx, e, gen) {
 		return "invalidated while the read was in flight"

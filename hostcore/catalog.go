@@ -157,7 +157,7 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error)
 	h := l.c.host
 	key := CacheKey{Server: l.c.identity, Method: l.method, Param: cursor}
 	if h.opts.Cache != nil {
-		if e, ok, err := h.opts.Cache.Get(ctx, key, l.c.Account.Name); err == nil && ok && fresh(e, h.opts.Now.now()) {
+		if e, ok, err := h.opts.Cache.Get(ctx, key, l.c.partition); err == nil && ok && fresh(e, h.opts.Now.now()) {
 			var p page[T]
 			if json.Unmarshal(e.Value, &p) == nil {
 				return p, nil
@@ -203,7 +203,7 @@ func (l *lister[W, T]) store(ctx context.Context, key CacheKey, p page[T], hints
 	}
 	e := CacheEntry{Key: key, Scope: cacheScope(hints.Scope), Value: value, StoredAt: h.opts.Now.now(), TTL: min(hints.TTL, MaxTTL)}
 	if e.Scope == ScopePrivate {
-		e.Account = l.c.Account.Name
+		e.Account = l.c.partition
 	}
 	h.putIfCurrent(ctx, e, gen)
 }

@@ -2,12 +2,15 @@ package hostcore
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -53,6 +56,11 @@ type Conn struct {
 	Account  Account
 	tap      *Tap
 	identity string // Server.Identity(), computed once
+	// partition is the cache partition of this connection's private
+	// entries: the account's name, or for a server without named accounts,
+	// "default@" and a fingerprint of its credentials, so that two ad-hoc
+	// tokens never share private entries.
+	partition string
 
 	connMu sync.Mutex // serializes connecting
 
@@ -334,3 +342,19 @@ func (c *Conn) ProtocolVersion(ctx context.Context) (string, error) {
 
 // String names the connection for logs and messages.
 func (c *Conn) String() string { return fmt.Sprintf("%s as %s", c.Server.Name, c.Account.Name) }
+
+// partitionOf returns the private cache partition of acct on sc.
+func partitionOf(sc ServerConfig, acct Account) string {
+	if len(sc.Accounts) > 0 || (len(sc.Headers) == 0 && len(sc.Env) == 0) {
+		return acct.Name
+	}
+	h := sha256.New()
+	for _, m := range []map[string]string{sc.Headers, sc.Env} {
+		keys := slices.Sorted(maps.Keys(m))
+		for _, k := range keys {
+			fmt.Fprintf(h, "%d:%s=%d:%s;", len(k), k, len(m[k]), m[k])
+		}
+		h.Write([]byte{0})
+	}
+	return acct.Name + "@" + hex.EncodeToString(h.Sum(nil))[:12]
+}

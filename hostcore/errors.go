@@ -222,3 +222,7 @@ var errProcessExited = errors.New("server process exited")
 // NewUsageError returns an error of kind usage with msg, for front ends that
 // refuse a command line or a form.
 func NewUsageError(msg string) *Error { return &Error{kind: KindUsage, msg: msg} }
+
+// NewError returns an error of kind with msg, for front ends and adapters
+// that report a failure of their own in the host's terms.
+func NewError(kind Kind, msg string) *Error { return &Error{kind: kind, msg: msg} }

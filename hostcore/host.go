@@ -136,7 +136,8 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	if c, ok := h.conns[key]; ok {
 		return c, nil
 	}
-	c := &Conn{host: h, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity}
+	c := &Conn{host: h, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity,
+		partition: partitionOf(sc, acct)}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
 	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })
 	h.conns[key] = c

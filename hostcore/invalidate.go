@@ -66,17 +66,15 @@ func (h *Host) invalidateMethod(ctx context.Context, server, method string) {
 // Logout forgets an account's session and purges its private cache
 // partition on that server in one transaction.
 func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) error {
-	if c, err := h.ConnFor(server, account); err == nil {
-		c.Close()
+	c, err := h.ConnFor(server, account)
+	if err != nil {
+		return err
 	}
-	return h.purgeAccount(ctx, server, account)
-}
-
-func (h *Host) purgeAccount(ctx context.Context, server ServerConfig, account string) error {
+	c.Close()
 	if h.opts.Cache == nil {
 		return nil
 	}
-	_, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: server.Identity(), Account: account, PrivateOnly: true})
+	_, err = h.opts.Cache.Purge(ctx, CacheFilter{Server: c.identity, Account: c.partition, PrivateOnly: true})
 	return err
 }
 

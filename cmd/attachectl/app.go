@@ -24,6 +24,8 @@ type app struct {
 	flags          globalFlags
 	host           *hostcore.Host
 	cache          io.Closer
+	state          io.Closer
+	convs          *hostcore.Conversations
 }
 
 type globalFlags struct {
@@ -68,7 +70,8 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 	f.StringVar(&a.flags.dataDir, "data-dir", "", "data directory (default $ATTACHE_DATA_DIR, else the user cache dir)")
 	f.BoolVarP(&a.flags.verbose, "verbose", "v", false, "say more, including error details")
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
-		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.demoServerCmd())
+		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
+		a.demoServerCmd())
 	return root
 }
 
@@ -78,6 +81,9 @@ func (a *app) close() {
 	}
 	if a.cache != nil {
 		a.cache.Close()
+	}
+	if a.state != nil {
+		a.state.Close()
 	}
 }
 

@@ -144,9 +144,17 @@ func TestAdHocHTTPWithHeaderAndUnauthorized(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "threengram://memory/{id}") {
 		t.Fatalf("templates over HTTP: %+v", r)
 	}
-	r = ctl(t, env, "templates", "--url", srv.URL+"/mcp", "--header", "Authorization=Bearer tg_bogus")
+	ids := strings.Fields(ctl(t, env, "complete", "--url", srv.URL+"/mcp", "--header", "Authorization=Bearer "+tok,
+		threengram.MemoryTemplate, "id", "m").stdout)
+	uri := threengram.MemoryURI(ids[0])
+	if r := ctl(t, env, "read", "--url", srv.URL+"/mcp", "--header", "Authorization=Bearer "+tok, uri); r.code != 0 {
+		t.Fatalf("read with the token: %+v", r)
+	}
+	// The body is now cached privately for that token. Another token on
+	// the same ad-hoc server is another authorization context: no hit.
+	r = ctl(t, env, "read", "--url", srv.URL+"/mcp", "--header", "Authorization=Bearer tg_bogus", uri)
 	if r.code != exitUnauthorized || !strings.Contains(r.stderr, "401") {
-		t.Errorf("bad token: %+v; want exit 4 naming 401", r)
+		t.Errorf("bad token: %+v; want exit 4 naming 401, never the cached body", r)
 	}
 }
 
