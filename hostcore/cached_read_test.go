@@ -308,3 +308,69 @@ func TestListPagesCached(t *testing.T) {
 		t.Errorf("after the TTL: %d requests; want 2", n)
 	}
 }
+
+// TestUpdatedNotificationEvicts: notifications/resources/updated evicts the
+// uri, so the next read goes to the server.
+func TestUpdatedNotificationEvicts(t *testing.T) {
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
+	c := conn(t, h, mcptestStdio(t, mcptest.ModeV2026), "")
+	ctx := context.Background()
+	if _, err := c.Read(ctx, mcptest.ReadmeURI, hostcore.ReadUse); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := c.Read(ctx, mcptest.ReadmeURI, hostcore.ReadUse); res.Cache.Status != hostcore.CacheHit {
+		t.Fatalf("second read %s; want hit", res.Cache.Status)
+	}
+	evicted := make(chan struct{}, 10)
+	c.OnResourceUpdated(func(string) { evicted <- struct{}{} })
+	cs, _ := c.Session(ctx)
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: mcptest.ReadmeURI}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for done := false; !done; {
+		// 2026-07-28 Subscribe may return before the server registers the
+		// listener: touch until the notification arrives.
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{"uri": mcptest.ReadmeURI}}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-evicted:
+			done = true
+		case <-time.After(200 * time.Millisecond):
+		case <-deadline:
+			t.Fatal("no resources/updated arrived")
+		}
+	}
+	if res, err := c.Read(ctx, mcptest.ReadmeURI, hostcore.ReadUse); err != nil || res.Cache.Status != hostcore.CacheMiss {
+		t.Errorf("read after resources/updated: %+v, %v; want a miss", res.Cache, err)
+	}
+}
+
+// TestLogoutPurgesOnlyThatAccount: logging out (or changing credentials)
+// purges the account's private partition and nothing else.
+func TestLogoutPurgesOnlyThatAccount(t *testing.T) {
+	sc := threengramStdio(t)
+	cfg, _ := hostcore.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
+	cfg.Upsert(sc)
+	h := hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
+	defer h.Close()
+	ctx := context.Background()
+	acme, globex := conn(t, h, sc, "acme"), conn(t, h, sc, "globex")
+	a, g := threengram.MemoryURI(someIDs(t, acme)[0]), threengram.MemoryURI(someIDs(t, globex)[0])
+	acme.Read(ctx, a, hostcore.ReadUse)
+	globex.Read(ctx, g, hostcore.ReadUse)
+	// A credential change for acme (ReplaceServer) logs acme out.
+	changed := sc
+	changed.Accounts = []hostcore.Account{
+		{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "initech"}},
+		sc.Accounts[1],
+	}
+	if err := h.ReplaceServer(ctx, changed); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := h.CacheStats(ctx, hostcore.CacheFilter{})
+	if st.ByAccount["acme"] != 0 || st.ByAccount["globex"] != 1 {
+		t.Errorf("after acme's credentials changed: %v; want acme purged, globex kept", st.ByAccount)
+	}
+}

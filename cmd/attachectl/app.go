@@ -38,6 +38,8 @@ type globalFlags struct {
 	config  string
 	dataDir string
 	verbose bool
+	maxBody int64
+	cacheMB int64
 }
 
 const version = "0.1.0"
@@ -69,8 +71,10 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 	f.StringVar(&a.flags.config, "config", "", "config file (default $ATTACHE_CONFIG, else the user config dir)")
 	f.StringVar(&a.flags.dataDir, "data-dir", "", "data directory (default $ATTACHE_DATA_DIR, else the user cache dir)")
 	f.BoolVarP(&a.flags.verbose, "verbose", "v", false, "say more, including error details")
+	f.Int64Var(&a.flags.maxBody, "max-body-bytes", 32<<20, "refuse a read whose body is larger")
+	f.Int64Var(&a.flags.cacheMB, "cache-size-mb", 256, "bound the body cache to this many MiB (least recently used entries go first)")
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
-		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
+		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.infoCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
 		a.demoServerCmd())
 	return root
 }
@@ -141,13 +145,14 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, bodies, err := hostcache.Open(dataDir, a.logger())
+	store, bodies, err := hostcache.Open(dataDir, a.flags.cacheMB<<20, a.logger())
 	if err != nil {
 		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the cache in %s: %v", dataDir, err))
 	}
 	a.cache = store
 	a.host = hostcore.NewHost(cfg, &hostcore.HostOptions{
 		Cache:          bodies,
+		MaxBodyBytes:   a.flags.maxBody,
 		Logger:         a.logger(),
 		ConnectTimeout: a.flags.timeout,
 		RequestTimeout: a.flags.timeout,

@@ -99,8 +99,17 @@ func (a *app) contextCmd() *cobra.Command {
 			}
 			return tw.Flush()
 		},
-	}, &cobra.Command{
+	}, a.showCmd())
+	return cmd
+}
+
+func (a *app) showCmd() *cobra.Command {
+	var live bool
+	cmd := &cobra.Command{
 		Use: "show CONV", Short: "List a conversation's attachments", Args: cobra.ExactArgs(1),
+		Long: `List a conversation's attachments. With --live, threengram memories also
+show their lifecycle (status, superseded, commitment), asked live from the
+server's get_memories tool: a memory's body is cached, its state never is.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cv, err := a.conversations()
 			if err != nil {
@@ -114,18 +123,68 @@ func (a *app) contextCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			states := map[int64]string{}
+			if live {
+				states = a.lifecycles(cmd, cv, atts)
+			}
 			if a.flags.json {
 				return a.printJSON(atts)
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tSERVER\tACCOUNT\tORIGIN\tPINNED\tURI")
+			fmt.Fprint(tw, "ID\tSERVER\tACCOUNT\tORIGIN\tPINNED\tURI")
+			if live {
+				fmt.Fprint(tw, "\tSTATE (live)")
+			}
+			fmt.Fprintln(tw)
 			for _, at := range atts {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%v\t%s\n", at.ID, at.Server.Name, at.Account, at.Origin, at.Pinned, at.URI)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%v\t%s", at.ID, at.Server.Name, at.Account, at.Origin, at.Pinned, at.URI)
+				if live {
+					fmt.Fprintf(tw, "\t%s", states[at.ID])
+				}
+				fmt.Fprintln(tw)
 			}
 			return tw.Flush()
 		},
-	})
+	}
+	cmd.Flags().BoolVar(&live, "live", false, "ask threengram servers for each memory's lifecycle state")
 	return cmd
+}
+
+// lifecycles asks each attachment's server, live, for its memory's state.
+func (a *app) lifecycles(cmd *cobra.Command, cv *hostcore.Conversations, atts []hostcore.Attachment) map[int64]string {
+	out := map[int64]string{}
+	for _, at := range atts {
+		id := hostcore.MemoryID(at.URI)
+		if id == "" {
+			continue
+		}
+		c, err := cv.ConnFor(at)
+		if err != nil {
+			out[at.ID] = "?"
+			continue
+		}
+		states, err := c.MemoryLifecycle(cmd.Context(), []string{id})
+		switch st := states[id]; {
+		case err != nil:
+			out[at.ID] = "? (" + err.Error() + ")"
+		case st.NotFound:
+			out[at.ID] = "not found"
+		default:
+			out[at.ID] = describeLifecycle(st)
+		}
+	}
+	return out
+}
+
+func describeLifecycle(st hostcore.Lifecycle) string {
+	s := st.Status
+	if st.SupersededBy != "" {
+		s += ", superseded by " + st.SupersededBy
+	}
+	if st.CommitmentStatus != "" {
+		s += ", commitment " + st.CommitmentStatus
+	}
+	return s
 }
 
 func (a *app) attachCmd() *cobra.Command {

@@ -29,6 +29,10 @@ func TestContextAttachRankExport(t *testing.T) {
 	if r.code != 0 || strings.Count(r.stdout, "threengram://memory/") != 4 || !strings.Contains(r.stdout, "id ") {
 		t.Errorf("context show: %+v", r)
 	}
+	r = ctl(t, env, "context", "show", "launch", "--live")
+	if r.code != 0 || strings.Count(r.stdout, "active") < 3 {
+		t.Errorf("context show --live: %+v; want each memory's live status", r)
+	}
 	r = ctl(t, env, "rank", "launch", "--json")
 	var p packingJSON
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &p) != nil || len(p.Decisions) != 4 || p.Budget != 8000 {

@@ -13,10 +13,10 @@ import (
 	"github.com/attache/attache/hostcore"
 )
 
-// Open opens the body cache file in dataDir and returns the store (to close)
-// and its hostcore view.
-func Open(dataDir string, logger *slog.Logger) (*cache.Store, hostcore.BodyCache, error) {
-	s, err := cache.Open(filepath.Join(dataDir, "cache.db"), &cache.Options{Logger: logger})
+// Open opens the body cache file in dataDir, bounded to maxBytes (0: the
+// cache's default), and returns the store (to close) and its hostcore view.
+func Open(dataDir string, maxBytes int64, logger *slog.Logger) (*cache.Store, hostcore.BodyCache, error) {
+	s, err := cache.Open(filepath.Join(dataDir, "cache.db"), &cache.Options{MaxBytes: maxBytes, Logger: logger})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) infoCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "info [SERVER]",
+		Short: "Connect and show the negotiated protocol version, the server and its capabilities",
+		Args:  a.serverArgs(0),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, _, err := a.conn(args)
+			if err != nil {
+				return err
+			}
+			if _, err := c.Session(cmd.Context()); err != nil {
+				return err
+			}
+			info := c.Info()
+			out := map[string]any{"server": c.Server.Name, "account": c.Account.Name,
+				"protocolVersion": info.ProtocolVersion, "implementation": info.Server,
+				"capabilities": info.Capabilities, "instructions": info.Instructions}
+			if a.flags.json {
+				return a.printJSON(out)
+			}
+			fmt.Fprintf(a.stdout, "server:           %s (account %s)\n", c.Server.Name, c.Account.Name)
+			if info.Server != nil {
+				fmt.Fprintf(a.stdout, "implementation:   %s %s\n", info.Server.Name, info.Server.Version)
+			}
+			fmt.Fprintf(a.stdout, "protocol version: %s\n", info.ProtocolVersion)
+			if caps := info.Capabilities; caps != nil {
+				fmt.Fprintf(a.stdout, "resources:        %v (subscribe %v, listChanged %v)\n", caps.Resources != nil,
+					caps.Resources != nil && caps.Resources.Subscribe, caps.Resources != nil && caps.Resources.ListChanged)
+				fmt.Fprintf(a.stdout, "tools:            %v\ncompletions:      %v\n", caps.Tools != nil, caps.Completions != nil)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,79 @@
+package hostcore
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A threengram memory's body never goes stale (revising creates a new id),
+// but its lifecycle does: archived, superseded, a commitment done. That
+// state is never read from the cache: it is a live tool call
+// (get_memories), whose results the protocol never makes cacheable.
+
+// Lifecycle is a memory's live state.
+type Lifecycle struct {
+	ID               string `json:"id"`
+	Status           string `json:"status"`
+	ValidTo          string `json:"validTo,omitempty"`
+	CommitmentStatus string `json:"commitmentStatus,omitempty"`
+	SupersededBy     string `json:"supersededBy,omitempty"`
+	// NotFound is set when the server does not know the id (or it is
+	// another tenant's).
+	NotFound bool `json:"notFound,omitempty"`
+}
+
+// MemoryLifecycle asks the server's get_memories tool for the live state of
+// memory ids. It returns an error of kind invalid input when the server has
+// no such tool.
+func (c *Conn) MemoryLifecycle(ctx context.Context, ids []string) (map[string]Lifecycle, error) {
+	res, err := call(ctx, c, "asking "+c.Server.Name+" for memory state", "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+		return cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_memories", Arguments: map[string]any{"ids": ids}})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return nil, newError(KindInvalidParams, nil, "%s: get_memories failed: %s", c.Server.Name, toolText(res))
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Memories []Lifecycle `json:"memories"`
+		NotFound []string    `json:"notFound"`
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, protocolError("", "%s: get_memories answered in an unexpected shape", c.Server.Name)
+	}
+	states := map[string]Lifecycle{}
+	for _, m := range out.Memories {
+		states[m.ID] = m
+	}
+	for _, id := range out.NotFound {
+		states[id] = Lifecycle{ID: id, NotFound: true}
+	}
+	return states, nil
+}
+
+func toolText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return clip(strings.Join(parts, " "))
+}
+
+// MemoryID returns the id of a threengram memory URI, or "".
+func MemoryID(uri string) string {
+	id, ok := strings.CutPrefix(uri, "threengram://memory/")
+	if !ok || strings.ContainsAny(id, "/?#%") {
+		return ""
+	}
+	return id
+}
