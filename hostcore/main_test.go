@@ -2,52 +2,20 @@ package hostcore_test
 
 import (
 	"context"
-	"fmt"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/threengram"
 )
 
-// binDir holds the server binaries built for this test run.
-var binDir string
+func TestMain(m *testing.M) { testbin.Main(m) }
 
-func TestMain(m *testing.M) {
-	var err error
-	if binDir, err = os.MkdirTemp("", "hostcore-test"); err != nil {
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(binDir)
-	os.Exit(code)
-}
-
-var (
-	buildMu sync.Mutex
-	built   = map[string]string{}
-)
-
-// binary builds a main package of this module once per test run.
-func binary(t testing.TB, pkg string) string {
-	t.Helper()
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	if p, ok := built[pkg]; ok {
-		return p
-	}
-	p := filepath.Join(binDir, filepath.Base(pkg))
-	if out, err := exec.Command("go", "build", "-o", p, "github.com/attache/attache/"+pkg).CombinedOutput(); err != nil {
-		t.Fatalf("building %s: %v\n%s", pkg, err, out)
-	}
-	built[pkg] = p
-	return p
-}
+// binary builds a command of this module once per test run.
+func binary(t testing.TB, pkg string) string { return testbin.Build(t, pkg) }
 
 // threengramStdio is a config entry for the reference server over stdio,
 // with two accounts on two tenants, on a fresh seeded database.
@@ -118,5 +86,3 @@ func someIDs(t testing.TB, c *hostcore.Conn) []string {
 	}
 	return ids
 }
-
-var _ = fmt.Sprint

@@ -7,8 +7,9 @@ import (
 	"time"
 )
 
-// corpusMemory is one entry of a corpus file (see assets/corpus.json).
-type corpusMemory struct {
+// CorpusMemory is one entry of a corpus file (see assets/corpus.json and
+// the generator that writes it, assets/corpusgen).
+type CorpusMemory struct {
 	ID               string   `json:"id"`
 	Tenant           string   `json:"tenant"`
 	Content          string   `json:"content"`
@@ -19,9 +20,9 @@ type corpusMemory struct {
 	Project          string   `json:"project"`
 	RecordedAt       string   `json:"recordedAt"`
 	Status           string   `json:"status"`
-	ValidTo          string   `json:"validTo"`
-	CommitmentStatus string   `json:"commitmentStatus"`
-	SupersededBy     string   `json:"supersededBy"`
+	ValidTo          string   `json:"validTo,omitempty"`
+	CommitmentStatus string   `json:"commitmentStatus,omitempty"`
+	SupersededBy     string   `json:"supersededBy,omitempty"`
 }
 
 // Seed loads a corpus (a JSON array of memories) into an empty store, in one
@@ -35,7 +36,7 @@ func (s *Store) Seed(ctx context.Context, corpus []byte) (int, error) {
 	if n > 0 {
 		return 0, nil
 	}
-	var entries []corpusMemory
+	var entries []CorpusMemory
 	if err := json.Unmarshal(corpus, &entries); err != nil {
 		return 0, fmt.Errorf("parsing corpus: %w", err)
 	}
@@ -61,7 +62,7 @@ func (s *Store) Seed(ctx context.Context, corpus []byte) (int, error) {
 	return len(entries), tx.Commit()
 }
 
-func (e corpusMemory) memory() (Memory, error) {
+func (e CorpusMemory) memory() (Memory, error) {
 	m := Memory{
 		ID: e.ID, Tenant: e.Tenant, Content: e.Content, Topic: e.Topic, Tags: e.Tags,
 		MemoryType: e.MemoryType, Scope: e.Scope, Project: e.Project, Status: e.Status,

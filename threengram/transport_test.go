@@ -7,50 +7,22 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/threengram"
 )
 
-// binDir holds the binaries built for this test run; TestMain removes it.
-var binDir string
-
-func TestMain(m *testing.M) {
-	var err error
-	if binDir, err = os.MkdirTemp("", "threengram-test"); err != nil {
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(binDir)
-	os.Exit(code)
-}
-
-var buildThreengram = sync.OnceValues(func() (string, error) {
-	path := filepath.Join(binDir, "threengram")
-	out, err := exec.Command("go", "build", "-o", path, "github.com/attache/attache/cmd/threengram").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("building threengram: %v\n%s", err, out)
-	}
-	return path, nil
-})
+func TestMain(m *testing.M) { testbin.Main(m) }
 
 // threengramBinary builds cmd/threengram once per test run.
-func threengramBinary(t *testing.T) string {
-	t.Helper()
-	path, err := buildThreengram()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
+func threengramBinary(t *testing.T) string { return testbin.Build(t, "cmd/threengram") }
 
 func TestStdioSubprocess(t *testing.T) {
 	bin := threengramBinary(t)

@@ -14,23 +14,11 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/attache/attache/threengram"
 )
 
-type memory struct {
-	ID               string   `json:"id"`
-	Tenant           string   `json:"tenant"`
-	Content          string   `json:"content"`
-	Topic            string   `json:"topic"`
-	Tags             []string `json:"tags"`
-	MemoryType       string   `json:"memoryType"`
-	Scope            string   `json:"scope"`
-	Project          string   `json:"project"`
-	RecordedAt       string   `json:"recordedAt"`
-	Status           string   `json:"status"`
-	ValidTo          string   `json:"validTo,omitempty"`
-	CommitmentStatus string   `json:"commitmentStatus,omitempty"`
-	SupersededBy     string   `json:"supersededBy,omitempty"`
-}
+type memory = threengram.CorpusMemory
 
 type tenant struct {
 	name     string

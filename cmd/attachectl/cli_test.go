@@ -14,25 +14,20 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/internal/mcptest"
+	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/threengram"
 )
 
+// binPath is attachectl, built once: the tests run it as a person would,
+// so exit codes, stdout and stderr are the real ones.
 var binPath string
 
-// TestMain builds attachectl once: the tests run it as a person would, so
-// exit codes, stdout and stderr are the real ones.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "attachectl-test")
-	if err != nil {
+	var err error
+	if binPath, err = testbin.Path("cmd/attachectl"); err != nil {
 		panic(err)
 	}
-	binPath = filepath.Join(dir, "attachectl")
-	if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-		panic(string(out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	testbin.Main(m)
 }
 
 type result struct {
@@ -198,10 +193,7 @@ func TestEverythingThroughCLI(t *testing.T) {
 }
 
 func TestFaultsThroughCLI(t *testing.T) {
-	mcptestd := filepath.Join(filepath.Dir(binPath), "mcptestd")
-	if out, err := exec.Command("go", "build", "-o", mcptestd, "github.com/attache/attache/internal/mcptest/mcptestd").CombinedOutput(); err != nil {
-		t.Fatalf("building mcptestd: %v\n%s", err, out)
-	}
+	mcptestd := testbin.Build(t, "internal/mcptest/mcptestd")
 	env := privateEnv(t)
 	for _, tt := range []struct {
 		mode string

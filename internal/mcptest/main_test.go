@@ -2,51 +2,21 @@ package mcptest_test
 
 import (
 	"context"
-	"fmt"
 	"net/http/httptest"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/internal/mcptest"
+	"github.com/attache/attache/internal/testbin"
 )
 
-// binDir holds the mcptestd built for this run; TestMain removes it.
-var binDir string
-
-func TestMain(m *testing.M) {
-	var err error
-	if binDir, err = os.MkdirTemp("", "mcptest-test"); err != nil {
-		panic(err)
-	}
-	code := m.Run()
-	os.RemoveAll(binDir)
-	os.Exit(code)
-}
-
-var buildMcptestd = sync.OnceValues(func() (string, error) {
-	path := filepath.Join(binDir, "mcptestd")
-	out, err := exec.Command("go", "build", "-o", path, "github.com/attache/attache/internal/mcptest/mcptestd").CombinedOutput()
-	if err != nil {
-		return "", fmt.Errorf("building mcptestd: %v\n%s", err, out)
-	}
-	return path, nil
-})
+func TestMain(m *testing.M) { testbin.Main(m) }
 
 // mcptestd builds the server binary once per run and returns its path.
-func mcptestd(t *testing.T) string {
-	t.Helper()
-	path, err := buildMcptestd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
+func mcptestd(t *testing.T) string { return testbin.Build(t, "internal/mcptest/mcptestd") }
 
 // testTimeout bounds every exchange of a test with a server.
 const testTimeout = 20 * time.Second
