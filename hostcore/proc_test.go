@@ -1,6 +1,7 @@
 package hostcore_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -18,3 +19,5 @@ func isZombie(pid int) bool {
 	fields := strings.Fields(string(b))
 	return len(fields) > 2 && fields[2] == "Z"
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

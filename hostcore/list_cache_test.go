@@ -1,0 +1,138 @@
+package hostcore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// listServer serves n resources one per page with an hour-long public
+// hint on list pages, counts list requests, and can be told to refuse every
+// cursor (as a server whose pagination changed would).
+type listServer struct {
+	srv           *mcp.Server
+	http          *httptest.Server
+	lists         atomic.Int32
+	refuseCursors atomic.Bool
+}
+
+func newListServer(t *testing.T, n int) *listServer {
+	ls := &listServer{}
+	ls.srv = mcp.NewServer(&mcp.Implementation{Name: "lists"}, &mcp.ServerOptions{
+		PageSize: 1,
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.(*mcp.ListResourcesRequest); ok {
+				c.TTLMs, c.CacheScope = 3_600_000, "public"
+			}
+		},
+	})
+	for i := range n {
+		ls.addResource(i)
+	}
+	ls.srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "resources/list" {
+				ls.lists.Add(1)
+				if p, ok := req.GetParams().(*mcp.ListResourcesParams); ok && p.Cursor != "" && ls.refuseCursors.Load() {
+					return nil, &jsonrpc.Error{Code: -32602, Message: "Invalid cursor"}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	ls.http = httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return ls.srv }, nil))
+	t.Cleanup(func() { ls.http.CloseClientConnections(); ls.http.Close() })
+	return ls
+}
+
+func (ls *listServer) addResource(i int) {
+	uri := fmt.Sprintf("x://r/%d", i)
+	ls.srv.AddResource(&mcp.Resource{URI: uri, Name: uri}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, Text: uri}}}, nil
+	})
+}
+
+func listAll(t *testing.T, c *hostcore.Conn) (int, error) {
+	n := 0
+	for _, err := range c.Resources(context.Background(), nil) {
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+func TestInvalidCursorDropsEveryPage(t *testing.T) {
+	ls := newListServer(t, 3)
+	bodies := openCache(t, t.TempDir())
+	h := newHost(t, &hostcore.HostOptions{Cache: bodies})
+	sc := hostcore.ServerConfig{Name: "lists", URL: ls.http.URL}
+	c := conn(t, h, sc, "")
+	if n, err := listAll(t, c); n != 3 || err != nil {
+		t.Fatalf("first listing: %d, %v", n, err)
+	}
+	if n, _ := listAll(t, c); n != 3 || ls.lists.Load() != 3 {
+		t.Fatalf("second listing made %d requests in all; want the 3 of the first (cached pages)", ls.lists.Load())
+	}
+	// The server's pagination changes, and the host learns it on a page it
+	// no longer has fresh.
+	ls.refuseCursors.Store(true)
+	st, _ := bodies.Stats(context.Background(), hostcore.CacheFilter{})
+	page2 := hostcore.CacheKey{Server: sc.Identity(), Method: "resources/list", Param: secondCursor(t, c)}
+	h.Invalidate(context.Background(), page2)
+	_, err := listAll(t, c)
+	if !errors.Is(err, hostcore.ErrInvalidParams) {
+		t.Fatalf("listing past a refused cursor: %v; want invalid input", err)
+	}
+	after, _ := bodies.Stats(context.Background(), hostcore.CacheFilter{})
+	if st.Entries != 3 || after.Entries != 0 {
+		t.Errorf("cached pages before %d, after the invalid cursor %d; want 3 then 0", st.Entries, after.Entries)
+	}
+}
+
+// secondCursor returns the cursor the first page handed out, from the tap.
+func secondCursor(t *testing.T, c *hostcore.Conn) string {
+	for _, m := range c.Tap().Messages() {
+		var env struct {
+			Result struct {
+				NextCursor string `json:"nextCursor"`
+			} `json:"result"`
+		}
+		if m.Dir == hostcore.Received && jsonUnmarshal(m.Raw, &env) == nil && env.Result.NextCursor != "" {
+			return env.Result.NextCursor
+		}
+	}
+	t.Fatal("no cursor in the tap")
+	return ""
+}
+
+func TestListChangedEvictsPages(t *testing.T) {
+	ls := newListServer(t, 2)
+	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), ProtocolVersion: "2025-11-25"})
+	c := conn(t, h, hostcore.ServerConfig{Name: "lists", URL: ls.http.URL}, "")
+	changed := make(chan struct{}, 10)
+	c.OnResourceListChanged(func() { changed <- struct{}{} })
+	if n, err := listAll(t, c); n != 2 || err != nil {
+		t.Fatalf("first listing: %d, %v", n, err)
+	}
+	ls.addResource(2) // the server sends notifications/resources/list_changed
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no list_changed arrived")
+	}
+	if n, err := listAll(t, c); n != 3 || err != nil {
+		t.Errorf("listing after list_changed: %d, %v; want the new resource (pages evicted)", n, err)
+	}
+}
