@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
@@ -120,30 +121,10 @@ func (c *Conn) IDTemplate(ctx context.Context) (Template, error) {
 	if len(found) == 0 {
 		return Template{}, newError(KindInvalidParams, nil, "%s advertises no template with a single {id} variable to attach by id", c.Server.Name)
 	}
-	slices.SortStableFunc(found, func(a, b Template) int {
-		return boolRank(TemplateScheme(b.URITemplate) == "threengram") - boolRank(TemplateScheme(a.URITemplate) == "threengram")
-	})
+	if i := slices.IndexFunc(found, func(t Template) bool { return strings.HasPrefix(t.URITemplate, "threengram:") }); i >= 0 {
+		return found[i], nil
+	}
 	return found[0], nil
-}
-
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// TemplateScheme returns the scheme of a URI template.
-func TemplateScheme(template string) string {
-	for i, r := range template {
-		if r == ':' {
-			return template[:i]
-		}
-		if r == '{' || r == '/' {
-			break
-		}
-	}
-	return ""
 }
 
 // maxLookupPages bounds the search of a listing for a URI's annotations.

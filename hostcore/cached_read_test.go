@@ -296,7 +296,7 @@ func TestListPagesCached(t *testing.T) {
 		}
 		return n
 	}
-	if list() != 1 || list() != 1 {
+	if first, second := list(), list(); first != 1 || second != 1 {
 		t.Fatal("threengram lists one template")
 	}
 	if n := countSent(c, "resources/templates/list"); n != 1 {

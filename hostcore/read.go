@@ -2,9 +2,7 @@ package hostcore
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -206,13 +204,4 @@ func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, raw E
 		out = append(out, content)
 	}
 	return out, nil
-}
-
-// decodeBlob is base64 as the protocol uses it (standard, padded).
-func decodeBlob(s string) ([]byte, error) {
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return nil, fmt.Errorf("invalid base64: %w", err)
-	}
-	return b, nil
 }

@@ -262,10 +262,7 @@ func (h *handlers) remember(ctx context.Context, req *mcp.CallToolRequest, in Re
 	if in.Scope == "" {
 		in.Scope = "project"
 	}
-	m, err := h.store.Remember(ctx, tenant, NewMemory{
-		Content: in.Content, Topic: in.Topic, Tags: in.Tags, MemoryType: in.MemoryType,
-		Scope: in.Scope, Project: in.Project, CommitmentStatus: in.CommitmentStatus,
-	})
+	m, err := h.store.Remember(ctx, tenant, NewMemory(in))
 	if err != nil {
 		return nil, WriteOutput{}, fmt.Errorf("remembering: %w", err)
 	}
