@@ -3,8 +3,10 @@ package cache
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/attache/attache/internal/sqlitefile"
 )
 
 // Check runs PRAGMA integrity_check over the whole file and verifies the
@@ -16,7 +18,7 @@ func (s *Store) Check(ctx context.Context) error {
 	if s.closed.Load() {
 		return ErrClosed
 	}
-	if err := pragmaCheck(ctx, s.db, "integrity_check"); err != nil {
+	if err := pragmaCheck(ctx, s.db, sqlitefile.IntegrityCheck); err != nil {
 		return fmt.Errorf("checking %s: %w", s.path, err)
 	}
 	if err := checkTotals(ctx, s.db); err != nil {
@@ -25,40 +27,19 @@ func (s *Store) Check(ctx context.Context) error {
 	return nil
 }
 
-// pragmaCheck runs PRAGMA quick_check or integrity_check, which answer a
-// single row "ok", rows of problems, or, when a page is too broken to
-// list problems on, SQLITE_CORRUPT. Both of the last two wrap ErrCorrupt.
-func pragmaCheck(ctx context.Context, db *sql.DB, pragma string) error {
-	problems, err := pragmaRows(ctx, db, pragma)
-	switch {
-	case corruptCode(err):
-		return fmt.Errorf("%s: %w: %w", pragma, err, ErrCorrupt)
-	case err != nil:
-		return fmt.Errorf("running %s: %w", pragma, err)
-	case len(problems) == 1 && problems[0] == "ok":
-		return nil
-	case len(problems) > 5:
-		problems = append(problems[:5], "...")
-	}
-	return fmt.Errorf("%s: %s: %w", pragma, strings.Join(problems, "; "), ErrCorrupt)
+// pragmaCheck runs PRAGMA quick_check or integrity_check (see
+// sqlitefile.Check). A failure wraps ErrCorrupt.
+func pragmaCheck(ctx context.Context, db *sql.DB, pragma sqlitefile.Pragma) error {
+	return corrupt(sqlitefile.Check(ctx, db, pragma))
 }
 
-// pragmaRows returns the rows of a pragma that answers strings.
-func pragmaRows(ctx context.Context, db *sql.DB, pragma string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, "PRAGMA "+pragma)
-	if err != nil {
-		return nil, err
+// corrupt wraps ErrCorrupt around err if err says the file is damaged or
+// not a database, and returns other errors as they are.
+func corrupt(err error) error {
+	if sqlitefile.IsCorrupt(err) && !errors.Is(err, ErrCorrupt) {
+		return fmt.Errorf("%w: %w", err, ErrCorrupt)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return err
 }
 
 // checkTotals verifies what eviction relies on: sizes and their total.

@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
+	"github.com/attache/attache/internal/sqlitefile"
 )
 
 // openRecovering opens the database at path. If the file cannot be used as
@@ -32,20 +32,14 @@ func openRecovering(ctx context.Context, path string, now func() time.Time, log 
 }
 
 // unusable reports whether err says the file itself is bad: not a
-// database, corrupt, from a newer schema, or not ours to open. Errors of
-// the moment (a lock held past the busy timeout, a full disk, a cancelled
-// context) are not: moving a healthy file aside because another process
-// was busy would throw away that process's cache.
+// database, corrupt, from a newer schema (this version cannot read it, and
+// a cache is cheap to refill), or not ours to open. Errors of the moment (a
+// lock held past the busy timeout, a full disk, a cancelled context) are
+// not: moving a healthy file aside because another process was busy would
+// throw away that process's cache.
 func unusable(err error) bool {
-	return corruptCode(err) || errors.Is(err, ErrCorrupt) || errors.Is(err, errNewerSchema) ||
+	return errors.Is(err, ErrCorrupt) || errors.Is(err, sqlitefile.ErrNewerSchema) ||
 		errors.Is(err, fs.ErrPermission)
-}
-
-// corruptCode reports whether err is SQLite's own word that the file is
-// not a database or is damaged.
-func corruptCode(err error) bool {
-	var se sqlite3.Error
-	return errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB)
 }
 
 // moveAside renames path, with its -wal, -shm and -journal companions (a
@@ -76,16 +70,4 @@ func moveAside(path string, now time.Time) (string, error) {
 func exists(path string) bool {
 	_, err := os.Lstat(path)
 	return !errors.Is(err, fs.ErrNotExist)
-}
-
-// ensureFile creates path, empty and readable by its owner only, unless it
-// exists. SQLite gives its -wal and -shm files the mode of the database,
-// so private bodies never land in a file other users can read. An empty
-// file is a valid empty database.
-func ensureFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	return f.Close()
 }

@@ -6,15 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver
+	"github.com/attache/attache/internal/sqlitefile"
 )
 
 // Store is a cache file and its in-memory tier. It is safe for concurrent
@@ -71,9 +69,6 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening cache %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
-		return nil, fmt.Errorf("creating cache directory: %w", err)
-	}
 	ctx := context.Background()
 	db, err := openRecovering(ctx, abs, o.Now, o.Logger)
 	if err != nil {
@@ -91,8 +86,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// dsn is the driver's name for the file at path: a file: URI, so that a
-// path with '?', '#' or '%' stays a path.
+// driverParams are the cache file's connection settings.
 //
 // WAL lets readers, including other processes, run beside the one writer,
 // and makes a write an append that a crash cannot tear. synchronous=NORMAL
@@ -103,41 +97,18 @@ func Open(path string, opts *Options) (*Store, error) {
 // add an fsync to every Put. _txlock=immediate takes the write lock at
 // BEGIN, so two writers wait on the busy timeout instead of deadlocking on
 // an upgrade.
-func dsn(path string) string {
-	p := filepath.ToSlash(path)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows drive: file:///C:/...
-	}
-	u := url.URL{Scheme: "file", Path: p,
-		RawQuery: "_journal_mode=WAL&_busy_timeout=5000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=16"}
-	return u.String()
-}
+const driverParams = "_journal_mode=WAL&_busy_timeout=5000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=16"
 
-// openDB opens, checks and migrates the database at path.
+// openDB opens, checks and migrates the database at path, creating it if
+// needed. An error that says the file is damaged wraps ErrCorrupt.
 func openDB(ctx context.Context, path string) (*sql.DB, error) {
-	if err := ensureFile(path); err != nil {
-		return nil, err
-	}
-	db, err := sql.Open("sqlite3", dsn(path))
+	db, err := sqlitefile.Open(ctx, path, driverParams, migrations)
 	if err != nil {
-		return nil, err
+		return nil, corrupt(err)
 	}
 	// Readers run side by side in WAL mode; keeping a few connections idle
 	// spares concurrent Gets the cost of opening one (the DSN's pragmas).
 	db.SetMaxIdleConns(4)
-	if err = db.PingContext(ctx); err != nil {
-		err = fmt.Errorf("connecting: %w", err)
-	}
-	if err == nil {
-		err = pragmaCheck(ctx, db, "quick_check")
-	}
-	if err == nil {
-		err = migrate(ctx, db, migrations)
-	}
-	if err != nil {
-		db.Close()
-		return nil, err
-	}
 	return db, nil
 }
 

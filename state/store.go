@@ -19,16 +19,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/attache/attache/hostcore"
-	"github.com/mattn/go-sqlite3"
+	"github.com/attache/attache/internal/sqlitefile"
 )
 
 var _ hostcore.StateStore = (*Store)(nil)
@@ -71,9 +68,6 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening state %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
-		return nil, fmt.Errorf("creating state directory: %w", err)
-	}
 	db, err := openDB(context.Background(), abs)
 	if err != nil {
 		return nil, fmt.Errorf("opening state %s: %w", abs, err)
@@ -85,38 +79,22 @@ func Open(path string, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// openDB opens, checks, migrates and purges the database at path.
+// openDB opens, checks, migrates and purges the database at path,
+// creating it if needed.
 func openDB(ctx context.Context, path string) (*sql.DB, error) {
-	// Created here, readable by its owner only, because SQLite would make
-	// it (and its -wal and -shm) readable by everyone.
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	f.Close()
-	db, err := sql.Open("sqlite3", dsn(path))
-	if err != nil {
-		return nil, err
-	}
-	err = db.PingContext(ctx)
+	db, err := sqlitefile.Open(ctx, path, driverParams, migrations)
 	if err == nil {
-		err = quickCheck(ctx, db)
-	}
-	if err == nil {
-		err = migrate(ctx, db, migrations)
-	}
-	if err == nil {
-		err = purgeRemoved(ctx, db)
+		if err = purgeRemoved(ctx, db); err != nil {
+			db.Close()
+		}
 	}
 	if err != nil {
-		db.Close()
 		return nil, damaged(err)
 	}
 	return db, nil
 }
 
-// dsn is the driver's name for the file at path: a file: URI, so that a
-// path with '?', '#' or '%' stays a path.
+// driverParams are the state file's connection settings.
 //
 // WAL makes a commit an append that a killed process cannot tear, and lets
 // readers run beside the writer. synchronous=FULL syncs the log at every
@@ -127,25 +105,19 @@ func openDB(ctx context.Context, path string) (*sql.DB, error) {
 // that the max(position)+1 read and its insert cannot interleave with
 // another process's, and two writers wait on the busy timeout instead of
 // failing on a lock upgrade.
-func dsn(path string) string {
-	p := filepath.ToSlash(path)
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p // a Windows drive: file:///C:/...
-	}
-	u := url.URL{Scheme: "file", Path: p,
-		RawQuery: "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_foreign_keys=1&_txlock=immediate"}
-	return u.String()
-}
+const driverParams = "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_foreign_keys=1&_txlock=immediate"
 
-// damaged marks an error that says the file is not a sound database with
-// ErrCorrupt, and tells the person what was (not) done about it.
+// damaged wraps this package's sentinel around an error that says the file
+// is from a newer schema (ErrNewerSchema) or is not a sound database
+// (ErrCorrupt), and for a damaged file tells the person what was (not)
+// done about it.
 func damaged(err error) error {
-	var se sqlite3.Error
-	if errors.As(err, &se) && (se.Code == sqlite3.ErrCorrupt || se.Code == sqlite3.ErrNotADB) {
-		err = fmt.Errorf("%w: %w", ErrCorrupt, err)
-	}
-	if errors.Is(err, ErrCorrupt) {
-		return fmt.Errorf("%w (the file was left as it is: restore it from a backup, or move it away to start anew)", err)
+	switch {
+	case errors.Is(err, sqlitefile.ErrNewerSchema):
+		return fmt.Errorf("%w: %w", ErrNewerSchema, err)
+	case sqlitefile.IsCorrupt(err):
+		return fmt.Errorf("%w: %w (the file was left as it is: restore it from a backup, or move it away to start anew)",
+			ErrCorrupt, err)
 	}
 	return err
 }
