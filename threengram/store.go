@@ -33,6 +33,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // the SQLite driver
+
+	"github.com/attache/attache/internal/sqlitefile"
 )
 
 // ErrNotFound is returned for a memory that does not exist or that belongs to
@@ -104,7 +106,11 @@ func OpenStore(path string, opts *StoreOptions) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating the directory of %s: %w", path, err)
 	}
-	dsn := "file:" + path + "?_journal_mode=WAL&_busy_timeout=5000&_foreign_keys=on&_txlock=immediate"
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	dsn := sqlitefile.URI(abs, "_journal_mode=WAL&_busy_timeout=5000&_foreign_keys=on&_txlock=immediate")
 	db, err := sql.Open("sqlite3", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)

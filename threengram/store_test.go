@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -226,5 +227,20 @@ func TestCorpusMemoryTagsAreJSON(t *testing.T) {
 	var v []string
 	if err := json.Unmarshal([]byte(tags), &v); err != nil || len(v) == 0 {
 		t.Errorf("tags column %q: %v", tags, err)
+	}
+}
+
+func TestOpenStoreOddPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a?b#c%d.db")
+	s, err := OpenStore(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Seed(context.Background(), assets.Corpus); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the database is not at %s: %v", path, err)
 	}
 }
