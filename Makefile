@@ -1,0 +1,4 @@
+screenshots:
+	./scripts/screenshots.sh
+
+.PHONY: screenshots

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/ui"
+)
+
+// A scenario scripts the window into a state worth looking at, through the
+// ui package's exported methods (the same work a tap or a keystroke starts),
+// for scripts/screenshots.sh. The scenarios that read from "everything" and
+// "images" expect servers of those names in the config: the npm
+// server-everything and mcptestd --mode image.
+var scenarios = map[string]func(s *script) error{
+	"first-screen": func(*script) error { return nil },
+	"template-suggestions": func(s *script) error {
+		s.do(func() { s.app.ShowPicker(ui.TabTemplates) })
+		return s.try(func() error { return s.app.TypeInTemplate("id", "m1") })
+	},
+	"read-markdown": func(s *script) error {
+		return s.readListed("everything", "demo://resource/static/document/architecture.md")
+	},
+	"read-image": func(s *script) error { return s.readListed("images", "test://image/png") },
+	"read-error": func(s *script) error {
+		s.do(func() { s.app.ReadID("doesnotexist") })
+		return nil
+	},
+	"over-budget": overBudget,
+}
+
+// scenarioNames lists the scenarios, for error messages.
+func scenarioNames() string {
+	var names []string
+	for n := range scenarios {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// script drives the window from its own goroutine.
+type script struct {
+	app   *ui.App
+	host  *hostcore.Host
+	start *startup
+}
+
+// settleTimeout bounds the wait for the window to show an action's outcome.
+const settleTimeout = 60 * time.Second
+
+// do runs f on the main goroutine and waits for it.
+func (s *script) do(f func()) { fyne.DoAndWait(f) }
+
+// try runs f on the main goroutine and returns its error.
+func (s *script) try(f func() error) error {
+	var err error
+	s.do(func() { err = f() })
+	return err
+}
+
+// settle waits until the window has shown the outcome of everything it
+// started, and painted it.
+func (s *script) settle() error {
+	deadline := time.Now().Add(settleTimeout)
+	for !s.app.Idle() {
+		if time.Now().After(deadline) {
+			return errors.New("the window did not settle")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for range 2 {
+		if err := s.start.nextFrame(10 * time.Second); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readListed switches to server and selects (reads) its resource uri.
+func (s *script) readListed(server, uri string) error {
+	if err := s.try(func() error { return s.app.SelectServer(server, "") }); err != nil {
+		return err
+	}
+	if err := s.settle(); err != nil {
+		return err
+	}
+	return s.try(func() error { return s.app.SelectResource(uri) })
+}
+
+// overBudget attaches four demo memories under a small budget and makes two
+// of them required (priority 1), so the required ones overflow it.
+func overBudget(s *script) error {
+	c, err := s.host.Conn(hostcore.DemoServerName, "")
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	tpl, err := c.IDTemplate(ctx)
+	if err != nil {
+		return err
+	}
+	got, err := c.Complete(ctx, tpl.URITemplate, "id", "m2", nil)
+	if err != nil || len(got.Values) < 4 {
+		return fmt.Errorf("finding four memory ids: %v (got %d)", err, len(got.Values))
+	}
+	for _, id := range got.Values[:4] {
+		s.do(func() { s.app.AttachID(id) })
+		if err := s.settle(); err != nil {
+			return err
+		}
+	}
+	s.do(func() { s.app.SetBudget(150) })
+	if err := s.settle(); err != nil {
+		return err
+	}
+	one := 1.0
+	for _, id := range got.Values[1:3] {
+		uri, _ := hostcore.Expand(tpl.URITemplate, map[string]string{"id": id})
+		if err := s.try(func() error { return s.app.SetPriority(uri, &one) }); err != nil {
+			return err
+		}
+		if err := s.settle(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runScenario waits for the first screen and runs the scenario. With shot,
+// it captures the window into that PNG file and exits. Without, it says
+// "scenario NAME ready" on stdout and holds the state until stdin ends, so
+// that a script can capture the window through the X server: under Xvfb,
+// Mesa's software OpenGL answers a read of the window's pixels with a blank
+// image.
+func (w *wiring) runScenario(name, shot string, t *startup) {
+	err := w.playScenario(name, t)
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "attache: scenario %s: %v\n", name, err)
+		w.code = 1
+	case shot != "":
+		if err := capture(w.app.Window(), shot); err != nil {
+			fmt.Fprintf(os.Stderr, "attache: scenario %s: %v\n", name, err)
+			w.code = 1
+		}
+	default:
+		fmt.Printf("scenario %s ready\n", name)
+		io.Copy(io.Discard, os.Stdin)
+	}
+	w.exit()
+}
+
+// playScenario waits for the first screen to be ready, then scripts it.
+func (w *wiring) playScenario(name string, t *startup) error {
+	f, ok := scenarios[name]
+	if !ok {
+		return fmt.Errorf("no scenario %q (have %s)", name, scenarioNames())
+	}
+	<-t.readyCh
+	s := &script{app: w.app, host: w.host, start: t}
+	if err := s.settle(); err != nil {
+		return err
+	}
+	if err := f(s); err != nil {
+		return err
+	}
+	return s.settle()
+}
+
+// capture writes the window's canvas, as last painted, to a PNG file.
+func capture(win fyne.Window, path string) error {
+	var img image.Image
+	fyne.DoAndWait(func() { img = win.Canvas().Capture() })
+	if blank(img) {
+		return errors.New("the OpenGL driver gave a blank capture (Mesa under Xvfb does): use scripts/screenshots.sh, which captures through X")
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// blank reports whether every pixel of img is fully transparent.
+func blank(img image.Image) bool {
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if _, _, _, a := img.At(x, y).RGBA(); a != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}

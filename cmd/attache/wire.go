@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/hostcache"
+	"github.com/attache/attache/state"
+	"github.com/attache/attache/ui"
+)
+
+// flags are the app's command line. --measure-startup, --scenario and
+// --screenshot are for the screenshot script and the startup measurement,
+// and are left out of the usage text.
+type flags struct {
+	config, dataDir string
+	verbose         bool
+	measure         bool
+	scenario        string
+	screenshot      string
+}
+
+func parseFlags(args []string) (flags, error) {
+	var f flags
+	fs := flag.NewFlagSet("attache", flag.ContinueOnError)
+	fs.StringVar(&f.config, "config", "", "config file (default $ATTACHE_CONFIG, else the user config dir)")
+	fs.StringVar(&f.dataDir, "data-dir", "", "data directory: cache, conversations, demo database (default $ATTACHE_DATA_DIR, else the user cache dir)")
+	fs.BoolVar(&f.verbose, "v", false, "log to stderr")
+	hidden := flag.NewFlagSet("", flag.ContinueOnError)
+	hidden.BoolVar(&f.measure, "measure-startup", false, "print the time from launch to the first frame and to the demo being ready, then quit")
+	hidden.StringVar(&f.scenario, "scenario", "", "script the window into a named state (see scenario.go)")
+	hidden.StringVar(&f.screenshot, "screenshot", "", "with --scenario: write a PNG of the window here, then quit")
+	hidden.VisitAll(func(fl *flag.Flag) { fs.Var(fl.Value, fl.Name, fl.Usage) })
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: attache [--config FILE] [--data-dir DIR] [-v]")
+		fs.VisitAll(func(fl *flag.Flag) {
+			if hidden.Lookup(fl.Name) == nil {
+				fmt.Fprintf(fs.Output(), "  --%s\t%s\n", fl.Name, fl.Usage)
+			}
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		return f, fmt.Errorf("unexpected argument %q (see --help)", fs.Arg(0))
+	}
+	if f.screenshot != "" && f.scenario == "" {
+		return f, errors.New("--screenshot needs --scenario")
+	}
+	return f, nil
+}
+
+// wiring is the app and what it is built on, to close in order on exit.
+type wiring struct {
+	app     *ui.App
+	host    *hostcore.Host
+	closers []io.Closer
+	code    int
+}
+
+// wire builds the host over the config, the body cache and the state
+// database, and the window over the host. start is when the process began.
+func wire(fa fyne.App, f flags, start time.Time) (*wiring, error) {
+	logger := newLogger(f.verbose)
+	cfgPath, err := pick(f.config, "ATTACHE_CONFIG", hostcore.DefaultConfigPath)
+	if err != nil {
+		return nil, err
+	}
+	dataDir, err := pick(f.dataDir, "ATTACHE_DATA_DIR", hostcore.DefaultDataDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := hostcore.LoadConfig(cfgPath)
+	if err != nil {
+		return nil, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	w := &wiring{}
+	bodies, st, err := w.openStores(dataDir, logger)
+	if err != nil {
+		return nil, err
+	}
+	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
+		Builtin:     []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
+		PromptInput: w.promptInput})
+	timing := newStartup(start, logger)
+	w.app = ui.New(fa, hostcore.NewConversations(w.host, st), &ui.Options{
+		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready})
+	timing.watch(w.app.Window())
+	w.script(f, timing)
+	return w, nil
+}
+
+// openStores opens the body cache and the conversations in dataDir; w
+// closes them.
+func (w *wiring) openStores(dataDir string, logger *slog.Logger) (hostcore.BodyCache, hostcore.StateStore, error) {
+	cache, bodies, err := hostcache.Open(dataDir, 0, logger)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the cache in %s: %w", dataDir, err)
+	}
+	w.closers = append(w.closers, cache)
+	st, err := state.Open(state.DefaultPath(dataDir), nil)
+	if err != nil {
+		w.close()
+		return nil, nil, fmt.Errorf("opening the conversations in %s: %w", dataDir, err)
+	}
+	w.closers = append(w.closers, st)
+	return bodies, st, nil
+}
+
+// script starts what --scenario or --measure-startup ask for.
+func (w *wiring) script(f flags, timing *startup) {
+	switch {
+	case f.scenario != "":
+		go w.runScenario(f.scenario, f.screenshot, timing)
+	case f.measure:
+		go func() {
+			timing.report(os.Stdout)
+			w.exit()
+		}()
+	}
+}
+
+// pick is the flag's value, else the environment variable's, else the
+// default.
+func pick(flagValue, env string, def func() (string, error)) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if v := os.Getenv(env); v != "" {
+		return v, nil
+	}
+	return def()
+}
+
+func newLogger(verbose bool) *slog.Logger {
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// promptInput asks for a VS Code input through the window.
+func (w *wiring) promptInput(ctx context.Context, server string, in hostcore.Input) (string, error) {
+	return w.app.PromptInput(ctx, server, in)
+}
+
+// exit ends a scripted run from its goroutine. It does not close the window:
+// Fyne 2.7's GLFW driver can crash on a pointer event that arrives for a
+// window being closed, which under Xvfb (the pointer rests inside the
+// window) happens every time.
+func (w *wiring) exit() {
+	fyne.DoAndWait(w.app.Close)
+	os.Exit(w.close())
+}
+
+// close ends every server process and closes the stores; it returns the
+// process's exit code.
+func (w *wiring) close() int {
+	if w.host != nil {
+		w.host.Close()
+	}
+	for i := len(w.closers) - 1; i >= 0; i-- {
+		w.closers[i].Close()
+	}
+	return w.code
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Runs the real app in a real window under Xvfb and writes PNGs of its
+# screens into screenshots/: the first screen on the embedded demo, the
+# template workbench with suggestions open, the read inspector on a Markdown
+# body (the npm server-everything), on an image blob (mcptestd --mode image)
+# and on an error, and the attachments panel over budget; each in the light
+# and the dark theme (THEMES="light" for one). Installs what a fresh Debian
+# or Ubuntu machine lacks first.
+#
+# Each shot is a fresh first launch (its own config, data and preferences).
+# The app scripts itself into the state (attache --scenario NAME, through the
+# ui package's exported methods), says so on stdout, and holds the state
+# while this script captures its window through the X server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+SCENARIOS="first-screen template-suggestions read-markdown read-image read-error over-budget"
+THEMES=${THEMES:-"light dark"}
+EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+
+if [ -z "${ATTACHE_SHOTS_UNDER_XVFB:-}" ]; then
+	ensure_go
+	ensure_packages $FYNE_PACKAGES xvfb xauth imagemagick xdotool
+	ensure_peers
+	mkdir -p bin screenshots
+	say "building the app and the image test server"
+	go build -o bin/attache ./cmd/attache
+	go build -o bin/mcptestd ./internal/mcptest/mcptestd
+	export ATTACHE_SHOTS_UNDER_XVFB=1
+	exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# config DIR: the servers the scenarios read from, beside the built-in demo.
+config() {
+	cat >"$1/config.json" <<EOF
+{"servers": [
+  {"name": "everything", "title": "server-everything", "command": "node", "args": ["$PWD/$EVERYTHING", "stdio"]},
+  {"name": "images", "title": "mcptest images", "command": "$PWD/bin/mcptestd", "args": ["--mode", "image", "--stdio"]}
+]}
+EOF
+}
+
+# shoot SCENARIO THEME OUT: one fresh launch, scripted, captured.
+shoot() {
+	local name=$1 theme=$2 out=$3 dir pid wid
+	dir=$(mktemp -d -p "$work")
+	mkdir -p "$dir/xdg"
+	config "$dir"
+	mkfifo "$dir/stdin"
+	LANG=en_US.UTF-8 FYNE_THEME=$theme XDG_CONFIG_HOME="$dir/xdg" ATTACHE_CONFIG="$dir/config.json" \
+		ATTACHE_DATA_DIR="$dir/data" bin/attache --scenario "$name" <"$dir/stdin" >"$dir/stdout" 2>"$dir/stderr" &
+	pid=$!
+	exec 3>"$dir/stdin" # the app holds its state until this closes
+	for _ in $(seq 600); do
+		grep -q "^scenario $name ready" "$dir/stdout" && break
+		if ! kill -0 "$pid" 2>/dev/null; then
+			say "$name ($theme) failed:"
+			cat "$dir/stderr" >&2
+			exec 3>&-
+			return 1
+		fi
+		sleep 0.1
+	done
+	wid=$(xdotool search --sync --onlyvisible --name 'Attach' | head -1)
+	import -window "$wid" "$out"
+	exec 3>&-
+	wait "$pid" || true
+	say "wrote $out"
+}
+
+status=0
+for theme in $THEMES; do
+	for name in $SCENARIOS; do
+		out=screenshots/$name.png
+		[ "$theme" = light ] || out=screenshots/$name-$theme.png
+		shoot "$name" "$theme" "$out" || status=1
+	done
+done
+exit $status

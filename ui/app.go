@@ -1,0 +1,244 @@
+// Package ui holds Attaché's Fyne screens: servers and accounts on the left,
+// the picker and the read inspector in the centre, the conversation's
+// attachments and the model context on the right. It talks to hostcore
+// only: no SQL, no protocol details, no os.Args. Everything it shows comes
+// from hostcore; it adds screens, not logic.
+//
+// Concurrency: widgets are created and changed on Fyne's main goroutine
+// only. Work that may block (a server, a database, the network) runs on
+// goroutines and reports back through fyne.Do.
+package ui
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// Options configure the app. The zero value, and a nil *Options, are
+// usable.
+type Options struct {
+	// Icons fetches the icons servers give resources; nil shows none.
+	Icons *hostcore.IconFetcher
+	// Now is the clock behind "checked 3 s ago"; nil means time.Now.
+	Now func() time.Time
+	// RefreshEvery is how often connection states are looked at again
+	// while nothing else happens; 0 means only after each action.
+	RefreshEvery time.Duration
+	// CompleteDelay is the pause in typing after which completion is
+	// asked for; 0 means 200 ms.
+	CompleteDelay time.Duration
+	// Ready, if set, is called once on the main goroutine when the first
+	// screen shows its server's catalog and the conversation.
+	Ready func()
+	// Logger receives what the person is not shown; nil discards it.
+	Logger *slog.Logger
+}
+
+// Preference keys.
+const (
+	prefWidth        = "window.width"
+	prefHeight       = "window.height"
+	prefConversation = "conversation"
+	prefServer       = "server"
+	prefAccount      = "account"
+	prefBudget       = "budget"
+)
+
+// defaultSize is the window's size on first launch.
+var defaultSize = fyne.NewSize(1280, 800)
+
+// App is Attaché's main window and its screens.
+type App struct {
+	sh     *shell
+	cancel context.CancelFunc
+
+	servers       *serversPanel
+	picker        *picker
+	inspector     *inspector
+	attachments   *attachmentsPanel
+	conversations *conversationBar
+	status        *widget.Label
+
+	// ready is Options.Ready, called once both the conversation and the
+	// catalog of the first server are shown.
+	ready                   func()
+	convShown, catalogShown bool
+}
+
+// New builds the main window of fa over the person's conversations (and
+// the host they reach servers through), and starts connecting to the last
+// used server (the built-in demo on first launch) and loading the last
+// conversation (a new one on first launch). It returns at once: the window
+// fills in as the work lands. Call it on the main goroutine.
+func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
+	ctx, cancel := context.WithCancel(context.Background())
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	a := &App{cancel: cancel, ready: o.Ready}
+	a.sh = &shell{ctx: ctx, cv: cv, host: cv.Host(), opts: o, prefs: fa.Preferences(), work: &tracker{},
+		win: fa.NewWindow("Attaché")}
+	a.sh.read = func(r readRequest) { a.inspector.read(r) }
+	a.sh.attached = func() { a.attachments.reload() }
+	a.sh.notify = a.notify
+	a.sh.fail = a.fail
+	a.buildUI()
+	a.start()
+	return a
+}
+
+// buildUI lays the screens out in the window and restores its size.
+func (a *App) buildUI() {
+	sh := a.sh
+	a.servers = newServersPanel(sh, a.useConn)
+	a.picker = newPicker(sh, a.pickerLoaded)
+	a.inspector = newInspector(sh)
+	a.conversations = newConversationBar(sh, a.useConversation)
+	a.attachments = newAttachmentsPanel(sh, a.conversations)
+	a.status = widget.NewLabel("Starting…")
+	a.status.Truncation = fyne.TextTruncateEllipsis
+
+	centre := container.NewVSplit(a.picker.buildUI(), a.inspector.buildUI())
+	centre.Offset = 0.45
+	centreRight := container.NewHSplit(centre, a.attachments.buildUI())
+	centreRight.Offset = 0.53
+	columns := container.NewHSplit(a.servers.buildUI(), centreRight)
+	columns.Offset = 0.18
+	sh.win.SetContent(container.NewBorder(nil, a.status, nil, nil, columns))
+	sh.win.SetMainMenu(a.menu())
+	sh.win.Resize(fyne.NewSize(
+		float32(sh.prefs.FloatWithFallback(prefWidth, float64(defaultSize.Width))),
+		float32(sh.prefs.FloatWithFallback(prefHeight, float64(defaultSize.Height)))))
+	sh.win.SetCloseIntercept(func() {
+		a.Close()
+		sh.win.Close()
+	})
+}
+
+// start connects to the remembered server and loads the conversations.
+func (a *App) start() {
+	a.servers.reload()
+	if c := a.defaultConn(); c != nil {
+		a.useConn(c)
+	} else {
+		a.picker.setConn(nil)
+	}
+	a.conversations.load(a.sh.prefs.Int(prefConversation))
+	if every := a.sh.opts.RefreshEvery; every > 0 {
+		go a.refreshStates(every)
+	}
+}
+
+// defaultConn is the remembered server and account, else the built-in
+// demo, else the first server.
+func (a *App) defaultConn() *hostcore.Conn {
+	h := a.sh.host
+	if c, err := h.Conn(a.sh.prefs.String(prefServer), a.sh.prefs.String(prefAccount)); err == nil && a.sh.prefs.String(prefServer) != "" {
+		return c
+	}
+	for _, group := range [][]hostcore.ServerConfig{h.Builtin(), h.Servers()} {
+		for _, sc := range group {
+			if c, err := h.ConnFor(sc, ""); err == nil {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// refreshStates looks at the connections and the watcher again now and
+// then, so a server that died shows as disconnected, and an attachment's
+// last check its true age, without anyone touching anything.
+func (a *App) refreshStates(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-a.sh.ctx.Done():
+			return
+		case <-t.C:
+			deliver(func() {
+				a.servers.refreshStates()
+				a.attachments.refreshWatch() // "checked 12 s ago"
+			})
+		}
+	}
+}
+
+// useConn makes c the connection the picker browses and attaches through.
+func (a *App) useConn(c *hostcore.Conn) {
+	a.sh.conn = c
+	a.sh.prefs.SetString(prefServer, c.Server.Name)
+	a.sh.prefs.SetString(prefAccount, c.Account.Name)
+	a.servers.showCurrent()
+	a.picker.setConn(c)
+	a.notify("Browsing " + c.Server.Name + " as " + c.Account.Name)
+}
+
+// useConversation makes conv the conversation attachments go to.
+func (a *App) useConversation(conv hostcore.Conversation) {
+	a.sh.conv = conv
+	a.sh.prefs.SetInt(prefConversation, int(conv.ID))
+	a.attachments.load()
+	a.convShown = true
+	a.checkReady()
+}
+
+// pickerLoaded is told when the picker has listed its server's catalog.
+func (a *App) pickerLoaded() {
+	a.servers.refreshStates()
+	a.catalogShown = true
+	a.checkReady()
+}
+
+func (a *App) checkReady() {
+	if a.convShown && a.catalogShown && a.ready != nil {
+		ready := a.ready
+		a.ready = nil
+		ready()
+	}
+}
+
+func (a *App) notify(msg string) {
+	a.status.Importance = widget.MediumImportance
+	a.status.SetText(msg)
+	a.servers.refreshStates()
+}
+
+func (a *App) fail(err error) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, hostcore.ErrCanceled) {
+		a.notify("Canceled")
+		return
+	}
+	a.sh.opts.Logger.Info("shown to the person", "err", err)
+	a.status.Importance = widget.DangerImportance
+	a.status.SetText(oneLine(err))
+	a.servers.refreshStates()
+}
+
+// Window returns the main window.
+func (a *App) Window() fyne.Window { return a.sh.win }
+
+// Close stops the app's background work and remembers the window's size.
+// The caller closes the host and the stores afterwards.
+func (a *App) Close() {
+	size := a.sh.win.Canvas().Size()
+	if size.Width > 0 && size.Height > 0 {
+		a.sh.prefs.SetFloat(prefWidth, float64(size.Width))
+		a.sh.prefs.SetFloat(prefHeight, float64(size.Height))
+	}
+	a.attachments.close()
+	a.cancel()
+}

@@ -1,0 +1,65 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// A first launch is connected to the demo, with a conversation ready, and
+// shows the template workbench with the first ids to pick from: a person
+// can find a memory without reading anything.
+func TestFirstScreen(t *testing.T) {
+	h := newHarness(t)
+	a := h.app
+	if c := a.sh.conn; c == nil || c.Server.Name != hostcore.DemoServerName || c.Account.Name != "acme" {
+		t.Fatalf("first launch browses %v, want the demo as acme", c)
+	}
+	if got := a.sh.conn.Info().State; got != hostcore.StateConnected {
+		t.Errorf("demo connection is %s, want connected", got)
+	}
+	if a.sh.conv.ID == 0 || a.sh.conv.Title != firstTitle {
+		t.Errorf("conversation = %+v, want a fresh %q", a.sh.conv, firstTitle)
+	}
+	if got := a.picker.current(); got != TabTemplates {
+		t.Errorf("picker shows tab %d, want the templates (the demo lists no resources)", got)
+	}
+	if len(a.picker.templates.suggestions) == 0 {
+		t.Error("no memory ids suggested before typing")
+	}
+	for _, s := range a.picker.templates.suggestions {
+		if !strings.HasPrefix(s, "m") {
+			t.Errorf("suggestion %q is not a memory id", s)
+		}
+	}
+	assertMarkup(t, "first_screen.xml", a.Content())
+}
+
+// The window's size, the last conversation and the budget are remembered
+// across launches.
+func TestPreferencesRemembered(t *testing.T) {
+	h := newHarness(t)
+	h.do(func() { h.app.Window().Resize(fyne.NewSize(1100, 700)) })
+	h.do(func() { h.app.conversations.create("Second") })
+	h.do(func() { h.app.SetBudget(5000) })
+	h.settle()
+	second := h.app.sh.conv
+	if second.Title != "Second" {
+		t.Fatalf("conversation = %q after creating one, want Second", second.Title)
+	}
+	h.do(func() { h.app.Close() })
+
+	h.open() // a second launch over the same stores and preferences
+	if got := h.app.sh.conv.ID; got != second.ID {
+		t.Errorf("second launch opened conversation %d, want the last one used, %d", got, second.ID)
+	}
+	if got := h.app.Window().Canvas().Size(); got != fyne.NewSize(1100, 700) {
+		t.Errorf("second launch's window is %v, want 1100x700", got)
+	}
+	if got := h.app.attachments.packing.Budget; got != 5000 {
+		t.Errorf("second launch packs into %d tokens, want the 5000 set before", got)
+	}
+}

@@ -1,0 +1,259 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// attachmentsPanel is the right column: the conversation's attachments in
+// rank order, each with its verdict and the reason for it, a budget meter,
+// pin, priority override, remove (with Undo), stale badges with Re-read and
+// a diff, and a preview of exactly what would be sent to the model.
+type attachmentsPanel struct {
+	sh    *shell
+	bar   *conversationBar
+	rank  job
+	watch watchState
+
+	rows    []ranked
+	packing hostcore.Packing
+
+	budget  *widget.Entry
+	meter   *budgetMeter
+	summary *widget.Label
+	list    *widget.List
+	empty   *widget.Label
+	undo    *fyne.Container
+	undone  *widget.Label
+	removed hostcore.Attachment
+	preview *contextPreview
+	root    fyne.CanvasObject
+}
+
+func newAttachmentsPanel(sh *shell, bar *conversationBar) *attachmentsPanel {
+	p := &attachmentsPanel{sh: sh, bar: bar, meter: newBudgetMeter()}
+	p.preview = newContextPreview(sh)
+	return p
+}
+
+func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
+	p.budget = widget.NewEntry()
+	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(prefBudget, hostcore.DefaultBudget)))
+	p.budget.Validator = func(s string) error {
+		if n, err := strconv.Atoi(s); err != nil || n <= 0 {
+			return fmt.Errorf("a budget is a whole number of tokens")
+		}
+		return nil
+	}
+	p.budget.OnChanged = func(s string) {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			p.sh.prefs.SetInt(prefBudget, n)
+			p.rerank()
+		}
+	}
+	p.summary = caption("")
+	p.list = widget.NewList(func() int { return len(p.rows) },
+		func() fyne.CanvasObject { return newAttachmentRow() }, p.updateRow)
+	p.list.OnSelected = p.inspect
+	p.empty = widget.NewLabel("Nothing attached yet. Find a memory in the picker (Templates or By id) " +
+		"and press Attach (Ctrl+Enter); it shows here with whether it goes into the model's context, and why.")
+	p.empty.Wrapping = fyne.TextWrapWord
+	p.empty.TextStyle.Italic = true
+	p.undone = widget.NewLabel("")
+	p.undone.Truncation = fyne.TextTruncateEllipsis
+	p.undo = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), p.restore), p.undone)
+	p.undo.Hide()
+	budgetRow := container.NewBorder(nil, nil, heading("Attachments"),
+		container.NewHBox(widget.NewLabel("budget"), container.NewGridWrap(fyne.NewSize(96, p.budget.MinSize().Height), p.budget),
+			widget.NewLabel("tokens")))
+	head := container.NewVBox(p.bar.buildUI(), widget.NewSeparator(), budgetRow, p.meter.buildUI(), p.summary)
+	top := container.NewBorder(head, p.undo, nil, nil, container.NewStack(p.list, container.NewPadded(p.empty)))
+	split := container.NewVSplit(top, p.preview.buildUI())
+	split.Offset = 0.68
+	p.root = split
+	return split
+}
+
+func (p *attachmentsPanel) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	if id >= len(p.rows) {
+		return
+	}
+	r := o.(*attachmentRow)
+	x := p.rows[id]
+	r.show(x, p.checkedAgo(x), rowActions{pin: p.pin, priority: p.setPriority, reread: p.reread, diff: p.showDiff, remove: p.remove})
+}
+
+// checkedAgo says how long ago the watcher looked at x.
+func (p *attachmentsPanel) checkedAgo(x ranked) string {
+	if !x.watched || x.watch.CheckedAt.IsZero() {
+		return "not yet"
+	}
+	ago := p.sh.now().Sub(x.watch.CheckedAt).Truncate(time.Second)
+	if ago < time.Second {
+		return "just now"
+	}
+	return span(ago) + " ago"
+}
+
+// load shows the current conversation: its ranking, and a fresh watcher.
+func (p *attachmentsPanel) load() {
+	p.undo.Hide()
+	p.rerank()
+	p.rewatch()
+}
+
+// reload is told that the conversation's attachments changed.
+func (p *attachmentsPanel) reload() {
+	p.rerank()
+	p.rewatch()
+}
+
+// rerank reads every attachment (through the cache) and packs them under
+// the budget, on a goroutine; a newer ranking drops an older one.
+func (p *attachmentsPanel) rerank() {
+	conv := p.sh.conv.ID
+	if conv == 0 {
+		return
+	}
+	budget, _ := strconv.Atoi(p.budget.Text)
+	cv := p.sh.cv
+	ctx, gen := p.rank.start(p.sh.ctx)
+	type outcome struct {
+		packing hostcore.Packing
+		atts    []hostcore.Attachment
+		doc     string
+	}
+	run(p.sh.work, ctx, func(ctx context.Context) (outcome, error) {
+		pk, atts, err := cv.Rank(ctx, conv, &hostcore.RankOptions{Budget: budget})
+		return outcome{pk, atts, hostcore.Assemble(pk).Markdown()}, err
+	}, func(o outcome, err error) {
+		if !p.rank.current(gen) {
+			return
+		}
+		p.rank.finish(gen)
+		if err != nil {
+			p.sh.fail(err)
+			return
+		}
+		p.show(o.packing, o.atts, o.doc)
+	})
+}
+
+// show lays out a ranking.
+func (p *attachmentsPanel) show(pk hostcore.Packing, atts []hostcore.Attachment, doc string) {
+	byID := map[string]hostcore.Attachment{}
+	for _, a := range atts {
+		byID[strconv.FormatInt(a.ID, 10)] = a
+	}
+	p.packing = pk
+	p.rows = p.rows[:0]
+	verdicts := map[hostcore.Verdict]int{}
+	for _, d := range pk.Decisions {
+		x := ranked{att: byID[d.Item.ID], dec: d}
+		x.watch, x.watched = p.watch.state(x.att.ID)
+		p.rows = append(p.rows, x)
+		verdicts[d.Verdict]++
+	}
+	p.meter.set(pk)
+	p.summary.SetText(fmt.Sprintf("%d included · %d dropped for budget · %d held back (audience) · %d unreadable",
+		verdicts[hostcore.VerdictIncluded], verdicts[hostcore.VerdictDroppedBudget],
+		verdicts[hostcore.VerdictHeldAudience], verdicts[hostcore.VerdictUnreadable]))
+	p.empty.Hidden = len(p.rows) > 0
+	p.empty.Refresh()
+	p.list.UnselectAll()
+	p.list.Refresh()
+	p.preview.set(doc)
+}
+
+// refreshWatch shows the watcher's news (stale, checked) without ranking.
+func (p *attachmentsPanel) refreshWatch() {
+	for i := range p.rows {
+		p.rows[i].watch, p.rows[i].watched = p.watch.state(p.rows[i].att.ID)
+	}
+	p.list.Refresh()
+}
+
+// inspect shows a row's attachment in the inspector, read through the
+// connection it was attached with.
+func (p *attachmentsPanel) inspect(id widget.ListItemID) {
+	if id >= len(p.rows) {
+		return
+	}
+	p.list.Unselect(id) // so that tapping it again reads it again
+	x := p.rows[id]
+	c, err := p.sh.cv.ConnFor(x.att)
+	if err != nil {
+		p.sh.fail(err)
+		return
+	}
+	p.sh.read(readRequest{conn: c, uri: x.att.URI, title: x.att.Title, annotations: x.att.Annotations})
+	p.sh.notify(fmt.Sprintf("#%d %s: %s", x.dec.Rank, x.att.URI, x.dec.Reason)) // the whole reason, which the row may cut
+}
+
+// change saves an attachment's pin or priority and ranks again.
+func (p *attachmentsPanel) change(a hostcore.Attachment, what string) {
+	store := p.sh.cv.Store()
+	p.sh.act(func(ctx context.Context) error { return store.UpdateAttachment(ctx, a) }, func() {
+		p.sh.notify(what)
+		p.rerank()
+	})
+}
+
+func (p *attachmentsPanel) pin(a hostcore.Attachment, on bool) {
+	a.Pinned = on
+	what := "Unpinned " + a.URI
+	if on {
+		what = "Pinned " + a.URI + ": it ranks before every unpinned item"
+	}
+	p.change(a, what)
+}
+
+func (p *attachmentsPanel) setPriority(a hostcore.Attachment, prio *float64) {
+	a.PriorityOverride = prio
+	what := "Priority of " + a.URI + " back to the server's"
+	if prio != nil {
+		what = "Priority of " + a.URI + " set to " + priorityText(*prio)
+	}
+	p.change(a, what)
+}
+
+// remove takes an attachment out of the conversation, offering Undo.
+func (p *attachmentsPanel) remove(a hostcore.Attachment) {
+	store := p.sh.cv.Store()
+	p.sh.act(func(ctx context.Context) error { return store.RemoveAttachment(ctx, a.ID) }, func() {
+		p.removed = a
+		p.undone.SetText("Removed " + orNone(a.Title, a.URI) + " (" + a.URI + ")")
+		p.undo.Show()
+		p.reload()
+	})
+}
+
+// restore undoes the last removal.
+func (p *attachmentsPanel) restore() {
+	a := p.removed
+	if a.ID == 0 {
+		return
+	}
+	store := p.sh.cv.Store()
+	p.sh.act(func(ctx context.Context) error { return store.RestoreAttachment(ctx, a.ID) }, func() {
+		p.removed = hostcore.Attachment{}
+		p.undo.Hide()
+		p.sh.notify("Restored " + a.URI)
+		p.reload()
+	})
+}
+
+// close stops the ranking and the watcher.
+func (p *attachmentsPanel) close() {
+	p.rank.stop()
+	p.watch.stop()
+}

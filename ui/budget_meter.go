@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// budgetMeter shows how much of the token budget the included items use:
+// "812 / 8,000 tokens" over a bar filled in proportion, which turns to the
+// error colour, with a sentence saying by how much, when required items
+// (priority 1) push the context over budget.
+type budgetMeter struct {
+	bg    *canvas.Rectangle
+	fill  *canvas.Rectangle
+	fit   *meterLayout
+	track *fyne.Container
+	text  *widget.Label
+	over  *widget.Label
+	state hostcore.Packing
+}
+
+func newBudgetMeter() *budgetMeter {
+	m := &budgetMeter{bg: canvas.NewRectangle(color.Transparent), fill: canvas.NewRectangle(color.Transparent),
+		fit: &meterLayout{}, text: widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
+		over: widget.NewLabel("")}
+	m.bg.CornerRadius = theme.InputRadiusSize()
+	m.fill.CornerRadius = theme.InputRadiusSize()
+	m.over.Importance = widget.DangerImportance
+	m.over.Wrapping = fyne.TextWrapWord
+	m.over.Hide()
+	return m
+}
+
+func (m *budgetMeter) buildUI() fyne.CanvasObject {
+	m.track = container.New(m.fit, m.fill)
+	bar := container.NewStack(m.bg, m.track, m.text)
+	m.set(hostcore.Packing{Budget: hostcore.DefaultBudget})
+	return container.NewVBox(bar, m.over)
+}
+
+// set shows a packing.
+func (m *budgetMeter) set(p hostcore.Packing) {
+	m.state = p
+	budget := max(p.Budget, 1)
+	m.fit.fraction = float32(p.Used) / float32(budget)
+	m.text.SetText(fmt.Sprintf("%s / %s tokens", count(int64(p.Used)), count(int64(p.Budget))))
+	if p.Exceeded > 0 {
+		m.over.SetText(fmt.Sprintf("Over budget by %s tokens: items of priority 1 (required) are kept even when they do not fit.",
+			count(int64(p.Exceeded))))
+		m.over.Show()
+	} else {
+		m.over.Hide()
+	}
+	m.recolor()
+}
+
+// recolor paints the bar in the current theme: a tint of the primary
+// colour, or of the error colour when over budget, under text in the
+// foreground colour, so it reads in light and dark themes alike.
+func (m *budgetMeter) recolor() {
+	m.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+	m.bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
+	m.bg.StrokeWidth = 1
+	name := theme.ColorNamePrimary
+	if m.state.Exceeded > 0 {
+		name = theme.ColorNameError
+	}
+	m.fill.FillColor = tint(theme.Color(name), 0x80)
+	m.bg.Refresh()
+	m.track.Refresh()
+}
+
+// tint is c with alpha a.
+func tint(c color.Color, a uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: a}
+}

@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// contextPreview shows exactly what would be sent to the model: the
+// Markdown of hostcore.Assemble over the current packing, character for
+// character. Until model providers exist, Send shows this same text.
+type contextPreview struct {
+	sh   *shell
+	doc  string
+	text *widget.Label
+	send *widget.Button
+	copy *widget.Button
+}
+
+func newContextPreview(sh *shell) *contextPreview { return &contextPreview{sh: sh} }
+
+func (c *contextPreview) buildUI() fyne.CanvasObject {
+	c.text = monospace("", panelColumns)
+	c.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.showSend)
+	c.send.Importance = widget.HighImportance
+	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), c.copyDoc)
+	head := container.NewHBox(heading("Context preview"), layout.NewSpacer(), c.copy, c.send)
+	note := caption("Exactly what the model would be sent (Markdown, in rank order).")
+	c.set("")
+	return container.NewBorder(container.NewVBox(head, note), nil, nil, nil, container.NewVScroll(c.text))
+}
+
+// set shows a new assembled document.
+func (c *contextPreview) set(doc string) {
+	c.doc = doc
+	if doc == "" {
+		c.text.SetText("(empty: nothing is included yet)")
+		return
+	}
+	c.text.SetText(softWrap(clipDoc(doc), panelColumns))
+}
+
+// clipDoc bounds what the preview lays out; Send shows the same bound.
+func clipDoc(doc string) string {
+	if len(doc) > maxShownText {
+		return doc[:maxShownText] + "\n… (" + byteSize(int64(len(doc)-maxShownText)) + " more)"
+	}
+	return doc
+}
+
+// copyDoc puts the exact document on the clipboard: the preview breaks
+// long lines for display.
+func (c *contextPreview) copyDoc() {
+	fyne.CurrentApp().Clipboard().SetContent(c.doc)
+	c.sh.notify(fmt.Sprintf("Copied the context (%s) to the clipboard", byteSize(int64(len(c.doc)))))
+}
+
+// showSend is Send while no model provider is configured: it shows what
+// would be sent.
+func (c *contextPreview) showSend() {
+	copyAll := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), c.copyDoc)
+	note := caption("No model provider is configured yet, so nothing is sent. This is the context a model would receive:")
+	body := container.NewBorder(container.NewBorder(nil, nil, nil, copyAll, note), nil, nil, nil,
+		container.NewVScroll(monospace(clipDoc(c.doc), dialogColumns)))
+	d := dialog.NewCustom("Send: the model's context", "Close", body, c.sh.win)
+	d.Resize(c.sh.win.Canvas().Size().Subtract(fyne.NewSize(120, 120)))
+	d.Show()
+}

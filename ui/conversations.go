@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// firstTitle is the title of the conversation made on first launch.
+const firstTitle = "First conversation"
+
+// conversationBar chooses the conversation attachments belong to: switch,
+// create, rename. The last one used is remembered.
+type conversationBar struct {
+	sh  *shell
+	use func(hostcore.Conversation)
+
+	all    []hostcore.Conversation
+	choose *widget.Select
+}
+
+func newConversationBar(sh *shell, use func(hostcore.Conversation)) *conversationBar {
+	return &conversationBar{sh: sh, use: use}
+}
+
+func (b *conversationBar) buildUI() fyne.CanvasObject {
+	b.choose = widget.NewSelect(nil, func(string) {
+		if i := b.choose.SelectedIndex(); i >= 0 && i < len(b.all) && b.all[i].ID != b.sh.conv.ID {
+			b.use(b.all[i])
+		}
+	})
+	b.choose.PlaceHolder = "(loading conversations)"
+	create := widget.NewButtonWithIcon("", theme.ContentAddIcon(), b.askCreate)
+	rename := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), b.askRename)
+	return container.NewBorder(nil, nil, heading("Conversation"), container.NewHBox(create, rename), b.choose)
+}
+
+// load lists the conversations and switches to want (0: the newest),
+// creating a first one when there is none, so a first launch has a
+// conversation ready.
+func (b *conversationBar) load(want int) {
+	store := b.sh.cv.Store()
+	run(b.sh.work, b.sh.ctx, func(ctx context.Context) ([]hostcore.Conversation, error) {
+		all, err := store.Conversations(ctx)
+		if err != nil || len(all) > 0 {
+			return all, err
+		}
+		c, err := store.CreateConversation(ctx, firstTitle)
+		return []hostcore.Conversation{c}, err
+	}, func(all []hostcore.Conversation, err error) {
+		if err != nil {
+			b.sh.fail(err)
+			return
+		}
+		b.show(all, int64(want))
+	})
+}
+
+// show lists all and switches to the conversation with id want, else the
+// newest.
+func (b *conversationBar) show(all []hostcore.Conversation, want int64) {
+	b.all = all
+	names := make([]string, len(all))
+	seen := map[string]bool{}
+	pick := -1
+	for i, c := range all {
+		names[i] = c.Title
+		if seen[c.Title] { // the select tells options apart by their text
+			names[i] = fmt.Sprintf("%s (#%d)", c.Title, c.ID)
+		}
+		seen[c.Title] = true
+		if c.ID == want {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		pick = newest(all)
+	}
+	b.choose.SetOptions(names)
+	if pick < 0 {
+		return
+	}
+	if all[pick].ID == b.sh.conv.ID {
+		b.sh.conv = all[pick] // a rename: same conversation, new title
+		b.choose.Selected = names[pick]
+		b.choose.Refresh()
+		return
+	}
+	b.choose.SetSelectedIndex(pick) // calls use
+}
+
+// newest is the index of the most recently updated conversation.
+func newest(all []hostcore.Conversation) int {
+	best := -1
+	for i, c := range all {
+		if best < 0 || c.UpdatedAt.After(all[best].UpdatedAt) {
+			best = i
+		}
+	}
+	return best
+}
+
+func (b *conversationBar) askCreate() {
+	b.ask("New conversation", fmt.Sprintf("Conversation %d", len(b.all)+1), "Create", b.create)
+}
+
+func (b *conversationBar) askRename() {
+	if b.sh.conv.ID == 0 {
+		return
+	}
+	b.ask("Rename conversation", b.sh.conv.Title, "Rename", b.rename)
+}
+
+// ask asks for a title.
+func (b *conversationBar) ask(title, initial, confirm string, then func(string)) {
+	e := widget.NewEntry()
+	e.SetText(initial)
+	d := dialog.NewForm(title, confirm, "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+		if t := strings.TrimSpace(e.Text); ok && t != "" {
+			then(t)
+		}
+	}, b.sh.win)
+	d.Resize(fyne.NewSize(420, 0))
+	d.Show()
+	b.sh.win.Canvas().Focus(e)
+}
+
+// create makes a conversation and switches to it.
+func (b *conversationBar) create(title string) {
+	store := b.sh.cv.Store()
+	b.change(func(ctx context.Context) (int64, error) {
+		c, err := store.CreateConversation(ctx, title)
+		return c.ID, err
+	}, "Created “"+title+"”")
+}
+
+// rename retitles the current conversation.
+func (b *conversationBar) rename(title string) {
+	store, id := b.sh.cv.Store(), b.sh.conv.ID
+	b.change(func(ctx context.Context) (int64, error) {
+		return id, store.RenameConversation(ctx, id, title)
+	}, "Renamed the conversation to “"+title+"”")
+}
+
+// change runs f, then lists the conversations again and switches to the
+// one f names.
+func (b *conversationBar) change(f func(ctx context.Context) (int64, error), done string) {
+	store := b.sh.cv.Store()
+	type outcome struct {
+		id  int64
+		all []hostcore.Conversation
+	}
+	run(b.sh.work, b.sh.ctx, func(ctx context.Context) (outcome, error) {
+		id, err := f(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		all, err := store.Conversations(ctx)
+		return outcome{id, all}, err
+	}, func(o outcome, err error) {
+		if err != nil {
+			b.sh.fail(err)
+			return
+		}
+		b.show(o.all, o.id)
+		b.sh.notify(done)
+	})
+}

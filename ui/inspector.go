@@ -1,0 +1,288 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// inspector is the centre's lower half: one read, as the host saw it. The
+// body rendered by type; the metadata (uri, mimeType, size, annotations);
+// a cache badge (hit, miss or stale, TTL left, scope, account); the raw
+// JSON-RPC request and response; the time the server took. A failed read
+// shows its kind and what to do next.
+type inspector struct {
+	sh   *shell
+	req  readRequest
+	busy job
+
+	uri      *widget.Label
+	badge    *widget.Label
+	elapsed  *widget.Label
+	progress *fyne.Container
+	modes    *fyne.Container
+	facts    *fyne.Container
+	tabs     *container.AppTabs
+	body     *container.Scroll
+	meta     *container.Scroll
+	raw      *container.Scroll
+}
+
+func newInspector(sh *shell) *inspector { return &inspector{sh: sh} }
+
+func (in *inspector) buildUI() fyne.CanvasObject {
+	in.uri = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	in.uri.Truncation = fyne.TextTruncateEllipsis
+	in.badge = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	in.badge.Wrapping = fyne.TextWrapWord
+	in.elapsed = widget.NewLabel("")
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
+		in.busy.stop()
+		in.progress.Hide()
+		in.sh.notify("Read canceled")
+	})
+	in.progress = container.NewBorder(nil, nil, nil, cancel, widget.NewProgressBarInfinite())
+	in.progress.Hide()
+	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { in.again(hostcore.ReadRefresh) })
+	bypass := widget.NewButton("Bypass cache", func() { in.again(hostcore.ReadBypass) })
+	in.modes = container.NewHBox(refresh, bypass)
+	in.modes.Hide()
+	in.body = container.NewVScroll(container.NewPadded(widget.NewLabel("")))
+	in.meta = container.NewVScroll(widget.NewLabel(""))
+	in.raw = container.NewVScroll(widget.NewLabel(""))
+	in.tabs = container.NewAppTabs(
+		container.NewTabItem("Body", in.body),
+		container.NewTabItem("Metadata", in.meta),
+		container.NewTabItem("Raw JSON-RPC", in.raw),
+	)
+	in.facts = container.NewBorder(nil, nil, nil, in.elapsed, in.badge)
+	in.facts.Hide()
+	head := container.NewVBox(
+		container.NewBorder(nil, nil, heading("Inspector"), in.modes, in.uri),
+		in.facts, in.progress)
+	in.showEmpty()
+	return container.NewBorder(head, nil, nil, nil, in.tabs)
+}
+
+// showEmpty says how to get something to inspect.
+func (in *inspector) showEmpty() {
+	hint := widget.NewLabel("Nothing read yet. Choose a resource, fill a template or type a memory id, " +
+		"then Read (Enter). The body, what the cache did and the exact JSON-RPC exchange show here.")
+	hint.Wrapping = fyne.TextWrapWord
+	hint.TextStyle.Italic = true
+	in.body.Content = container.NewPadded(hint)
+	in.body.Refresh()
+}
+
+// again reads the last resource again in another cache mode.
+func (in *inspector) again(mode hostcore.ReadMode) {
+	if in.req.conn == nil {
+		return
+	}
+	r := in.req
+	r.mode = mode
+	in.read(r)
+}
+
+// read reads r on a goroutine and shows the outcome; a newer read, or
+// Cancel, drops it.
+func (in *inspector) read(r readRequest) {
+	if r.conn == nil {
+		in.sh.fail(hostcore.NewUsageError("choose a server first"))
+		return
+	}
+	in.req = r
+	ctx, gen := in.busy.start(in.sh.ctx)
+	in.uri.SetText(r.uri)
+	in.progress.Show()
+	run(in.sh.work, ctx, func(ctx context.Context) (*hostcore.ReadResult, error) {
+		return r.conn.Read(ctx, r.uri, r.mode)
+	}, func(res *hostcore.ReadResult, err error) {
+		if !in.busy.current(gen) {
+			return
+		}
+		in.busy.finish(gen)
+		in.progress.Hide()
+		in.modes.Show()
+		in.facts.Show()
+		if err != nil {
+			in.showError(r, err)
+			return
+		}
+		in.showResult(r, res)
+	})
+}
+
+// showResult fills every part of the inspector from a read.
+func (in *inspector) showResult(r readRequest, res *hostcore.ReadResult) {
+	text, imp := cacheBadge(res.Cache)
+	in.badge.Importance = imp
+	in.badge.SetText(text)
+	if res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale {
+		in.elapsed.SetText("from the cache")
+	} else {
+		in.elapsed.SetText("server answered in " + span(res.Elapsed))
+	}
+	in.body.Content = container.NewPadded(renderContents(res.Contents, in.save))
+	in.body.Refresh()
+	in.body.ScrollToTop()
+	in.meta.Content = metadataView(r, res)
+	in.meta.Refresh()
+	in.raw.Content = rawView(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
+	in.raw.Refresh()
+}
+
+// showError shows a failed read by its kind, with what to do next, and the
+// exchange that failed.
+func (in *inspector) showError(r readRequest, err error) {
+	in.badge.Importance = widget.DangerImportance
+	kind, _, _, _ := explain(err)
+	in.badge.SetText("FAILED · " + string(kind))
+	in.elapsed.SetText("")
+	in.body.Content = container.NewPadded(errorView(err))
+	in.body.Refresh()
+	in.meta.Content = metadataView(r, nil)
+	in.meta.Refresh()
+	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
+	if !ok {
+		ex = hostcore.Exchange{}
+	}
+	in.raw.Content = rawView(ex, false)
+	in.raw.Refresh()
+	in.tabs.SelectIndex(0)
+	in.sh.fail(err)
+}
+
+// errorView is a failure as a person reads it: the kind as a heading, the
+// message, what to do next, and the detail for whoever debugs it.
+func errorView(err error) fyne.CanvasObject {
+	kind, msg, hint, detail := explain(err)
+	title := widget.NewLabelWithStyle(kindTitle(kind), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Importance = widget.DangerImportance
+	title.SizeName = theme.SizeNameSubHeadingText
+	message := widget.NewLabel(msg)
+	message.Wrapping = fyne.TextWrapWord
+	box := container.NewVBox(container.NewHBox(widget.NewIcon(theme.ErrorIcon()), title), message)
+	if hint != "" {
+		next := widget.NewLabel("What to do next: " + hint)
+		next.Wrapping = fyne.TextWrapWord
+		next.Importance = widget.HighImportance
+		box.Add(next)
+	}
+	if detail != "" {
+		box.Add(caption("Detail: " + detail))
+	}
+	return box
+}
+
+// metadataView lists what is known of the resource and the read.
+func metadataView(r readRequest, res *hostcore.ReadResult) fyne.CanvasObject {
+	rows := [][2]string{{"URI", r.uri}, {"Title", r.title},
+		{"Server", r.conn.Server.Name + " as " + r.conn.Account.Name}}
+	if res != nil {
+		var mimes []string
+		for _, c := range res.Contents {
+			mimes = append(mimes, mimeOf(c))
+		}
+		rows = append(rows, [2]string{"MIME type", strings.Join(mimes, ", ")},
+			[2]string{"Size", fmt.Sprintf("%s bytes in %d entries", count(res.Size()), len(res.Contents))},
+			[2]string{"Protocol", res.ProtocolVersion},
+			[2]string{"Cache hints", cacheHints(res.Hints)})
+		if res.Cache.NotStored != "" {
+			rows = append(rows, [2]string{"Not cached", res.Cache.NotStored})
+		}
+	}
+	a := r.annotations
+	rows = append(rows, [2]string{"Audience", orNone(strings.Join(a.Audience, ", "), "not given (user and assistant)")})
+	prio := fmt.Sprintf("not given (%s by default)", priorityText(hostcore.DefaultPriority))
+	if a.Priority != nil {
+		prio = priorityText(*a.Priority)
+	}
+	rows = append(rows, [2]string{"Priority", prio}, [2]string{"Last modified", orNone(a.LastModified, "not given")})
+	grid := container.New(layout.NewFormLayout())
+	for _, row := range rows {
+		key := widget.NewLabelWithStyle(row[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
+		value := widget.NewLabel(row[1])
+		value.Wrapping = fyne.TextWrapBreak
+		value.Selectable = true
+		grid.Add(key)
+		grid.Add(value)
+	}
+	return grid
+}
+
+func cacheHints(h hostcore.CacheHints) string {
+	scope := h.Scope
+	if scope == "" {
+		scope = "absent (private)"
+	}
+	return fmt.Sprintf("ttlMs %s, cacheScope %s", count(h.TTL.Milliseconds()), scope)
+}
+
+func orNone(s, none string) string {
+	if s == "" {
+		return none
+	}
+	return s
+}
+
+// rawView shows the JSON-RPC request and response as they crossed the wire.
+func rawView(ex hostcore.Exchange, fromCache bool) fyne.CanvasObject {
+	if fromCache {
+		return container.NewPadded(caption("Answered from the cache: nothing was sent to the server for this read."))
+	}
+	if len(ex.Request) == 0 && len(ex.Response) == 0 {
+		return container.NewPadded(caption("No exchange was recorded for this read."))
+	}
+	box := container.NewVBox(heading("Request"), monospace(wireText(ex.Request), panelColumns),
+		heading("Response"), monospace(wireText(ex.Response), panelColumns))
+	if ex.Truncated {
+		box.Add(caption("The exchange was cut to bound memory."))
+	}
+	return box
+}
+
+// wireText is a message for the raw view: indented when it is small
+// enough to lay out, else its first bytes as sent.
+func wireText(raw []byte) string {
+	if len(raw) <= maxShownText {
+		return prettyJSON(raw)
+	}
+	return string(raw[:maxShownText]) + "\n… (" + byteSize(int64(len(raw)-maxShownText)) + " more)"
+}
+
+// save writes a blob to a file the person chooses.
+func (in *inspector) save(c hostcore.Content) {
+	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
+		if err != nil {
+			in.sh.fail(err)
+			return
+		}
+		if wc == nil {
+			return
+		}
+		data := c.Blob
+		run(in.sh.work, in.sh.ctx, func(context.Context) (string, error) {
+			defer wc.Close()
+			_, err := wc.Write(data)
+			return wc.URI().Path(), err
+		}, func(path string, err error) {
+			if err != nil {
+				in.sh.fail(err)
+				return
+			}
+			in.sh.notify("Saved " + byteSize(int64(len(data))) + " to " + path)
+		})
+	}, in.sh.win)
+	d.SetFileName(saveName(c))
+	d.Show()
+}

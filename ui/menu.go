@@ -1,0 +1,36 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+)
+
+// Keyboard shortcuts. They sit on the main menu because the window gives a
+// menu's shortcuts precedence over the focused widget: Ctrl+Enter attaches
+// even while the cursor is in a field, where a canvas shortcut would be
+// swallowed by the entry.
+var (
+	shortcutFind   = &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutAttach = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+)
+
+// menu is the main menu: servers, the conversation, and the picker's
+// keyboard shortcuts (Ctrl+K, Ctrl+Enter; Enter in a field reads).
+func (a *App) menu() *fyne.MainMenu {
+	find := fyne.NewMenuItem("Find resources", a.picker.focusSearch)
+	find.Shortcut = shortcutFind
+	read := fyne.NewMenuItem("Read the chosen item (Enter)", a.picker.readCurrent)
+	attach := fyne.NewMenuItem("Attach the chosen item", a.picker.attachCurrent)
+	attach.Shortcut = shortcutAttach
+	return fyne.NewMainMenu(
+		fyne.NewMenu("Servers",
+			fyne.NewMenuItem("Add a server…", a.servers.add),
+			fyne.NewMenuItem("Import a Claude Desktop config…", func() { a.servers.chooseImport("claude-desktop") }),
+			fyne.NewMenuItem("Import a VS Code mcp.json…", func() { a.servers.chooseImport("vscode") })),
+		fyne.NewMenu("Conversation",
+			fyne.NewMenuItem("New…", a.conversations.askCreate),
+			fyne.NewMenuItem("Rename…", a.conversations.askRename),
+			fyne.NewMenuItem("Send (show the context)", a.attachments.preview.showSend)),
+		fyne.NewMenu("Picker", find, read, attach),
+	)
+}

@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"context"
+	"errors"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// errNoInput is a prompt the person dismissed.
+var errNoInput = errors.New("no value given")
+
+// PromptInput asks the person, in a dialog, for the value of a VS Code
+// input that server needs to start (hostcore.HostOptions.PromptInput) and
+// waits for the answer or for ctx to end. The host calls it from the
+// goroutine that connects, never from the main goroutine, which it would
+// block.
+func (a *App) PromptInput(ctx context.Context, server string, in hostcore.Input) (string, error) {
+	type answer struct {
+		value string
+		ok    bool
+	}
+	got := make(chan answer, 1)
+	deliver(func() {
+		e := widget.NewEntry()
+		if in.Password {
+			e = widget.NewPasswordEntry()
+		}
+		label := in.Description
+		if label == "" {
+			label = in.ID
+		}
+		d := dialog.NewForm(server+" needs "+in.ID, "OK", "Cancel",
+			[]*widget.FormItem{widget.NewFormItem(label, e)},
+			func(ok bool) { got <- answer{e.Text, ok} }, a.sh.win)
+		d.Resize(fyne.NewSize(480, 0))
+		d.Show()
+		a.sh.win.Canvas().Focus(e)
+	})
+	select {
+	case ans := <-got:
+		if !ans.ok {
+			return "", errNoInput
+		}
+		return ans.value, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}

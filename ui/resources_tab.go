@@ -1,0 +1,261 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// resourcesTab lists every resource of every page of the server in use, in
+// a virtualized list, with a search box that filters as you type. Pages are
+// shown as they arrive, under a progress bar with a Cancel button.
+type resourcesTab struct {
+	sh     *shell
+	loaded func(n int)
+	icons  *iconCache
+
+	conn  *hostcore.Conn
+	all   []hostcore.Resource
+	keys  []string // lower-cased text each resource is searched by
+	shown []int    // indices into all that match the search
+	sel   int      // index into shown, or -1
+	list  job
+
+	search   *widget.Entry
+	rows     *widget.List
+	empty    *widget.Label
+	progress *fyne.Container
+	pages    *widget.Label
+}
+
+func newResourcesTab(sh *shell, loaded func(n int)) *resourcesTab {
+	t := &resourcesTab{sh: sh, loaded: loaded, sel: -1}
+	t.icons = newIconCache(sh, func() { t.rows.Refresh() })
+	return t
+}
+
+func (t *resourcesTab) buildUI() fyne.CanvasObject {
+	t.search = widget.NewEntry()
+	t.search.SetPlaceHolder("Search resources (Ctrl+K)")
+	t.search.OnChanged = func(string) { t.filter() }
+	t.search.OnSubmitted = func(string) { t.read() }
+	t.rows = widget.NewList(func() int { return len(t.shown) }, newResourceRow, t.updateRow)
+	t.rows.OnSelected = func(id widget.ListItemID) {
+		t.sel = id
+		t.read()
+	}
+	t.empty = widget.NewLabel("")
+	t.empty.Wrapping = fyne.TextWrapWord
+	t.empty.Alignment = fyne.TextAlignCenter
+	t.empty.Hide()
+	t.pages = widget.NewLabel("")
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { t.stop("Listing canceled") })
+	t.progress = container.NewBorder(nil, nil, nil, cancel, container.NewStack(widget.NewProgressBarInfinite(), t.pages))
+	t.progress.Hide()
+	top := container.NewVBox(t.search, t.progress)
+	return container.NewBorder(top, nil, nil, nil, container.NewStack(t.rows, container.NewPadded(t.empty)))
+}
+
+func newResourceRow() fyne.CanvasObject {
+	icon := canvas.NewImageFromResource(theme.FileIcon())
+	icon.FillMode = canvas.ImageFillContain
+	icon.SetMinSize(fyne.NewSquareSize(28))
+	name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	name.Truncation = fyne.TextTruncateEllipsis
+	detail := widget.NewLabel("")
+	detail.Truncation = fyne.TextTruncateEllipsis
+	detail.SizeName = theme.SizeNameCaptionText
+	return container.NewBorder(nil, nil, icon, nil, container.New(&rowsLayout{}, name, detail))
+}
+
+func (t *resourcesTab) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	if id >= len(t.shown) {
+		return
+	}
+	r := t.all[t.shown[id]]
+	box := o.(*fyne.Container)
+	texts := box.Objects[0].(*fyne.Container)
+	icon := box.Objects[1].(*canvas.Image)
+	texts.Objects[0].(*widget.Label).SetText(r.DisplayName())
+	texts.Objects[1].(*widget.Label).SetText(resourceDetail(r))
+	res := t.icons.forResource(r)
+	if res == nil {
+		res = theme.FileIcon()
+	}
+	if icon.Resource != res {
+		icon.Resource = res
+		icon.Refresh()
+	}
+}
+
+// resourceDetail is a resource's second line: its uri, type and size.
+func resourceDetail(r hostcore.Resource) string {
+	parts := []string{r.URI}
+	if r.MIMEType != "" {
+		parts = append(parts, r.MIMEType)
+	}
+	if r.Size > 0 {
+		parts = append(parts, byteSize(r.Size))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// setConn lists c's resources, canceling the listing in flight.
+func (t *resourcesTab) setConn(c *hostcore.Conn) {
+	t.conn = c
+	t.all, t.keys, t.shown, t.sel = nil, nil, nil, -1
+	t.rows.UnselectAll()
+	t.rows.Refresh()
+	t.empty.Hide()
+	if c == nil {
+		t.list.stop()
+		return
+	}
+	t.load(c)
+}
+
+// load fetches every page on a goroutine, handing each page to the list as
+// it arrives.
+func (t *resourcesTab) load(c *hostcore.Conn) {
+	ctx, gen := t.list.start(t.sh.ctx)
+	t.pages.SetText("Listing resources…")
+	t.progress.Show()
+	t.sh.work.add()
+	go func() {
+		var batch []hostcore.Resource
+		hand := func(p hostcore.ListProgress) {
+			b := batch
+			batch = nil
+			deliver(func() { t.landed(gen, b, &p) })
+		}
+		var err error
+		for r, e := range c.Resources(ctx, hand) {
+			if e != nil {
+				err = e
+				break
+			}
+			batch = append(batch, r)
+		}
+		deliver(func() {
+			defer t.sh.work.done()
+			t.landed(gen, batch, nil)
+			t.finished(gen, err)
+		})
+	}()
+}
+
+// landed adds a batch of resources; p, when set, says how far the listing is.
+func (t *resourcesTab) landed(gen uint64, batch []hostcore.Resource, p *hostcore.ListProgress) {
+	if !t.list.current(gen) {
+		return
+	}
+	for _, r := range batch {
+		t.all = append(t.all, r)
+		t.keys = append(t.keys, strings.ToLower(r.Name+"\x00"+r.Title+"\x00"+r.URI+"\x00"+r.Description))
+	}
+	if p != nil {
+		t.pages.SetText(fmt.Sprintf("Listing: %s pages, %s resources so far…", count(int64(p.Pages)), count(int64(p.Items))))
+	}
+	if len(batch) > 0 {
+		t.filter()
+	}
+}
+
+// finished ends a listing: an error goes to the status line, an empty list
+// says where else to look.
+func (t *resourcesTab) finished(gen uint64, err error) {
+	if !t.list.current(gen) {
+		return
+	}
+	t.list.finish(gen)
+	t.progress.Hide()
+	if err != nil {
+		t.sh.fail(err)
+	}
+	if len(t.all) == 0 {
+		t.empty.SetText("This server lists no resources.\nUse Templates, or By id for a threengram memory.")
+		if err != nil {
+			t.empty.SetText("The resources could not be listed:\n" + oneLine(err))
+		}
+		t.empty.Show()
+	}
+	t.loaded(len(t.all))
+}
+
+// stop cancels the listing in flight, keeping what has arrived.
+func (t *resourcesTab) stop(msg string) {
+	if !t.list.running() {
+		return
+	}
+	t.list.stop()
+	t.progress.Hide()
+	t.sh.notify(fmt.Sprintf("%s after %s resources", msg, count(int64(len(t.all)))))
+	t.loaded(len(t.all))
+}
+
+// filter shows the resources that match the search box.
+func (t *resourcesTab) filter() {
+	q := strings.ToLower(strings.TrimSpace(t.search.Text))
+	t.shown = t.shown[:0]
+	for i, k := range t.keys {
+		if q == "" || strings.Contains(k, q) {
+			t.shown = append(t.shown, i)
+		}
+	}
+	if t.sel >= len(t.shown) {
+		t.sel = -1
+	}
+	t.rows.Refresh()
+}
+
+// chosen is the selected resource, else the first that matches the search.
+func (t *resourcesTab) chosen() (hostcore.Resource, bool) {
+	i := t.sel
+	if i < 0 && len(t.shown) > 0 {
+		i = 0
+	}
+	if i < 0 || i >= len(t.shown) {
+		return hostcore.Resource{}, false
+	}
+	return t.all[t.shown[i]], true
+}
+
+// selectURI selects the resource with uri, which reads it.
+func (t *resourcesTab) selectURI(uri string) bool {
+	for i, j := range t.shown {
+		if t.all[j].URI == uri {
+			t.rows.Select(i)
+			t.rows.ScrollTo(i)
+			return true
+		}
+	}
+	return false
+}
+
+func (t *resourcesTab) read() {
+	r, ok := t.chosen()
+	if !ok {
+		return
+	}
+	t.sh.read(readRequest{conn: t.conn, uri: r.URI, title: r.DisplayName(), annotations: r.Annotations})
+}
+
+func (t *resourcesTab) attach() {
+	r, ok := t.chosen()
+	if !ok {
+		t.sh.fail(hostcore.NewUsageError("choose a resource to attach"))
+		return
+	}
+	cv := t.sh.cv
+	t.sh.attach("from the list", func(ctx context.Context, conv int64, c *hostcore.Conn) (hostcore.Attachment, error) {
+		return cv.AttachResource(ctx, conv, c, r)
+	})
+}

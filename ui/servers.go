@@ -1,0 +1,334 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// serversPanel is the left column: every server the host knows (configured,
+// imported, built in) with its connection state, negotiated protocol
+// version, capabilities and accounts. Choosing an account makes that
+// server and account the one the picker browses; reads then go through
+// that account's connection, so its cache partition follows.
+type serversPanel struct {
+	sh  *shell
+	use func(*hostcore.Conn)
+
+	list    *fyne.Container
+	cards   []*serverCard
+	warning *widget.Label
+	form    *serverForm // the one open, if any
+	root    fyne.CanvasObject
+}
+
+// serverCard shows one server.
+type serverCard struct {
+	sc       hostcore.ServerConfig
+	title    *widget.Label
+	source   *widget.Label
+	state    *widget.Label
+	process  *widget.Label
+	caps     *widget.Label
+	accounts *widget.RadioGroup
+}
+
+func newServersPanel(sh *shell, use func(*hostcore.Conn)) *serversPanel {
+	return &serversPanel{sh: sh, use: use}
+}
+
+func (p *serversPanel) buildUI() fyne.CanvasObject {
+	p.list = container.NewVBox()
+	p.warning = widget.NewLabel("")
+	p.warning.Wrapping = fyne.TextWrapWord
+	p.warning.Importance = widget.WarningImportance
+	p.warning.Hide()
+	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.add)
+	imp := widget.NewButtonWithIcon("Import", theme.DownloadIcon(), nil)
+	imp.OnTapped = func() {
+		menu := fyne.NewMenu("", fyne.NewMenuItem("Claude Desktop config…", func() { p.chooseImport("claude-desktop") }),
+			fyne.NewMenuItem("VS Code mcp.json…", func() { p.chooseImport("vscode") }))
+		widget.ShowPopUpMenuAtRelativePosition(menu, p.sh.win.Canvas(), fyne.NewPos(0, imp.Size().Height), imp)
+	}
+	head := container.NewBorder(nil, nil, heading("Servers"), container.NewHBox(add, imp))
+	p.root = container.NewBorder(head, nil, nil, nil,
+		container.NewVScroll(container.NewVBox(p.warning, p.list)))
+	return p.root
+}
+
+// heading is a section title.
+func heading(text string) *widget.Label {
+	return widget.NewLabelWithStyle(text, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+}
+
+// reload rebuilds the cards from the host's servers.
+func (p *serversPanel) reload() {
+	cfg := p.sh.host.Config()
+	p.cards = nil
+	p.list.RemoveAll()
+	for i, sc := range builtinFirst(p.sh.host.Servers()) {
+		if i > 0 {
+			p.list.Add(widget.NewSeparator())
+		}
+		card := p.newCard(sc)
+		p.cards = append(p.cards, card)
+		p.list.Add(card.buildUI(p))
+	}
+	var warnings []string
+	for _, err := range cfg.ImportErrors() {
+		warnings = append(warnings, oneLine(err))
+	}
+	p.warning.SetText(strings.Join(warnings, "\n"))
+	p.warning.Hidden = len(warnings) == 0
+	p.showCurrent()
+}
+
+func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
+	c := &serverCard{sc: sc, title: widget.NewLabelWithStyle(serverTitle(sc), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		source: widget.NewLabel(sourceText(sc)), state: widget.NewLabel(""), process: widget.NewLabel(""), caps: widget.NewLabel("")}
+	c.title.Truncation = fyne.TextTruncateEllipsis
+	c.source.Truncation = fyne.TextTruncateEllipsis
+	c.source.SizeName = theme.SizeNameCaptionText
+	c.state.Wrapping = fyne.TextWrapWord
+	c.process.Truncation = fyne.TextTruncateEllipsis
+	c.process.SizeName = theme.SizeNameCaptionText
+	c.caps.Wrapping = fyne.TextWrapWord
+	c.caps.SizeName = theme.SizeNameCaptionText
+	c.accounts = widget.NewRadioGroup(sc.AccountNames(), func(name string) {
+		if name == "" {
+			return
+		}
+		conn, err := p.sh.host.ConnFor(sc, name)
+		if err != nil {
+			p.sh.fail(err)
+			return
+		}
+		p.use(conn)
+	})
+	c.accounts.Horizontal = true
+	return c
+}
+
+func (c *serverCard) buildUI(p *serversPanel) fyne.CanvasObject {
+	var title fyne.CanvasObject = c.title
+	if c.sc.Source == "config" {
+		edit := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { p.edit(c.sc) })
+		remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { p.remove(c.sc) })
+		edit.Importance, remove.Importance = widget.LowImportance, widget.LowImportance
+		title = container.NewBorder(nil, nil, nil, container.NewHBox(edit, remove), c.title)
+	}
+	return container.New(rowsLayout{}, title, c.source, c.state, c.process, c.caps, c.accounts)
+}
+
+// builtinFirst orders servers as the panel shows them: the built-in demo
+// first, then the configured and imported ones in the host's order.
+func builtinFirst(all []hostcore.ServerConfig) []hostcore.ServerConfig {
+	var out, rest []hostcore.ServerConfig
+	for _, sc := range all {
+		if sc.Source == "builtin" {
+			out = append(out, sc)
+		} else {
+			rest = append(rest, sc)
+		}
+	}
+	return append(out, rest...)
+}
+
+// serverTitle is a server's title and, when it differs, its name.
+func serverTitle(sc hostcore.ServerConfig) string {
+	if sc.Title != "" && sc.Title != sc.Name {
+		return sc.Title + " (" + sc.Name + ")"
+	}
+	return sc.Name
+}
+
+// sourceText says where a server comes from and how it is reached.
+func sourceText(sc hostcore.ServerConfig) string {
+	how := "stdio: " + filepath.Base(sc.Command) + " " + strings.Join(sc.Args, " ")
+	if sc.IsHTTP() {
+		how = sc.URL
+	}
+	switch kind, path, _ := strings.Cut(sc.Source, ":"); kind {
+	case "builtin":
+		return "built in · " + how
+	case "claude-desktop", "vscode":
+		return "imported from " + filepath.Base(path) + " · " + how
+	}
+	return how
+}
+
+// showCurrent marks the server and account in use.
+func (p *serversPanel) showCurrent() {
+	cur := p.sh.conn
+	for _, c := range p.cards {
+		selected := ""
+		if cur != nil && cur.Server.Name == c.sc.Name {
+			selected = cur.Account.Name
+		}
+		if c.accounts.Selected != selected {
+			c.accounts.Selected = selected // not SetSelected: that would call use again
+			c.accounts.Refresh()
+		}
+		c.title.Importance = widget.MediumImportance
+		if selected != "" {
+			c.title.Importance = widget.HighImportance
+		}
+		c.title.Refresh()
+	}
+	p.refreshStates()
+}
+
+// refreshStates shows each server's connection as it stands now: the
+// account in use, else the server's first account.
+func (p *serversPanel) refreshStates() {
+	for _, c := range p.cards {
+		account := c.accounts.Selected
+		conn, err := p.sh.host.ConnFor(c.sc, account)
+		if err != nil {
+			c.state.SetText(oneLine(err))
+			continue
+		}
+		info := conn.Info()
+		text, imp, caps := connState(info)
+		if c.state.Text != text || c.state.Importance != imp {
+			c.state.Importance = imp
+			c.state.SetText(text)
+		}
+		if p := processText(info); c.process.Text != p {
+			c.process.SetText(p)
+		}
+		c.process.Hidden = c.process.Text == ""
+		if c.caps.Text != caps {
+			c.caps.SetText(caps)
+		}
+		c.caps.Hidden = caps == ""
+	}
+}
+
+// connState describes a connection: its state line, how prominent to make
+// it, and the capabilities line.
+func connState(info hostcore.ConnInfo) (string, widget.Importance, string) {
+	switch info.State {
+	case hostcore.StateConnected:
+		return "● connected · protocol " + info.ProtocolVersion, widget.SuccessImportance, capabilities(info.Capabilities)
+	case hostcore.StateConnecting:
+		return "◌ connecting…", widget.MediumImportance, ""
+	case hostcore.StateFailed, hostcore.StateDisconnected:
+		s := "✕ " + string(info.State)
+		if info.LastError != nil {
+			s += ": " + oneLine(info.LastError)
+		}
+		return s, widget.DangerImportance, ""
+	}
+	return "○ not connected yet", widget.MediumImportance, ""
+}
+
+// processText names the server program and, over stdio, its process.
+func processText(info hostcore.ConnInfo) string {
+	var parts []string
+	if info.Server != nil {
+		parts = append(parts, strings.TrimSpace(info.Server.Name+" "+info.Server.Version))
+	}
+	if info.PID > 0 {
+		parts = append(parts, fmt.Sprintf("pid %d", info.PID))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// chooseImport asks for another host's config file and imports its servers.
+func (p *serversPanel) chooseImport(kind string) {
+	d := dialog.NewFileOpen(func(rc fyne.URIReadCloser, err error) {
+		if err != nil {
+			p.sh.fail(err)
+			return
+		}
+		if rc == nil {
+			return // canceled
+		}
+		rc.Close()
+		p.importFile(kind, rc.URI().Path())
+	}, p.sh.win)
+	d.Show()
+}
+
+// importFile adds an import source to the config and saves it.
+func (p *serversPanel) importFile(kind, path string) {
+	cfg := p.sh.host.Config()
+	run(p.sh.work, p.sh.ctx, func(context.Context) ([]hostcore.ServerConfig, error) {
+		servers, err := cfg.AddImport(hostcore.ImportSource{Kind: kind, Path: path})
+		if err != nil {
+			return nil, err
+		}
+		return servers, cfg.Save()
+	}, func(servers []hostcore.ServerConfig, err error) {
+		if err != nil {
+			p.sh.fail(err)
+			return
+		}
+		p.reload()
+		p.sh.notify(fmt.Sprintf("Imported %d servers from %s", len(servers), path))
+	})
+}
+
+// remove deletes a configured server, after asking.
+func (p *serversPanel) remove(sc hostcore.ServerConfig) {
+	dialog.ShowConfirm("Remove server", "Remove “"+sc.Name+"” from the config?", func(ok bool) {
+		if !ok {
+			return
+		}
+		cfg := p.sh.host.Config()
+		cfg.Remove(sc.Name)
+		p.save("Removed "+sc.Name, func(ctx context.Context) error { return cfg.Save() })
+	}, p.sh.win)
+}
+
+// add and edit open the server form.
+func (p *serversPanel) add() { p.showForm(hostcore.ServerConfig{}) }
+
+func (p *serversPanel) edit(sc hostcore.ServerConfig) { p.showForm(sc) }
+
+func (p *serversPanel) showForm(sc hostcore.ServerConfig) {
+	f := newServerForm(sc)
+	p.form = f
+	f.show(p.sh.win, func(next hostcore.ServerConfig) {
+		// ReplaceServer logs out every account whose credentials changed,
+		// purging its private cache partition.
+		p.save("Saved "+next.Name, func(ctx context.Context) error { return p.sh.host.ReplaceServer(ctx, next) })
+	})
+}
+
+// save runs a config change on a goroutine and shows the servers again.
+func (p *serversPanel) save(done string, f func(ctx context.Context) error) {
+	run(p.sh.work, p.sh.ctx, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, f(ctx)
+	}, func(_ struct{}, err error) {
+		p.reload()
+		if err != nil {
+			p.sh.fail(err)
+			return
+		}
+		p.sh.notify(done)
+		p.followCurrent()
+	})
+}
+
+// followCurrent switches to the connection the current server now has,
+// when editing it changed how it is reached.
+func (p *serversPanel) followCurrent() {
+	cur := p.sh.conn
+	if cur == nil {
+		return
+	}
+	if c, err := p.sh.host.Conn(cur.Server.Name, cur.Account.Name); err == nil && c != cur {
+		p.use(c)
+	}
+}

@@ -1,0 +1,316 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// defaultCompleteDelay is how long typing must pause before completion is
+// asked for.
+const defaultCompleteDelay = 200 * time.Millisecond
+
+// templateWorkbench fills in a resource template: one field per variable,
+// the server's completion suggestions for the field being typed in (asked
+// once typing pauses), a live preview of the expanded URI or the reason it
+// is refused, and Read and Attach.
+type templateWorkbench struct {
+	sh     *shell
+	loaded func(n int)
+
+	conn      *hostcore.Conn
+	templates []hostcore.Template
+	tpl       *hostcore.Template
+	vars      []string
+	fields    map[string]*widget.Entry
+	list      job
+	complete  *debounced
+
+	choose      *widget.Select
+	form        *widget.Form
+	preview     *widget.Label
+	refusal     *widget.Label
+	readBtn     *widget.Button
+	attachBtn   *widget.Button
+	suggestHead *widget.Label
+	suggestVar  string
+	suggestions []string
+	suggestList *widget.List
+}
+
+func newTemplateWorkbench(sh *shell, loaded func(n int)) *templateWorkbench {
+	delay := sh.opts.CompleteDelay
+	if delay <= 0 {
+		delay = defaultCompleteDelay
+	}
+	return &templateWorkbench{sh: sh, loaded: loaded, fields: map[string]*widget.Entry{},
+		complete: &debounced{d: hostcore.Debouncer{Delay: delay}, tr: sh.work}}
+}
+
+func (w *templateWorkbench) buildUI() fyne.CanvasObject {
+	w.choose = widget.NewSelect(nil, func(string) { w.pick(w.choose.SelectedIndex()) })
+	w.choose.PlaceHolder = "(no templates)"
+	w.form = widget.NewForm()
+	w.preview = widget.NewLabel("")
+	w.preview.Wrapping = fyne.TextWrapBreak
+	w.preview.TextStyle = fyne.TextStyle{Monospace: true}
+	w.refusal = widget.NewLabel("")
+	w.refusal.Wrapping = fyne.TextWrapWord
+	w.readBtn = widget.NewButtonWithIcon("Read", theme.VisibilityIcon(), w.read)
+	w.attachBtn = widget.NewButtonWithIcon("Attach", theme.ContentAddIcon(), w.attach)
+	w.attachBtn.Importance = widget.HighImportance
+	w.suggestHead = widget.NewLabel("Suggestions")
+	w.suggestHead.Truncation = fyne.TextTruncateEllipsis
+	w.suggestHead.SizeName = theme.SizeNameCaptionText
+	w.suggestList = widget.NewList(func() int { return len(w.suggestions) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.TextStyle.Monospace = true
+			l.Truncation = fyne.TextTruncateEllipsis
+			return l
+		},
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(w.suggestions[id]) })
+	w.suggestList.OnSelected = w.takeSuggestion
+	left := container.NewVBox(w.choose, w.form, w.preview, w.refusal,
+		container.NewHBox(w.readBtn, w.attachBtn))
+	right := container.NewBorder(w.suggestHead, nil, nil, nil, w.suggestList)
+	split := container.NewHSplit(container.NewVScroll(left), right)
+	split.Offset = 0.58
+	w.pick(-1)
+	return split
+}
+
+// setConn lists c's templates.
+func (w *templateWorkbench) setConn(c *hostcore.Conn) {
+	w.conn = c
+	w.templates = nil
+	w.choose.SetOptions(nil)
+	w.choose.ClearSelected()
+	if c == nil {
+		w.list.stop()
+		return
+	}
+	ctx, gen := w.list.start(w.sh.ctx)
+	run(w.sh.work, ctx, func(ctx context.Context) ([]hostcore.Template, error) {
+		var out []hostcore.Template
+		for t, err := range c.Templates(ctx, nil) {
+			if err != nil {
+				return out, err
+			}
+			out = append(out, t)
+		}
+		return out, nil
+	}, func(ts []hostcore.Template, err error) {
+		if !w.list.current(gen) {
+			return
+		}
+		w.list.finish(gen)
+		w.showTemplates(ts, err)
+	})
+}
+
+func (w *templateWorkbench) showTemplates(ts []hostcore.Template, err error) {
+	if err != nil {
+		w.sh.fail(err)
+	}
+	w.templates = ts
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.DisplayName() + "  " + t.URITemplate
+	}
+	w.choose.SetOptions(names)
+	if len(ts) > 0 {
+		w.choose.SetSelectedIndex(0) // calls pick
+	} else {
+		w.pick(-1)
+	}
+	w.loaded(len(ts))
+}
+
+// pick shows the fields of template i (-1: none).
+func (w *templateWorkbench) pick(i int) {
+	w.tpl, w.vars = nil, nil
+	w.fields = map[string]*widget.Entry{}
+	w.form.Items = nil
+	w.setSuggestions("", nil, "")
+	if i >= 0 && i < len(w.templates) {
+		t := w.templates[i]
+		w.tpl = &t
+		vars, err := hostcore.TemplateVariables(t.URITemplate)
+		if err != nil {
+			w.sh.fail(err)
+		}
+		w.vars = vars
+		for _, v := range vars {
+			w.form.Append(v, w.newField(v))
+		}
+	}
+	w.form.Refresh()
+	w.updatePreview()
+	if len(w.vars) > 0 {
+		w.suggest(w.vars[0]) // what the first field could hold, before any typing
+	}
+}
+
+// newField is the entry of one variable: typing updates the preview at
+// once and asks for completions when typing pauses; Enter reads.
+func (w *templateWorkbench) newField(name string) *widget.Entry {
+	e := widget.NewEntry()
+	e.SetPlaceHolder(name)
+	e.OnChanged = func(string) {
+		w.updatePreview()
+		w.suggest(name)
+	}
+	e.OnSubmitted = func(string) { w.read() }
+	w.fields[name] = e
+	return e
+}
+
+// values are the fields' contents, by variable.
+func (w *templateWorkbench) values() map[string]string {
+	out := map[string]string{}
+	for name, e := range w.fields {
+		if e.Text != "" {
+			out[name] = e.Text
+		}
+	}
+	return out
+}
+
+// expanded is the URI the fields make, or why hostcore.Expand refuses it.
+func (w *templateWorkbench) expanded() (string, error) {
+	if w.tpl == nil {
+		return "", hostcore.NewUsageError("choose a template")
+	}
+	return hostcore.Expand(w.tpl.URITemplate, w.values())
+}
+
+// updatePreview shows the URI the fields expand to, or the template and
+// the reason hostcore.Expand refuses the values: gently while a field is
+// still empty, as a warning once a value is refused.
+func (w *templateWorkbench) updatePreview() {
+	uri, err := w.expanded()
+	switch {
+	case w.tpl == nil:
+		w.preview.SetText("This server offers no templates.")
+	case err == nil:
+		w.preview.SetText("→ " + uri)
+	default:
+		w.preview.SetText("→ " + w.tpl.URITemplate)
+	}
+	showRefusal(w.refusal, err, len(w.values()) < len(w.vars))
+	setEnabled(w.readBtn, err == nil)
+	setEnabled(w.attachBtn, err == nil)
+}
+
+// showRefusal puts why a URI cannot be made under its preview; incomplete
+// says some value is still to be typed, which is no fault of the person's.
+func showRefusal(l *widget.Label, err error, incomplete bool) {
+	if err == nil {
+		l.Hide()
+		return
+	}
+	_, msg, _, _ := explain(err)
+	l.Importance, l.TextStyle.Italic = widget.WarningImportance, false
+	text := "Refused: " + msg
+	if incomplete {
+		l.Importance, l.TextStyle.Italic = widget.MediumImportance, true
+		text = "Not yet: " + msg
+	}
+	l.SetText(text)
+	l.Show()
+}
+
+// suggest asks, once typing pauses, for completions of variable name given
+// what its field holds and the values already chosen for the others.
+func (w *templateWorkbench) suggest(name string) {
+	if w.tpl == nil || w.conn == nil {
+		return
+	}
+	c, tpl, prefix := w.conn, w.tpl.URITemplate, w.fields[name].Text
+	chosen := w.values()
+	delete(chosen, name)
+	w.complete.Do(func() {
+		run(w.sh.work, w.sh.ctx, func(ctx context.Context) (hostcore.Completion, error) {
+			return c.Complete(ctx, tpl, name, prefix, chosen)
+		}, func(got hostcore.Completion, err error) {
+			if w.tpl == nil || w.tpl.URITemplate != tpl || w.fields[name] == nil || w.fields[name].Text != prefix || !maps.Equal(chosenOthers(w.values(), name), chosen) {
+				return // the person typed on: a newer request is coming
+			}
+			w.setSuggestions(name, got.Values, completionNote(got, err))
+		})
+	})
+}
+
+func chosenOthers(values map[string]string, name string) map[string]string {
+	delete(values, name)
+	return values
+}
+
+// completionNote heads the suggestions: how many, and whether the server
+// has more.
+func completionNote(c hostcore.Completion, err error) string {
+	switch {
+	case err != nil:
+		return "no suggestions: " + oneLine(err)
+	case len(c.Values) == 0:
+		return "none"
+	case c.HasMore || c.Total > len(c.Values):
+		return fmt.Sprintf("first %d; type to narrow", len(c.Values))
+	}
+	return fmt.Sprintf("%d", len(c.Values))
+}
+
+func (w *templateWorkbench) setSuggestions(name string, values []string, note string) {
+	w.suggestVar, w.suggestions = name, values
+	w.suggestHead.SetText("Suggestions")
+	if name != "" {
+		w.suggestHead.SetText(name + " suggestions: " + note)
+	}
+	w.suggestList.UnselectAll()
+	w.suggestList.Refresh()
+	w.suggestList.ScrollToTop()
+}
+
+// takeSuggestion puts a suggestion in its field.
+func (w *templateWorkbench) takeSuggestion(id widget.ListItemID) {
+	if id >= len(w.suggestions) || w.fields[w.suggestVar] == nil {
+		return
+	}
+	e := w.fields[w.suggestVar]
+	e.SetText(w.suggestions[id])
+	w.sh.win.Canvas().Focus(e)
+}
+
+func (w *templateWorkbench) read() {
+	uri, err := w.expanded()
+	w.sh.readExpanded(w.conn, w.tpl, uri, err)
+}
+
+func (w *templateWorkbench) attach() {
+	if _, err := w.expanded(); err != nil {
+		w.sh.fail(err)
+		return
+	}
+	cv, t, values := w.sh.cv, *w.tpl, w.values()
+	w.sh.attach("from the template "+t.URITemplate, func(ctx context.Context, conv int64, c *hostcore.Conn) (hostcore.Attachment, error) {
+		return cv.AttachTemplate(ctx, conv, c, t, values)
+	})
+}
+
+// setEnabled enables or disables a button.
+func setEnabled(b *widget.Button, on bool) {
+	if on {
+		b.Enable()
+	} else {
+		b.Disable()
+	}
+}
