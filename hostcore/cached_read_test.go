@@ -373,4 +373,13 @@ func TestLogoutPurgesOnlyThatAccount(t *testing.T) {
 	if st.ByAccount["acme"] != 0 || st.ByAccount["globex"] != 1 {
 		t.Errorf("after acme's credentials changed: %v; want acme purged, globex kept", st.ByAccount)
 	}
+	// The account now speaks with its new credentials (tenant initech),
+	// on a new session: acme's memory is not its to read.
+	now, err := h.Conn(sc.Name, "acme")
+	if err != nil || now == acme {
+		t.Fatalf("Conn after the edit = %p (%v); want a new connection, not %p", now, err, acme)
+	}
+	if _, err := now.Read(ctx, a, hostcore.ReadUse); !errors.Is(err, hostcore.ErrNotFound) {
+		t.Errorf("reading acme's memory with initech's credentials: %v; want not found", err)
+	}
 }

@@ -12,17 +12,21 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Config is the host's list of servers, read from a JSON file under
 // os.UserConfigDir()/attache/ (overridable). Servers from imported Claude
 // Desktop or VS Code files are read from those files each time, never copied
-// into this one and never written back.
+// into this one and never written back. Its methods are safe for concurrent
+// use (the app edits it while connections read it); the exported fields are
+// for loading and for tests, not for concurrent access.
 type Config struct {
 	Servers []ServerConfig `json:"servers"`
 	// Imports names files whose servers are merged in at load time.
 	Imports []ImportSource `json:"imports,omitempty"`
 
+	mu   sync.RWMutex
 	path string
 	// imported holds the servers read from Imports, by source.
 	imported []ServerConfig
@@ -185,10 +189,12 @@ func LoadConfig(path string) (*Config, error) {
 // Save writes the config (without imported servers) atomically: a crash
 // leaves either the old file or the new one.
 func (c *Config) Save() error {
+	c.mu.RLock()
+	data, err := json.MarshalIndent(c, "", "  ")
+	c.mu.RUnlock()
 	if c.path == "" {
 		return errors.New("config has no path")
 	}
-	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
 		return err
 	}
@@ -206,11 +212,17 @@ func (c *Config) Save() error {
 func (c *Config) Path() string { return c.path }
 
 // ImportErrors returns why imports could not be read.
-func (c *Config) ImportErrors() []error { return c.importErrors }
+func (c *Config) ImportErrors() []error {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return append([]error(nil), c.importErrors...)
+}
 
 // All returns every server: configured, then imported, then built in.
 // A configured server shadows an imported or built-in one of the same name.
 func (c *Config) All(builtin ...ServerConfig) []ServerConfig {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	var out []ServerConfig
 	seen := map[string]bool{}
 	for _, group := range [][]ServerConfig{c.Servers, c.imported, builtin} {
@@ -244,6 +256,8 @@ func (c *Config) Upsert(s ServerConfig) error {
 		return err
 	}
 	s.Source = "config"
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if i := slices.IndexFunc(c.Servers, func(x ServerConfig) bool { return x.Name == s.Name }); i >= 0 {
 		c.Servers[i] = s
 	} else {
@@ -254,6 +268,8 @@ func (c *Config) Upsert(s ServerConfig) error {
 
 // Remove deletes a configured server; it reports whether there was one.
 func (c *Config) Remove(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	n := len(c.Servers)
 	c.Servers = slices.DeleteFunc(c.Servers, func(s ServerConfig) bool { return s.Name == name })
 	return len(c.Servers) != n

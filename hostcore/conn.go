@@ -52,6 +52,7 @@ type ConnInfo struct {
 // for concurrent use.
 type Conn struct {
 	host     *Host
+	key      connKey
 	Server   ServerConfig
 	Account  Account
 	tap      *Tap
@@ -348,13 +349,23 @@ func partitionOf(sc ServerConfig, acct Account) string {
 	if len(sc.Accounts) > 0 || (len(sc.Headers) == 0 && len(sc.Env) == 0) {
 		return acct.Name
 	}
+	return acct.Name + "@" + fingerprint(sc.Headers, sc.Env)
+}
+
+// credentials fingerprints every credential a connection uses.
+func credentials(sc ServerConfig, acct Account) string {
+	return fingerprint(sc.Headers, sc.Env, acct.Headers, acct.Env)
+}
+
+// fingerprint is a short hash of maps of secrets: it tells them apart
+// without keeping them.
+func fingerprint(ms ...map[string]string) string {
 	h := sha256.New()
-	for _, m := range []map[string]string{sc.Headers, sc.Env} {
-		keys := slices.Sorted(maps.Keys(m))
-		for _, k := range keys {
+	for _, m := range ms {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			fmt.Fprintf(h, "%d:%s=%d:%s;", len(k), k, len(m[k]), m[k])
 		}
 		h.Write([]byte{0})
 	}
-	return acct.Name + "@" + hex.EncodeToString(h.Sum(nil))[:12]
+	return hex.EncodeToString(h.Sum(nil))[:12]
 }

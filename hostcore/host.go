@@ -60,7 +60,10 @@ type Host struct {
 	generations map[CacheKey]uint64 // bumped by every invalidation of a key
 }
 
-type connKey struct{ server, identity, account string }
+// connKey identifies a connection. creds fingerprints the credentials, so
+// that an edited account gets a new connection rather than the old
+// session with the old credentials.
+type connKey struct{ server, identity, account, creds string }
 
 // NewHost returns a host over cfg (which may be nil for ad-hoc servers only).
 func NewHost(cfg *Config, opts *HostOptions) *Host {
@@ -130,18 +133,28 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := connKey{sc.Name, sc.Identity(), acct.Name}
+	key := connKey{sc.Name, sc.Identity(), acct.Name, credentials(sc, acct)}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if c, ok := h.conns[key]; ok {
 		return c, nil
 	}
-	c := &Conn{host: h, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity,
+	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity,
 		partition: partitionOf(sc, acct)}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
 	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })
 	h.conns[key] = c
 	return c, nil
+}
+
+// forget closes c and drops it, so that the next ConnFor builds a new one.
+func (h *Host) forget(c *Conn) {
+	h.mu.Lock()
+	if h.conns[c.key] == c {
+		delete(h.conns, c.key)
+	}
+	h.mu.Unlock()
+	c.Close()
 }
 
 // Close closes every connection (and ends every stdio server process).

@@ -32,6 +32,8 @@ func (c *Config) AddImport(src ImportSource) ([]ServerConfig, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, s := range c.Imports {
 		if s == src {
 			return servers, nil

@@ -70,7 +70,7 @@ func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) 
 	if err != nil {
 		return err
 	}
-	c.Close()
+	h.forget(c)
 	if h.opts.Cache == nil {
 		return nil
 	}

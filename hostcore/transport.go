@@ -151,10 +151,11 @@ type teeWriteCloser struct {
 	tee io.Writer
 }
 
+// Write records b before sending it, so that a fast reply can never be
+// recorded before its request.
 func (t teeWriteCloser) Write(b []byte) (int, error) {
-	n, err := t.w.Write(b)
-	t.tee.Write(b[:n])
-	return n, err
+	t.tee.Write(b)
+	return t.w.Write(b)
 }
 
 func (t teeWriteCloser) Close() error { return t.w.Close() }

@@ -119,7 +119,7 @@ func TestImportClaudeDesktop(t *testing.T) {
 	}
 }
 
-func readConfig(t *testing.T, path string) hostcore.Config {
+func readConfig(t *testing.T, path string) *hostcore.Config {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -129,7 +129,7 @@ func readConfig(t *testing.T, path string) hostcore.Config {
 	if err := json.Unmarshal(data, &c); err != nil {
 		t.Fatal(err)
 	}
-	return c
+	return &c
 }
 
 // tapDialogButton taps the button labelled text in the dialog on top.
