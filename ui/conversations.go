@@ -23,8 +23,10 @@ type conversationBar struct {
 	sh  *shell
 	use func(hostcore.Conversation)
 
-	all    []hostcore.Conversation
-	choose *widget.Select
+	all     []hostcore.Conversation
+	choose  *widget.Select
+	undo    *widget.Button
+	removed int64 // the conversation Undo brings back
 }
 
 func newConversationBar(sh *shell, use func(hostcore.Conversation)) *conversationBar {
@@ -40,7 +42,10 @@ func (b *conversationBar) buildUI() fyne.CanvasObject {
 	b.choose.PlaceHolder = "(loading conversations)"
 	create := widget.NewButtonWithIcon("", theme.ContentAddIcon(), b.askCreate)
 	rename := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), b.askRename)
-	return container.NewBorder(nil, nil, heading("Conversation"), container.NewHBox(create, rename), b.choose)
+	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), b.remove)
+	b.undo = widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), b.restore)
+	b.undo.Hide()
+	return container.NewBorder(nil, nil, heading("Conversation"), container.NewHBox(b.undo, create, rename, remove), b.choose)
 }
 
 // load lists the conversations and switches to want (0: the newest),
@@ -173,4 +178,36 @@ func (b *conversationBar) change(f func(ctx context.Context) (int64, error), don
 		b.show(o.all, o.id)
 		b.sh.notify(done)
 	})
+}
+
+// remove takes the current conversation (and its attachments) away and
+// switches to the newest other one, offering Undo until the app quits.
+func (b *conversationBar) remove() {
+	c := b.sh.conv
+	if c.ID == 0 {
+		return
+	}
+	store := b.sh.cv.Store()
+	b.removed = c.ID
+	b.change(func(ctx context.Context) (int64, error) {
+		if err := store.RemoveConversation(ctx, c.ID); err != nil {
+			return 0, err
+		}
+		all, err := store.Conversations(ctx)
+		if err != nil || len(all) > 0 {
+			return all[max(newest(all), 0)].ID, err
+		}
+		first, err := store.CreateConversation(ctx, firstTitle)
+		return first.ID, err
+	}, "Removed “"+c.Title+"”: Undo brings it back until you quit")
+	b.undo.Show()
+}
+
+// restore brings back the conversation removed last.
+func (b *conversationBar) restore() {
+	id, store := b.removed, b.sh.cv.Store()
+	b.undo.Hide()
+	b.change(func(ctx context.Context) (int64, error) {
+		return id, store.RestoreConversation(ctx, id)
+	}, "Restored the conversation")
 }

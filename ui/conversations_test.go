@@ -41,3 +41,28 @@ func TestConversations(t *testing.T) {
 	}
 	assertMarkup(t, "conversation_bar.xml", bar.choose)
 }
+
+// Removing a conversation switches away from it; Undo brings it back with
+// its attachments.
+func TestRemoveConversationUndo(t *testing.T) {
+	h := newHarness(t)
+	id := h.memoryIDs("acme", "m5", 1)[0]
+	h.attachIDs(id)
+	bar, p := h.app.conversations, h.app.attachments
+	first := h.app.sh.conv
+	h.do(func() { bar.create("Other") })
+	h.settle()
+	h.do(func() { bar.choose.SetSelected(first.Title) })
+	h.settle()
+
+	h.do(bar.remove)
+	h.settle()
+	if h.app.sh.conv.ID == first.ID || len(bar.all) != 1 || !bar.undo.Visible() {
+		t.Fatalf("after Remove: on %q, %d conversations, undo shown %v", h.app.sh.conv.Title, len(bar.all), bar.undo.Visible())
+	}
+	h.do(bar.restore)
+	h.settle()
+	if h.app.sh.conv.ID != first.ID || len(p.rows) != 1 || len(bar.all) != 2 || bar.undo.Visible() {
+		t.Errorf("after Undo: on %q with %d attachments, %d conversations", h.app.sh.conv.Title, len(p.rows), len(bar.all))
+	}
+}
