@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -344,4 +345,34 @@ func FuzzPutGet(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestAccountPrefixFilter(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "c.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	now := time.Now()
+	for i, acct := range []string{"acme@aaa", "acme@bbb", "Acme@ccc", "acme_x@ddd", "acmé@eee"} {
+		e := Entry{Key: Key{Server: "s", Method: "m", Param: fmt.Sprint(i)}, Scope: Private, Account: acct,
+			Value: []byte("v"), StoredAt: now, TTL: time.Hour}
+		if err := s.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Put(ctx, Entry{Key: Key{Server: "s", Method: "m", Param: "pub"}, Scope: Public, Value: []byte("v"), StoredAt: now, TTL: time.Hour})
+	for prefix, want := range map[string]int{"acme@": 2, "Acme@": 1, "acmé@": 1, "acme_": 1, "acme%": 0} {
+		st, err := s.Stats(ctx, Filter{AccountPrefix: prefix})
+		if err != nil || st.Entries != want {
+			t.Errorf("prefix %q: %d entries, %v; want %d", prefix, st.Entries, err, want)
+		}
+	}
+	if n, err := s.Purge(ctx, Filter{AccountPrefix: "acme@"}); n != 2 || err != nil {
+		t.Errorf("purge acme@ = %d, %v; want 2", n, err)
+	}
+	if st, _ := s.Stats(ctx, Filter{}); st.Entries != 4 {
+		t.Errorf("%d entries left; want the other 3 private and the public one", st.Entries)
+	}
 }

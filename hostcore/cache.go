@@ -52,20 +52,25 @@ type CacheEntry struct {
 	Size     int64
 }
 
-// CacheFilter selects entries; empty fields match everything. With Account
-// set, only that account's private entries match.
+// CacheFilter selects entries; empty fields match everything.
 type CacheFilter struct {
-	Server      string
-	Account     string
+	Server string
+	// Account selects the private entries of an account name, under every
+	// credential it has had.
+	Account string
+	// Partition selects one exact private partition (an account name with
+	// one set of credentials).
+	Partition   string
 	PrivateOnly bool
 }
 
 // CacheStats describes a cache.
 type CacheStats struct {
-	Entries   int            `json:"entries"`
-	Bytes     int64          `json:"bytes"`
-	Public    int            `json:"public"`
-	Private   int            `json:"private"`
+	Entries int   `json:"entries"`
+	Bytes   int64 `json:"bytes"`
+	Public  int   `json:"public"`
+	Private int   `json:"private"`
+	// ByAccount counts private entries by account name.
 	ByAccount map[string]int `json:"byAccount,omitempty"`
 	MaxBytes  int64          `json:"maxBytes"`
 	Path      string         `json:"path,omitempty"`

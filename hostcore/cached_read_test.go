@@ -383,3 +383,28 @@ func TestLogoutPurgesOnlyThatAccount(t *testing.T) {
 		t.Errorf("reading acme's memory with initech's credentials: %v; want not found", err)
 	}
 }
+
+// TestHandEditedTokenIsAnotherPartition: the config is edited by hand (no
+// ReplaceServer to purge): the same account name now carries another
+// tenant's token. The old tenant's cached body must not be served.
+func TestHandEditedTokenIsAnotherPartition(t *testing.T) {
+	sc, s := threengramHTTP(t)
+	dir := t.TempDir()
+	ctx := context.Background()
+	globexTok, _ := s.IssueToken(ctx, "globex", []string{threengram.ScopeRead})
+	acmeAsMe := sc
+	acmeAsMe.Accounts = []hostcore.Account{{Name: "me", Headers: sc.Accounts[0].Headers}}
+	h1 := newHost(t, &hostcore.HostOptions{Cache: openCache(t, dir)})
+	c1 := conn(t, h1, acmeAsMe, "me")
+	uri := threengram.MemoryURI(someIDs(t, c1)[0])
+	if res, err := c1.Read(ctx, uri, hostcore.ReadUse); err != nil || res.Cache.Status != hostcore.CacheMiss {
+		t.Fatalf("first read: %v", err)
+	}
+	h1.Close()
+	globexAsMe := sc
+	globexAsMe.Accounts = []hostcore.Account{{Name: "me", Headers: map[string]string{"Authorization": "Bearer " + globexTok}}}
+	h2 := newHost(t, &hostcore.HostOptions{Cache: openCache(t, dir)})
+	if _, err := conn(t, h2, globexAsMe, "me").Read(ctx, uri, hostcore.ReadUse); !errors.Is(err, hostcore.ErrNotFound) {
+		t.Errorf("the same account name with another tenant's token: %v; want the server's not found, never the cached body", err)
+	}
+}

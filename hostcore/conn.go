@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -58,9 +59,10 @@ type Conn struct {
 	tap      *Tap
 	identity string // Server.Identity(), computed once
 	// partition is the cache partition of this connection's private
-	// entries: the account's name, or for a server without named accounts,
-	// "default@" and a fingerprint of its credentials, so that two ad-hoc
-	// tokens never share private entries.
+	// entries: the account's name, "@", and a fingerprint of every
+	// credential it presents. Two tokens never share private entries, even
+	// under one account name (an ad-hoc server's, or a config edited by
+	// hand to another tenant's token).
 	partition string
 
 	connMu sync.Mutex // serializes connecting
@@ -346,10 +348,15 @@ func (c *Conn) String() string { return fmt.Sprintf("%s as %s", c.Server.Name, c
 
 // partitionOf returns the private cache partition of acct on sc.
 func partitionOf(sc ServerConfig, acct Account) string {
-	if len(sc.Accounts) > 0 || (len(sc.Headers) == 0 && len(sc.Env) == 0) {
-		return acct.Name
+	return acct.Name + "@" + credentials(sc, acct)
+}
+
+// AccountOfPartition returns the account name of a cache partition.
+func AccountOfPartition(partition string) string {
+	if i := strings.LastIndexByte(partition, '@'); i >= 0 {
+		return partition[:i]
 	}
-	return acct.Name + "@" + fingerprint(sc.Headers, sc.Env)
+	return partition
 }
 
 // credentials fingerprints every credential a connection uses.

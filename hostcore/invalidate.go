@@ -74,7 +74,7 @@ func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) 
 	if h.opts.Cache == nil {
 		return nil
 	}
-	_, err = h.opts.Cache.Purge(ctx, CacheFilter{Server: c.identity, Account: c.partition, PrivateOnly: true})
+	_, err = h.opts.Cache.Purge(ctx, CacheFilter{Server: c.identity, Partition: c.partition, PrivateOnly: true})
 	return err
 }
 

@@ -32,8 +32,14 @@ func key(k hostcore.CacheKey) cache.Key {
 	return cache.Key{Server: k.Server, Method: k.Method, Param: k.Param}
 }
 
+// filter maps an account name to the prefix of its partitions
+// ("name@credentials"), and a partition to an exact account.
 func filter(f hostcore.CacheFilter) cache.Filter {
-	return cache.Filter{Server: f.Server, Account: f.Account, PrivateOnly: f.PrivateOnly}
+	cf := cache.Filter{Server: f.Server, Account: f.Partition, PrivateOnly: f.PrivateOnly}
+	if f.Account != "" {
+		cf.AccountPrefix = f.Account + "@"
+	}
+	return cf
 }
 
 func (b bodyCache) Get(ctx context.Context, k hostcore.CacheKey, account string) (hostcore.CacheEntry, bool, error) {
@@ -67,6 +73,10 @@ func (b bodyCache) Stats(ctx context.Context, f hostcore.CacheFilter) (hostcore.
 	if err != nil {
 		return hostcore.CacheStats{}, err
 	}
+	byName := map[string]int{}
+	for partition, n := range st.ByAccount {
+		byName[hostcore.AccountOfPartition(partition)] += n
+	}
 	return hostcore.CacheStats{Entries: st.Entries, Bytes: st.Bytes, Public: st.Public, Private: st.Private,
-		ByAccount: st.ByAccount, MaxBytes: st.MaxBytes, Path: st.Path, Hits: st.Hits, Misses: st.Misses}, nil
+		ByAccount: byName, MaxBytes: st.MaxBytes, Path: st.Path, Hits: st.Hits, Misses: st.Misses}, nil
 }
