@@ -5,12 +5,14 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/state"
 	"github.com/attache/attache/threengram"
 )
@@ -223,5 +225,44 @@ func TestPollingFallbackWithInjectedClock(t *testing.T) {
 	st, _ = w.State(a.ID)
 	if st.Failures != 1 || st.Err == nil || st.NextCheck != clk.Now().Add(126*time.Second) {
 		t.Errorf("after a failed check: %+v; want backoff to 120 s + jitter", st)
+	}
+}
+
+// TestResubscribeAfterReconnect: the server dies; the watcher's next pass
+// reconnects and subscribes again, and updates arrive on the new session.
+func TestResubscribeAfterReconnect(t *testing.T) {
+	sc := mcptestStdio(t, mcptest.ModeV2025Nov)
+	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
+	cv := hostcore.NewConversations(h, openState(t))
+	ctx := context.Background()
+	c, _ := h.Conn(sc.Name, "")
+	conv, _ := cv.Store().CreateConversation(ctx, "re")
+	a, err := cv.AttachURI(ctx, conv.ID, c, mcptest.ReadmeURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := cv.Watch(ctx, conv.ID, &hostcore.WatchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := w.State(a.ID); st.Mode != hostcore.WatchSubscribed {
+		t.Fatalf("mode %s; want subscribed", st.Mode)
+	}
+	syscall.Kill(c.Info().PID, syscall.SIGKILL)
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Info().State == hostcore.StateConnected && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	w.Poll(ctx) // reconnects; the hook subscribes again
+	cs, err := c.Session(ctx)
+	if err != nil || c.Info().Connects != 2 {
+		t.Fatalf("after the watcher's pass: %d connects, %v", c.Info().Connects, err)
+	}
+	for st, _ := w.State(a.ID); !st.Stale; st, _ = w.State(a.ID) {
+		if time.Now().After(deadline) {
+			t.Fatal("no update arrived on the new session: not subscribed again")
+		}
+		cs.CallTool(ctx, &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{"uri": mcptest.ReadmeURI}})
+		time.Sleep(50 * time.Millisecond)
 	}
 }

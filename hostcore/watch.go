@@ -221,8 +221,11 @@ func (w *Watcher) next(it *watchItem) time.Time {
 	return it.CheckedAt.Add(d)
 }
 
-// Poll checks every polled item that is due. It returns the number checked.
+// Poll checks every polled item that is due, and reconnects to servers of
+// subscribed items whose connection was lost (reconnecting subscribes
+// again: see OnConnect). It returns the number of items checked.
 func (w *Watcher) Poll(ctx context.Context) int {
+	w.reconnect(ctx)
 	now := w.opts.Now.now()
 	due := w.itemsOf(func(it *watchItem) bool {
 		return it.Mode == WatchPolling && it.conn != nil && !now.Before(it.NextCheck)
@@ -231,6 +234,21 @@ func (w *Watcher) Poll(ctx context.Context) int {
 		w.check(ctx, it)
 	}
 	return len(due)
+}
+
+// reconnect reopens lost connections that carry subscriptions: nothing
+// else would use them, and a server cannot notify a session that is gone.
+func (w *Watcher) reconnect(ctx context.Context) {
+	seen := map[*Conn]bool{}
+	for _, it := range w.itemsOf(func(it *watchItem) bool { return it.Mode == WatchSubscribed }) {
+		if seen[it.conn] {
+			continue
+		}
+		seen[it.conn] = true
+		if st := it.conn.Info().State; st == StateDisconnected || st == StateFailed {
+			it.conn.Session(ctx) // on success, the OnConnect hook subscribes again
+		}
+	}
 }
 
 func (w *Watcher) check(ctx context.Context, it *watchItem) {
