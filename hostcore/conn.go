@@ -335,14 +335,6 @@ func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Co
 	return res, nil
 }
 
-// ProtocolVersion returns the negotiated protocol version, connecting first.
-func (c *Conn) ProtocolVersion(ctx context.Context) (string, error) {
-	if _, err := c.Session(ctx); err != nil {
-		return "", err
-	}
-	return c.Info().ProtocolVersion, nil
-}
-
 // String names the connection for logs and messages.
 func (c *Conn) String() string { return fmt.Sprintf("%s as %s", c.Server.Name, c.Account.Name) }
 

@@ -139,13 +139,13 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 		return res, err
 	})
 	elapsed := c.host.opts.Now.now().Sub(start)
-	raw, _ := c.tap.Find("resources/read", uri)
 	if err != nil {
 		if e, ok := err.(*Error); ok && (strings.Contains(e.Error(), "too long") || strings.Contains(e.Error(), "maximum line length")) {
 			return nil, protocolError(uri, "%s: the reply is over the size limit of %d bytes", op, c.host.opts.MaxBodyBytes)
 		}
 		return nil, err
 	}
+	raw, _ := c.tap.Find("resources/read", uri)
 	out := &ReadResult{URI: uri, ProtocolVersion: c.Info().ProtocolVersion, Elapsed: elapsed, Hints: hints, Raw: raw,
 		Complete: res.RequestState == "" && len(res.InputRequests) == 0}
 	if out.Contents, err = c.checkContents(uri, res.Contents, raw); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -382,16 +383,16 @@ func sameContents(a, b []Content) bool {
 }
 
 func contentsText(cs []Content) string {
-	var s string
+	var b strings.Builder
 	for _, c := range cs {
 		if c.IsBlob {
-			s += "[binary " + c.MIMEType + "]\n"
+			b.WriteString("[binary " + c.MIMEType + "]\n")
 			continue
 		}
-		s += c.Text
-		if len(c.Text) > 0 && c.Text[len(c.Text)-1] != '\n' {
-			s += "\n"
+		b.WriteString(c.Text)
+		if !strings.HasSuffix(c.Text, "\n") && c.Text != "" {
+			b.WriteByte('\n')
 		}
 	}
-	return s
+	return b.String()
 }
