@@ -28,9 +28,20 @@ type CorpusMemory struct {
 // Seed loads a corpus (a JSON array of memories) into an empty store, in one
 // transaction. On a store that already holds memories it does nothing and
 // returns 0, so that it can run on every start ("loaded on first run").
+//
+// Several processes may start on a new file at once (the first runs of the
+// demo, one per account): the emptiness check runs inside the transaction,
+// which the DSN's _txlock=immediate begins with BEGIN IMMEDIATE, so one
+// process loads the corpus while the others wait on the write lock (the
+// busy timeout) and then find it loaded.
 func (s *Store) Seed(ctx context.Context, corpus []byte) (int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("seeding: %w", err)
+	}
+	defer tx.Rollback()
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM memories`).Scan(&n); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM memories`).Scan(&n); err != nil {
 		return 0, err
 	}
 	if n > 0 {
@@ -40,11 +51,6 @@ func (s *Store) Seed(ctx context.Context, corpus []byte) (int, error) {
 	if err := json.Unmarshal(corpus, &entries); err != nil {
 		return 0, fmt.Errorf("parsing corpus: %w", err)
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
 	// Successors come after their predecessors in the file; defer the
 	// superseded_by links until every row exists.
 	if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {

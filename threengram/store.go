@@ -32,7 +32,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/mattn/go-sqlite3" // the SQLite driver
+	"github.com/mattn/go-sqlite3" // the SQLite driver, and its error codes
 
 	"github.com/attache/attache/internal/sqlitefile"
 )
@@ -115,7 +115,7 @@ func OpenStore(path string, opts *StoreOptions) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	if _, err := db.Exec(schema); err != nil {
+	if err := createSchema(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("creating schema in %s: %w", path, err)
 	}
@@ -124,6 +124,41 @@ func OpenStore(path string, opts *StoreOptions) (*Store, error) {
 		s.now = opts.Now
 	}
 	return s, nil
+}
+
+// schemaBusyWait bounds how long createSchema retries a busy database.
+const schemaBusyWait = 5 * time.Second
+
+// createSchema creates the tables if need be. First opens of a new file
+// race (the demo's first run starts a server per account), in two ways
+// SQLite answers "database is locked" at once, without waiting out the busy
+// timeout: two connections turning the new file to WAL each hold a shared
+// lock and want an exclusive one, and a CREATE outside a write transaction
+// can find its snapshot stale. So the schema runs in a transaction that
+// _txlock=immediate begins with BEGIN IMMEDIATE, retried while busy for up
+// to schemaBusyWait.
+func createSchema(db *sql.DB) error {
+	deadline := time.Now().Add(schemaBusyWait)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := createSchemaOnce(db)
+		var se sqlite3.Error
+		if !errors.As(err, &se) || se.Code != sqlite3.ErrBusy || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+	}
+}
+
+func createSchemaOnce(db *sql.DB) error {
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(schema); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // Close closes the database.
