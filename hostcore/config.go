@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -186,8 +187,10 @@ func LoadConfig(path string) (*Config, error) {
 	return c, nil
 }
 
-// Save writes the config (without imported servers) atomically: a crash
-// leaves either the old file or the new one.
+// Save writes the config (without imported servers) atomically and
+// durably: a crash leaves either the old file or the new one, and
+// concurrent Saves, from this process or others, each leave a whole file
+// (the last one wins).
 func (c *Config) Save() error {
 	c.mu.RLock()
 	data, err := json.MarshalIndent(c, "", "  ")
@@ -198,14 +201,66 @@ func (c *Config) Save() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(c.path), 0o700); err != nil {
+	if err := replaceFile(c.path, append(data, '\n')); err != nil {
+		return fmt.Errorf("saving config %s: %w", c.path, err)
+	}
+	return nil
+}
+
+// replaceFile makes path hold data (mode 0600), whole or not at all. It
+// writes a temporary file of its own beside path, syncs it, renames it
+// over path and syncs the directory, so that after a crash path holds the
+// old bytes or the new, and concurrent savers (goroutines or processes)
+// never write into each other's file: the last rename wins. On error the
+// temporary file is removed.
+func replaceFile(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp := c.path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, c.path)
+	renamed := false
+	defer func() {
+		if !renamed {
+			f.Close() // a second Close only returns an error
+			os.Remove(f.Name())
+		}
+	}()
+	if err := f.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return err
+	}
+	renamed = true
+	return syncDir(dir)
+}
+
+// syncDir makes a rename in dir durable. Windows cannot sync a directory
+// (FlushFileBuffers refuses a directory handle), so there the rename is as
+// durable as the file system makes it on its own.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	return errors.Join(err, d.Close())
 }
 
 // Path returns the file the config was loaded from.

@@ -57,7 +57,9 @@ type Host struct {
 	flights singleflight.Group
 
 	genMu       sync.Mutex
-	generations map[CacheKey]uint64 // bumped by every invalidation of a key
+	generations map[CacheKey]uint64 // key -> epoch of its last invalidation; see generation
+	genEpoch    uint64              // the last invalidation's epoch
+	genReset    uint64              // the epoch at which generations was last dropped
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so

@@ -6,12 +6,41 @@ import (
 	"maps"
 )
 
-// generation returns key's invalidation count, including invalidations of
-// its whole method (list_changed).
+// maxGenerations bounds h.generations: a long session invalidates many
+// distinct keys (every resources/updated of every uri), and each would
+// otherwise keep an entry for ever.
+const maxGenerations = 4096
+
+// generation returns a number that changes whenever key, or its whole
+// method (list_changed), is invalidated, and never comes back to a value
+// it had: a read compares it before storing its result (putIfCurrent).
+//
+// Every invalidation takes the next epoch of one counter for the whole
+// Host, and h.generations keeps the last epoch of each key invalidated.
+// A key's generation is the latest of its own epoch, its method's, and
+// genReset, the epoch at which h.generations was last dropped. Dropping
+// it therefore moves every key's generation on: a read in flight at that
+// moment does not store its result even if its key was not invalidated,
+// which costs a read from the server, never a stale entry.
 func (h *Host) generation(key CacheKey) uint64 {
 	h.genMu.Lock()
 	defer h.genMu.Unlock()
-	return h.generations[key] + h.generations[methodKey(key.Server, key.Method)]
+	return max(h.generations[key], h.generations[methodKey(key.Server, key.Method)], h.genReset)
+}
+
+// bumpGeneration records an invalidation of key (a uri's, or a method's
+// methodKey). A key not yet in h.generations, when it holds
+// maxGenerations, drops them all instead (see generation).
+func (h *Host) bumpGeneration(key CacheKey) {
+	h.genMu.Lock()
+	defer h.genMu.Unlock()
+	h.genEpoch++
+	if _, ok := h.generations[key]; !ok && len(h.generations) >= maxGenerations {
+		h.generations = make(map[CacheKey]uint64) // new, so the old buckets are freed
+		h.genReset = h.genEpoch
+		return
+	}
+	h.generations[key] = h.genEpoch
 }
 
 // methodKey stands for every key of one method of one server.
@@ -22,9 +51,7 @@ func methodKey(server, method string) CacheKey {
 // Invalidate evicts key from every partition. A read of key in flight when
 // this runs will not write its (possibly outdated) result back.
 func (h *Host) Invalidate(ctx context.Context, key CacheKey) {
-	h.genMu.Lock()
-	h.generations[key]++ // first, so an in-flight put sees it
-	h.genMu.Unlock()
+	h.bumpGeneration(key) // first, so an in-flight put sees it
 	if h.opts.Cache == nil {
 		return
 	}
@@ -52,9 +79,7 @@ func (h *Host) putIfCurrent(ctx context.Context, e CacheEntry, gen uint64) bool 
 }
 
 func (h *Host) invalidateMethod(ctx context.Context, server, method string) {
-	h.genMu.Lock()
-	h.generations[methodKey(server, method)]++
-	h.genMu.Unlock()
+	h.bumpGeneration(methodKey(server, method))
 	if h.opts.Cache == nil {
 		return
 	}

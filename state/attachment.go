@@ -208,33 +208,38 @@ func (s *Store) UpdateAttachment(ctx context.Context, a hostcore.Attachment) err
 		a.Pinned, a.PriorityOverride, annotations, a.ID)
 }
 
-// RemoveAttachment hides attachment id until RestoreAttachment or the end
-// of the session.
+// RemoveAttachment hides attachment id until this Store restores it or
+// closes.
 func (s *Store) RemoveAttachment(ctx context.Context, id int64) error {
-	return s.changeAttachment(ctx, "removing", id, nil, `UPDATE attachments SET removed_at = ?
+	return s.changeAttachment(ctx, "removing", id, nil, `UPDATE attachments
+		SET removed_at = ?, removed_by = ?
 		WHERE id = ? AND removed_at IS NULL AND `+inLiveConversation,
-		formatTime(s.stamp()), id)
+		formatTime(s.stamp()), s.session, id)
 }
 
-// RestoreAttachment brings back attachment id, removed in this session;
-// restoring one that is not removed does nothing. If the same resource has
+// RestoreAttachment brings back attachment id, removed by this Store;
+// restoring one that is not removed does nothing, and one removed by
+// another session (another process) wraps ErrNotFound. If the same resource has
 // been attached to the conversation again since, it fails with ErrConflict
 // (the conversation has the resource; the caller may remove the new one
 // first). An attachment of a removed conversation wraps ErrNotFound:
 // restore the conversation.
 func (s *Store) RestoreAttachment(ctx context.Context, id int64) error {
-	return s.changeAttachment(ctx, "restoring", id, noConflict, `UPDATE attachments
-		SET removed_at = NULL WHERE id = ? AND `+inLiveConversation, id)
+	return s.changeAttachment(ctx, "restoring", id, s.noConflict, `UPDATE attachments
+		SET removed_at = NULL, removed_by = NULL
+		WHERE id = ? AND (removed_at IS NULL OR removed_by = ?) AND `+inLiveConversation,
+		id, s.session)
 }
 
-// noConflict fails with ErrConflict if removed attachment id's resource is
-// attached to its conversation again.
-func noConflict(ctx context.Context, tx *sql.Tx, id int64) error {
+// noConflict fails with ErrConflict if attachment id, removed by this
+// Store, has its resource attached to its conversation again.
+func (s *Store) noConflict(ctx context.Context, tx *sql.Tx, id int64) error {
 	var again int64
 	err := tx.QueryRowContext(ctx, `SELECT b.id FROM attachments a JOIN attachments b
 		ON b.conversation_id = a.conversation_id AND b.server_name = a.server_name
 		AND b.account = a.account AND b.uri = a.uri
-		WHERE a.id = ? AND a.removed_at IS NOT NULL AND b.removed_at IS NULL`, id).Scan(&again)
+		WHERE a.id = ? AND a.removed_at IS NOT NULL AND a.removed_by = ? AND b.removed_at IS NULL`,
+		id, s.session).Scan(&again)
 	switch {
 	case err == nil:
 		return fmt.Errorf("the resource is attached again as attachment %d: %w", again, ErrConflict)

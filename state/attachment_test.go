@@ -77,7 +77,8 @@ func TestAttachmentRoundTrip(t *testing.T) {
 }
 
 // TestTimesStoredAsRFC3339UTC: stored times are RFC 3339, UTC, with all
-// nine digits, so that they sort as text.
+// nine digits, so that they sort as text. The conversation is created at
+// testClock's second tick: Open reads the first, for its purge.
 func TestTimesStoredAsRFC3339UTC(t *testing.T) {
 	s := openTest(t, "")
 	c := newConversation(t, s, "c")
@@ -90,8 +91,8 @@ func TestTimesStoredAsRFC3339UTC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if added != "2024-12-31T22:59:59.500000000Z" || created != "2025-03-04T04:06:08.123456789Z" {
-		t.Errorf("stored added_at %s, created_at %s; want 2024-12-31T22:59:59.500000000Z, 2025-03-04T04:06:08.123456789Z",
+	if added != "2024-12-31T22:59:59.500000000Z" || created != "2025-03-04T04:06:09.123456789Z" {
+		t.Errorf("stored added_at %s, created_at %s; want 2024-12-31T22:59:59.500000000Z, 2025-03-04T04:06:09.123456789Z",
 			added, created)
 	}
 }
@@ -266,23 +267,35 @@ func TestRemovedAttachmentGoneAfterClose(t *testing.T) {
 }
 
 // TestOpenPurgesWhatADeadSessionRemoved: a process that dies never
-// closes; the rows it removed are deleted when the next session opens.
+// closes; the rows it removed more than a day ago are deleted when the
+// next session opens, and the recent ones are left, since that session
+// may still be running.
 func TestOpenPurgesWhatADeadSessionRemoved(t *testing.T) {
 	path := DefaultPath(t.TempDir())
 	s := openTest(t, path)
 	c, gone := newConversation(t, s, "c"), newConversation(t, s, "gone")
+	newConversation(t, s, "recent")
 	mustAdd(t, s, attachment(c.ID, "mem://a"))
 	mustAdd(t, s, attachment(c.ID, "mem://b"))
+	mustAdd(t, s, attachment(c.ID, "mem://c"))
 	mustAdd(t, s, attachment(gone.ID, "mem://a"))
 	s.Close()
-	db := rawDB(t, path) // leave the file as a dead session would: removals not purged
-	if _, err := db.Exec(`UPDATE attachments SET removed_at = 'x' WHERE uri = 'mem://b';
-		UPDATE conversations SET removed_at = 'x' WHERE title = 'gone'`); err != nil {
+	// Leave the file as a dead session would: removals not purged. The
+	// next Open reads testClock's first tick, 2025-03-04T04:06:08Z.
+	db := rawDB(t, path)
+	if _, err := db.Exec(`UPDATE attachments SET removed_at = '2025-03-02T00:00:00.000000000Z',
+			removed_by = 'dead' WHERE uri = 'mem://b';
+		UPDATE attachments SET removed_at = '2025-03-04T03:00:00.000000000Z',
+			removed_by = 'dead' WHERE uri = 'mem://c';
+		UPDATE conversations SET removed_at = '2025-03-02T00:00:00.000000000Z',
+			removed_by = 'dead' WHERE title = 'gone';
+		UPDATE conversations SET removed_at = '2025-03-04T03:00:00.000000000Z',
+			removed_by = 'dead' WHERE title = 'recent'`); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
 	s = openTest(t, path)
-	if n, m := count(t, s, "conversations"), count(t, s, "attachments"); n != 1 || m != 1 {
-		t.Errorf("%d conversations, %d attachments; want 1 and 1", n, m)
+	if n, m := count(t, s, "conversations"), count(t, s, "attachments"); n != 2 || m != 2 {
+		t.Errorf("%d conversations, %d attachments; want 2 (c, recent) and 2 (mem://a, mem://c of c)", n, m)
 	}
 }

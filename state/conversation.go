@@ -109,20 +109,22 @@ func (s *Store) RenameConversation(ctx context.Context, id int64, title string) 
 }
 
 // RemoveConversation hides conversation id and, with it, its attachments,
-// until RestoreConversation or the end of the session. The attachments'
-// own rows are untouched, so one removed before the conversation stays
-// removed when the conversation comes back.
+// until this Store restores it or closes. The attachments' own rows are
+// untouched, so one removed before the conversation stays removed when the
+// conversation comes back.
 func (s *Store) RemoveConversation(ctx context.Context, id int64) error {
 	return s.changeConversation(ctx, "removing", id,
-		`UPDATE conversations SET removed_at = ? WHERE id = ? AND removed_at IS NULL`,
-		formatTime(s.stamp()), id)
+		`UPDATE conversations SET removed_at = ?, removed_by = ? WHERE id = ? AND removed_at IS NULL`,
+		formatTime(s.stamp()), s.session, id)
 }
 
 // RestoreConversation brings back conversation id and its attachments,
-// removed in this session. Restoring one that is not removed does nothing.
+// removed by this Store. Restoring one that is not removed does nothing;
+// one removed by another session (another process) wraps ErrNotFound.
 func (s *Store) RestoreConversation(ctx context.Context, id int64) error {
 	return s.changeConversation(ctx, "restoring", id,
-		`UPDATE conversations SET removed_at = NULL WHERE id = ?`, id)
+		`UPDATE conversations SET removed_at = NULL, removed_by = NULL
+		WHERE id = ? AND (removed_at IS NULL OR removed_by = ?)`, id, s.session)
 }
 
 // changeConversation runs an UPDATE of conversation id that must match a

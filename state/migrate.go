@@ -6,7 +6,11 @@ package state
 // them; a change is a new step.
 //
 // Times are RFC 3339 text in UTC with nanoseconds (see timeFormat).
-// removed_at is set while a row is removed and undoable. server is the
+// removed_at is set while a row is removed and undoable, and removed_by
+// (from step 2) names the session that removed it, the only one that may
+// restore it (see Store). Rows removed before step 2 have no removed_by:
+// their session has closed or died, and only Open's purge of stale
+// removals concerns them. server is the
 // hostcore.ServerRef as JSON; server_name, derived from it, is what the
 // unique index compares. The index is partial so that a resource removed
 // and attached again does not collide with its removed row.
@@ -41,4 +45,9 @@ var migrations = []string{
 	CREATE UNIQUE INDEX attachments_attached
 		ON attachments (conversation_id, server_name, account, uri)
 		WHERE removed_at IS NULL;`,
+
+	// 2: who removed a row, so that one session's Open or Close does not
+	// delete another's removals while it can still undo them.
+	`ALTER TABLE conversations ADD COLUMN removed_by TEXT;
+	ALTER TABLE attachments ADD COLUMN removed_by TEXT;`,
 }

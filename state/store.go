@@ -5,9 +5,11 @@
 // Every change is committed, and synced to disk, before the method that
 // made it returns, so a process killed at any moment loses nothing it has
 // acknowledged. Removals are soft: a removed conversation or attachment is
-// hidden and can be restored until the Store is closed, when it is deleted
-// for good. If the process dies instead of closing, the next Open, which
-// starts a new session, deletes it.
+// hidden and can be restored by the Store that removed it until that Store
+// is closed, when it is deleted for good. If the process dies instead of
+// closing, a later Open deletes it once it has been removed for a day
+// (staleRemoval): Open cannot tell a session that died from one that is
+// still running, so it leaves recent removals to their owner.
 //
 // A damaged file is never moved aside or recreated: Open fails with an
 // error wrapping ErrCorrupt that names the file, and leaves the file as it
@@ -16,6 +18,7 @@ package state
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -34,17 +37,26 @@ var _ hostcore.StateStore = (*Store)(nil)
 // by multiple goroutines. Writes are serialized within the Store and, across
 // processes, by SQLite's write lock; reads run beside them.
 //
-// Two processes may share the file, but a session's removals are only
-// undoable while no other process opens the file: each Open deletes every
-// removed row, since it cannot tell a session that died from one that is
-// still running.
+// Two processes may share the file, each with its own Store: the desktop
+// app and an attachectl run beside it. Each Store is a session with an id
+// of its own, recorded on the rows it removes (removed_by), so that only
+// that Store restores them or, at its Close, deletes them; another
+// process's Open or Close leaves them alone unless they were removed more
+// than staleRemoval ago.
 type Store struct {
 	path    string
+	session string // removed_by of the rows this Store removes
 	now     func() time.Time
 	db      *sql.DB
 	writeMu sync.Mutex
 	closed  atomic.Bool
 }
+
+// staleRemoval is how long a removed row outlives a session that never
+// closed: the next Open after it deletes the row. A session still running
+// after a day loses its Undo of what it removed then; one that died leaves
+// its removals for no longer than this.
+const staleRemoval = 24 * time.Hour
 
 // Options configure a Store. The zero value, and a nil *Options, are usable.
 type Options struct {
@@ -60,31 +72,32 @@ func DefaultPath(dataDir string) string {
 }
 
 // Open opens the state file at path, creating it and its directory if
-// needed, checks it, brings its schema up to date and deletes the rows a
-// previous session removed. A damaged file, or one written by a newer
-// version of the program, is refused and left untouched.
+// needed, checks it, brings its schema up to date and deletes the rows
+// removed more than staleRemoval ago, by sessions that never closed. A
+// damaged file, or one written by a newer version of the program, is
+// refused and left untouched.
 func Open(path string, opts *Options) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening state %s: %w", path, err)
 	}
-	db, err := openDB(context.Background(), abs)
-	if err != nil {
-		return nil, fmt.Errorf("opening state %s: %w", abs, err)
-	}
-	s := &Store{path: abs, now: time.Now, db: db}
+	s := &Store{path: abs, session: rand.Text(), now: time.Now}
 	if opts != nil && opts.Now != nil {
 		s.now = opts.Now
+	}
+	s.db, err = openDB(context.Background(), abs, s.stamp().Add(-staleRemoval))
+	if err != nil {
+		return nil, fmt.Errorf("opening state %s: %w", abs, err)
 	}
 	return s, nil
 }
 
-// openDB opens, checks, migrates and purges the database at path,
-// creating it if needed.
-func openDB(ctx context.Context, path string) (*sql.DB, error) {
+// openDB opens, checks and migrates the database at path, creating it if
+// needed, and purges the rows removed before cutoff.
+func openDB(ctx context.Context, path string, cutoff time.Time) (*sql.DB, error) {
 	db, err := sqlitefile.Open(ctx, path, driverParams, migrations)
 	if err == nil {
-		if err = purgeRemoved(ctx, db); err != nil {
+		if err = purgeRemoved(ctx, db, `removed_at < ?`, formatTime(cutoff)); err != nil {
 			db.Close()
 		}
 	}
@@ -122,25 +135,37 @@ func damaged(err error) error {
 	return err
 }
 
-// Close deletes the rows removed during the session, which can no longer
-// be restored, and closes the file. Calls after the first return nil; other
-// methods fail once Close has been called.
+// Close deletes the rows this Store removed, which can no longer be
+// restored, and closes the file. Rows other sessions removed are left to
+// them. Calls after the first return nil; other methods fail once Close
+// has been called.
 func (s *Store) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	err := purgeRemoved(context.Background(), s.db)
+	err := purgeRemoved(context.Background(), s.db, `removed_by = ?`, s.session)
 	return errors.Join(err, s.db.Close())
 }
 
-// purgeRemoved deletes removed attachments and conversations for good (a
-// conversation's attachments go with it, by the foreign key's cascade).
-func purgeRemoved(ctx context.Context, db *sql.DB) error {
-	_, err := db.ExecContext(ctx, `DELETE FROM attachments WHERE removed_at IS NOT NULL;
-		DELETE FROM conversations WHERE removed_at IS NOT NULL;`)
+// purgeRemoved deletes for good, in one transaction, the removed
+// attachments and conversations that the condition where (with its one
+// argument arg) selects. A conversation's attachments go with it, by the
+// foreign key's cascade, whoever removed them.
+func purgeRemoved(ctx context.Context, db *sql.DB, where string, arg any) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
+		return fmt.Errorf("deleting removed rows: %w", err)
+	}
+	defer tx.Rollback()
+	for _, table := range []string{"attachments", "conversations"} {
+		_, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE removed_at IS NOT NULL AND `+where, arg)
+		if err != nil {
+			return fmt.Errorf("deleting removed %s: %w", table, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("deleting removed rows: %w", err)
 	}
 	return nil
