@@ -5,11 +5,19 @@
 // # Partitions
 //
 // An entry lives in one partition of its Key: the Public partition, shared
-// by every account, or the Private partition of one account. Get(key,
-// account) returns the account's Private entry if there is one, else the
-// Public one; it never returns a Private entry of another account, from
-// either tier. The rule is also a CHECK constraint of the table: a public
-// row has no account and a private row has one.
+// by every account, or a Private partition. A private partition is an
+// opaque string, Entry.Account, that the host derives from an authorization
+// context; the store only compares it byte for byte. Get(key, account)
+// returns the partition's Private entry if there is one, else the Public
+// one; it never returns an entry of another private partition, from either
+// tier. The rule is also a CHECK constraint of the table: a public row has
+// no partition and a private row has one.
+//
+// A private entry also carries a label, Entry.AccountName: the name of the
+// account that stored it. Several names may share one partition (two
+// accounts with the same credentials are one authorization context), so
+// the label never decides what Get returns; it serves Purge and Stats by
+// name (Filter.AccountName), matched exactly.
 //
 // # Freshness
 //
@@ -17,6 +25,14 @@
 // returned like a fresh one, so that the host can serve it, saying so, when
 // the server is unreachable. Entries leave only through Delete, DeleteMethod,
 // Purge, or eviction when the store is full.
+//
+// # Removal
+//
+// Every connection runs with PRAGMA secure_delete on, so a removed entry's
+// bytes are overwritten with zeros in the file rather than left on a free
+// page. Purge, the removal a user or a logout asks for, also checkpoints
+// the write-ahead log and truncates it, so that the older copies of the
+// pages it held leave the -wal file too.
 //
 // # Tiers
 //
@@ -69,9 +85,9 @@ import (
 var ErrTooLarge = errors.New("value larger than the cache")
 
 // ErrInvalidEntry is returned by Put for an entry that cannot be stored as
-// given: an empty server or method, an unknown scope, a public entry with an
-// account, a private entry without one, a negative TTL, or a StoredAt
-// outside the years 1678 to 2262.
+// given: an empty server or method, an unknown scope, a public entry with a
+// partition or an account name, a private entry without a partition, a
+// negative TTL, or a StoredAt outside the years 1678 to 2262.
 var ErrInvalidEntry = errors.New("invalid cache entry")
 
 // ErrCorrupt is returned by Check when the file fails PRAGMA
@@ -108,7 +124,8 @@ type Scope string
 const (
 	// Public entries are shared by every account of a server.
 	Public Scope = "public"
-	// Private entries are seen only by the account that stored them.
+	// Private entries are seen only through the partition that stored
+	// them.
 	Private Scope = "private"
 )
 
@@ -118,8 +135,15 @@ type Entry struct {
 	Key Key
 	// Scope is the entry's partition.
 	Scope Scope
-	// Account is the account of a Private entry, and "" for a Public one.
+	// Account is the partition of a Private entry, and "" for a Public
+	// one: an opaque string naming an authorization context. Get shows a
+	// Private entry to this partition alone.
 	Account string
+	// AccountName labels a Private entry with the name of the account that
+	// stored it, for Purge and Stats by name; "" for a Public one. It is
+	// not part of the partition: a Put by another name with the same
+	// partition replaces the entry and its label.
+	AccountName string
 	// Value is the stored bytes, a serialized result.
 	Value []byte
 	// StoredAt is when the result was received. Put fills a zero StoredAt
@@ -137,10 +161,10 @@ func (e Entry) validate() error {
 	switch {
 	case e.Key.Server == "" || e.Key.Method == "":
 		why = "server and method are required"
-	case e.Scope == Public && e.Account != "":
-		why = "a public entry has no account"
+	case e.Scope == Public && (e.Account != "" || e.AccountName != ""):
+		why = "a public entry has no partition and no account name"
 	case e.Scope == Private && e.Account == "":
-		why = "a private entry needs an account"
+		why = "a private entry needs a partition"
 	case e.Scope != Public && e.Scope != Private:
 		why = fmt.Sprintf("unknown scope %q", e.Scope)
 	case e.TTL < 0:

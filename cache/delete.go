@@ -31,10 +31,17 @@ func (s *Store) DeleteMethod(ctx context.Context, server, method string) (int, e
 }
 
 // Purge removes every entry f matches, in one transaction, and returns the
-// number removed. Filter{Server: s, Account: a} is an account's logout on
-// one server: its private partition there goes, while the public entries
-// and other accounts' private entries stay. The zero Filter empties the
-// store.
+// number removed. Filter{Server: s, Account: p} is a logout on one server:
+// private partition p there goes, while the public entries and other
+// partitions' private entries stay. Filter{AccountName: a} is what one
+// account name has stored, and nothing of a name that merely starts with
+// a. The zero Filter empties the store.
+//
+// The removed bytes are zeroed in the file (secure_delete), and Purge then
+// truncates the write-ahead log, so that none of them stays on disk once
+// it returns. If another connection's read outlasts the busy timeout, the
+// log keeps its older frames until a later checkpoint: the purge stands,
+// with a warning in the log.
 func (s *Store) Purge(ctx context.Context, f Filter) (int, error) {
 	where, args := f.where()
 	n, err := s.deleteWhere(ctx, where, args...)
@@ -42,7 +49,34 @@ func (s *Store) Purge(ctx context.Context, f Filter) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("purging %v: %w", f, err)
 	}
+	if err := s.truncateLog(ctx); err != nil {
+		s.log.Warn("purged cache entries may linger in the write-ahead log until a later checkpoint",
+			"path", s.path, "filter", f.String(), "err", err)
+	}
 	return n, nil
+}
+
+// truncateLog copies the write-ahead log into the file and truncates it to
+// nothing. Until then the log holds the pages as they were before a delete,
+// the removed values with them; the copy brings the zeroed pages to the
+// file. It runs on the writer connection outside any transaction, and waits
+// on the busy timeout for writers and for readers of older snapshots,
+// other processes' included.
+func (s *Store) truncateLog(ctx context.Context) error {
+	if s.closed.Load() {
+		return ErrClosed
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	var busy, frames, copied int
+	err := s.writer.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &copied)
+	if err != nil {
+		return fmt.Errorf("checkpointing: %w", err)
+	}
+	if busy != 0 {
+		return fmt.Errorf("checkpointing: %d of %d frames copied, another connection kept the log busy", copied, frames)
+	}
+	return nil
 }
 
 // deleteWhere deletes the rows matching a condition in one transaction.

@@ -6,24 +6,25 @@ import (
 )
 
 // Filter selects entries for Purge and Stats. Empty fields match
-// everything, and the zero Filter matches every entry.
+// everything, and the zero Filter matches every entry. Every field is
+// matched exactly, byte for byte: no prefix, pattern or case folding.
 type Filter struct {
 	// Server, if set, selects that server's entries.
 	Server string
-	// Account, if set, selects that account's private entries, and only
-	// those: public entries are nobody's.
+	// Account, if set, selects the private entries of that partition, and
+	// only those: public entries are nobody's.
 	Account string
-	// AccountPrefix, if set, selects the private entries of every account
-	// whose name starts with it (a host that names partitions
-	// "name@credentials" purges all of one name's with "name@").
-	AccountPrefix string
+	// AccountName, if set, selects the private entries labelled with that
+	// account name, whatever their partition.
+	AccountName string
 	// PrivateOnly selects private entries only.
 	PrivateOnly bool
 }
 
 // String returns the filter in a form fit for error messages.
 func (f Filter) String() string {
-	return fmt.Sprintf("server %q account %q prefix %q private-only %t", f.Server, f.Account, f.AccountPrefix, f.PrivateOnly)
+	return fmt.Sprintf("server %q partition %q account name %q private-only %t",
+		f.Server, f.Account, f.AccountName, f.PrivateOnly)
 }
 
 // where returns the SQL condition for f and its arguments. matches is its
@@ -39,10 +40,9 @@ func (f Filter) where() (string, []any) {
 		conds = append(conds, "scope = 'private' AND account = ?")
 		args = append(args, f.Account)
 	}
-	if f.AccountPrefix != "" {
-		// substr and length both count characters; LIKE would ignore case.
-		conds = append(conds, "scope = 'private' AND substr(account, 1, length(?)) = ?")
-		args = append(args, f.AccountPrefix, f.AccountPrefix)
+	if f.AccountName != "" {
+		conds = append(conds, "scope = 'private' AND account_name = ?")
+		args = append(args, f.AccountName)
 	}
 	if f.PrivateOnly {
 		conds = append(conds, "scope = 'private'")
@@ -54,6 +54,6 @@ func (f Filter) where() (string, []any) {
 func (f Filter) matches(e Entry) bool {
 	return (f.Server == "" || e.Key.Server == f.Server) &&
 		(f.Account == "" || e.Scope == Private && e.Account == f.Account) &&
-		(f.AccountPrefix == "" || e.Scope == Private && strings.HasPrefix(e.Account, f.AccountPrefix)) &&
+		(f.AccountName == "" || e.Scope == Private && e.AccountName == f.AccountName) &&
 		(!f.PrivateOnly || e.Scope == Private)
 }

@@ -8,12 +8,13 @@ import (
 	"time"
 )
 
-// Get returns the entry for key visible to account: the account's Private
-// entry if there is one, else the Public one. A Private entry of another
-// account is never returned; account "" sees Public entries only. ok is
-// false when there is none. The entry is returned whether fresh or stale;
-// judging StoredAt and TTL is the caller's business. A Get counts as an
-// access for least-recently-used eviction.
+// Get returns the entry for key visible to account, a partition: the
+// partition's Private entry if there is one, else the Public one. A Private
+// entry of another partition is never returned, whatever its AccountName;
+// account "" sees Public entries only. ok is false when there is none. The
+// entry is returned whether fresh or stale; judging StoredAt and TTL is the
+// caller's business. A Get counts as an access for least-recently-used
+// eviction.
 func (s *Store) Get(ctx context.Context, key Key, account string) (e Entry, ok bool, err error) {
 	if s.closed.Load() {
 		return Entry{}, false, ErrClosed
@@ -60,11 +61,11 @@ func (s *Store) getMemory(ctx context.Context, key Key, account string) (Entry, 
 }
 
 // lookup reads the entry for key visible to account from SQLite. The
-// CHECK constraint gives the empty account to public rows alone, so the
-// condition below can match only the public row and the account's own
+// CHECK constraint gives the empty partition to public rows alone, so the
+// condition below can match only the public row and the partition's own
 // private row.
 func (s *Store) lookup(ctx context.Context, key Key, account string) (Entry, bool, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT scope, account, value, stored_at, ttl, size FROM entries
+	row := s.db.QueryRowContext(ctx, `SELECT scope, account, account_name, value, stored_at, ttl, size FROM entries
 		WHERE server = ? AND method = ? AND param = ?
 			AND (scope = 'public' OR (scope = 'private' AND account = ?))
 		ORDER BY scope = 'private' DESC LIMIT 1`,
@@ -72,7 +73,7 @@ func (s *Store) lookup(ctx context.Context, key Key, account string) (Entry, boo
 	e := Entry{Key: key}
 	var scope string
 	var storedAt, ttl int64
-	err := row.Scan(&scope, &e.Account, &e.Value, &storedAt, &ttl, &e.Size)
+	err := row.Scan(&scope, &e.Account, &e.AccountName, &e.Value, &storedAt, &ttl, &e.Size)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Entry{}, false, nil
 	}

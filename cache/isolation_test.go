@@ -10,27 +10,26 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// model is what the store should hold: a value per key and partition.
-type model map[slot]string
+// model is what the store should hold: an entry per key and partition,
+// with its value and account name.
+type model map[slot]Entry
 
 // visible is what Get(key, account) should answer.
-func (m model) visible(key Key, account string) (slot, string, bool) {
+func (m model) visible(key Key, account string) (Entry, bool) {
 	if account != "" {
-		s := slot{key, Private, account}
-		if v, ok := m[s]; ok {
-			return s, v, true
+		if e, ok := m[slot{key, Private, account}]; ok {
+			return e, true
 		}
 	}
-	s := slot{key: key, scope: Public}
-	v, ok := m[s]
-	return s, v, ok
+	e, ok := m[slot{key: key, scope: Public}]
+	return e, ok
 }
 
-// removeWhere deletes the slots match selects and returns how many.
-func (m model) removeWhere(match func(slot) bool) int {
+// removeWhere deletes the entries match selects and returns how many.
+func (m model) removeWhere(match func(Entry) bool) int {
 	n := 0
-	for s := range m {
-		if match(s) {
+	for s, e := range m {
+		if match(e) {
 			delete(m, s)
 			n++
 		}
@@ -44,8 +43,9 @@ type isolationWorld struct {
 	servers  []string
 	methods  []string
 	params   []string
-	accounts []string // who may store private entries
-	askers   []string // who may read: the accounts, "" and one that never stores
+	accounts []string // the private partitions entries are stored in
+	names    []string // the account names that store them; any name may use any partition
+	askers   []string // who may read: the partitions, "" and one that never stores
 }
 
 func (w isolationWorld) pick(from []string) string { return from[w.r.IntN(len(from))] }
@@ -56,9 +56,11 @@ func (w isolationWorld) key() Key {
 
 // TestIsolationProperty runs a few thousand random operations by several
 // accounts over several servers, params and scopes against a model. After
-// every Get: no private entry reaches another account, public entries are
-// shared, and the answer is exactly the model's. Every value names the
+// every Get: no private entry reaches another partition, public entries
+// are shared, and the answer is exactly the model's. Every value names the
 // partition it was stored in, so a leak cannot pass for a coincidence.
+// Names are drawn apart from partitions, and some are prefixes of others,
+// so purges by name must match the label exactly, in SQL and in memory.
 func TestIsolationProperty(t *testing.T) {
 	for _, tier := range []struct {
 		name          string
@@ -72,8 +74,9 @@ func TestIsolationProperty(t *testing.T) {
 				servers:  []string{"https://a.example/mcp", "https://b.example/mcp", "stdio:9f1c"},
 				methods:  []string{"resources/read", "resources/list"},
 				params:   []string{"", "mem://1", "mem://2", "mem://3", "cursor-2"},
-				accounts: []string{"acme", "globex", "initech"},
-				askers:   []string{"acme", "globex", "initech", "", "stranger"},
+				accounts: []string{"fp-acme", "fp-globex", "fp-initech"},
+				names:    []string{"alice", "alice@example.com", "alicex", "bob"},
+				askers:   []string{"fp-acme", "fp-globex", "fp-initech", "", "fp-stranger"},
 			}
 			m := model{}
 			for i := range 4000 {
@@ -103,29 +106,32 @@ func isolationStep(t *testing.T, s *Store, w isolationWorld, m model, i int) {
 	case roll < 40:
 		e := Entry{Key: w.key(), Scope: Public}
 		if w.r.IntN(2) == 0 {
-			e.Scope, e.Account = Private, w.pick(w.accounts)
+			e.Scope, e.Account, e.AccountName = Private, w.pick(w.accounts), w.pick(w.names)
 		}
 		e.Value = []byte(fmt.Sprintf("%v|%s|%s|#%d", e.Key, e.Scope, e.Account, i))
-		m[slotOf(e)] = string(e.Value)
+		m[slotOf(e)] = e
 		err = s.Put(ctx, e)
 	case roll < 88:
 		isolationGet(t, s, w.key(), w.pick(w.askers), m)
 		return
 	case roll < 93:
 		k := w.key()
-		op, want = fmt.Sprintf("Delete(%v)", k), m.removeWhere(func(s slot) bool { return s.key == k })
+		op, want = fmt.Sprintf("Delete(%v)", k), m.removeWhere(func(e Entry) bool { return e.Key == k })
 		n, err = s.Delete(ctx, k)
 	case roll < 96:
 		server, method := w.pick(w.servers), w.pick(w.methods)
 		op = fmt.Sprintf("DeleteMethod(%s, %s)", server, method)
-		want = m.removeWhere(func(s slot) bool { return s.key.Server == server && s.key.Method == method })
+		want = m.removeWhere(func(e Entry) bool { return e.Key.Server == server && e.Key.Method == method })
 		n, err = s.DeleteMethod(ctx, server, method)
 	default:
 		f := Filter{Account: w.pick(w.accounts)}
 		if w.r.IntN(2) == 0 {
+			f = Filter{AccountName: w.pick(w.names)}
+		}
+		if w.r.IntN(2) == 0 {
 			f.Server = w.pick(w.servers)
 		}
-		op, want = fmt.Sprintf("Purge(%v)", f), m.removeWhere(func(s slot) bool { return f.matches(Entry{Key: s.key, Scope: s.scope, Account: s.account}) })
+		op, want = fmt.Sprintf("Purge(%v)", f), m.removeWhere(func(e Entry) bool { return modelMatches(f, e) })
 		n, err = s.Purge(ctx, f)
 	}
 	if err != nil || n != want {
@@ -144,20 +150,34 @@ func isolationGet(t *testing.T, s *Store, k Key, account string, m model) {
 		t.Fatalf("%s's private entry for %v served to %q", got.Account, k, account)
 	}
 	type answer struct {
-		Found          bool
-		Scope, Account string
-		Value          string
+		Found                       bool
+		Scope, Account, AccountName string
+		Value                       string
 	}
-	wantSlot, wantValue, wantOK := m.visible(k, account)
+	wantEntry, wantOK := m.visible(k, account)
 	want := answer{Found: wantOK}
 	if wantOK {
-		want = answer{true, string(wantSlot.scope), wantSlot.account, wantValue}
+		want = answer{true, string(wantEntry.Scope), wantEntry.Account, wantEntry.AccountName, string(wantEntry.Value)}
 	}
 	have := answer{Found: ok}
 	if ok {
-		have = answer{true, string(got.Scope), got.Account, string(got.Value)}
+		have = answer{true, string(got.Scope), got.Account, got.AccountName, string(got.Value)}
 	}
 	if diff := cmp.Diff(want, have); diff != "" {
 		t.Fatalf("Get(%v, %q) (-model +store):\n%s", k, account, diff)
 	}
+}
+
+// modelMatches is Filter's meaning spelled out apart from Filter.matches,
+// so that the property test checks the SQL and the memory tier against an
+// independent statement of it rather than against their own twin.
+func modelMatches(f Filter, e Entry) bool {
+	if f.Server != "" && e.Key.Server != f.Server {
+		return false
+	}
+	if f.Account == "" && f.AccountName == "" && !f.PrivateOnly {
+		return true
+	}
+	return e.Scope == Private && (f.Account == "" || e.Account == f.Account) &&
+		(f.AccountName == "" || e.AccountName == f.AccountName)
 }

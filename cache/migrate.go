@@ -44,4 +44,20 @@ var migrations = []string{
 	CREATE TRIGGER entries_resized AFTER UPDATE OF size ON entries BEGIN
 		UPDATE totals SET bytes = bytes - OLD.size + NEW.size;
 	END;`,
+
+	// 3: a private partition becomes the fingerprint of an authorization
+	// context alone, and the account name that stored an entry a label of
+	// its own, matched exactly (a prefix "alice@" also matched the
+	// partitions of alice@example.com).
+	//
+	// Every private row goes. Its partition was "name@fingerprint" with the
+	// fingerprint taken over the config's unresolved text, ${input:token}
+	// placeholders and all, so it cannot be trusted to name the context the
+	// body was read under; a cache may drop entries, and a refetch is the
+	// price. Public rows stay, with no name. The delete comes first so that
+	// the new CHECK holds for every row left.
+	`DELETE FROM entries WHERE scope = 'private';
+	ALTER TABLE entries ADD COLUMN account_name TEXT NOT NULL DEFAULT ''
+		CHECK (scope = 'private' OR account_name = '');
+	CREATE INDEX entries_by_account_name ON entries (account_name, server);`,
 }

@@ -6,7 +6,8 @@ import (
 	"fmt"
 )
 
-// Put stores e, replacing the entry with the same key, scope and account.
+// Put stores e, replacing the entry with the same key, scope and
+// partition (and with it that entry's AccountName).
 // It stores a copy of e.Value and keeps no reference to the slice, which it
 // reads only during the call; it sets Size to the value's length and fills
 // a zero StoredAt with the store's clock. An entry that breaks the
@@ -54,13 +55,14 @@ func (s *Store) Put(ctx context.Context, e Entry) error {
 func upsert(ctx context.Context, tx *sql.Tx, e Entry, now int64) (int64, error) {
 	var id int64
 	err := tx.QueryRowContext(ctx, `INSERT INTO entries
-		(server, method, param, scope, account, value, stored_at, ttl, size, last_access)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		(server, method, param, scope, account, account_name, value, stored_at, ttl, size, last_access)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (server, method, param, scope, account) DO UPDATE SET
-			value = excluded.value, stored_at = excluded.stored_at, ttl = excluded.ttl,
+			account_name = excluded.account_name, value = excluded.value,
+			stored_at = excluded.stored_at, ttl = excluded.ttl,
 			size = excluded.size, last_access = excluded.last_access
 		RETURNING id`,
-		e.Key.Server, e.Key.Method, e.Key.Param, string(e.Scope), e.Account,
+		e.Key.Server, e.Key.Method, e.Key.Param, string(e.Scope), e.Account, e.AccountName,
 		e.Value, e.StoredAt.UnixNano(), int64(e.TTL), e.Size, now).Scan(&id)
 	return id, err
 }

@@ -14,7 +14,9 @@ type Stats struct {
 	Bytes   int64
 	// Public and Private split Entries by scope.
 	Public, Private int
-	// ByAccount counts the selected private entries of each account.
+	// ByAccount counts the selected private entries by account name (their
+	// AccountName), not by partition: two names sharing a partition are
+	// counted apart, each for the entries that carry its name.
 	ByAccount map[string]int
 	// MaxBytes is the store's size bound.
 	MaxBytes int64
@@ -36,17 +38,17 @@ func (s *Store) Stats(ctx context.Context, f Filter) (Stats, error) {
 	where, args := f.where()
 	// One statement, so the counts agree with each other even while
 	// another process writes.
-	rows, err := s.db.QueryContext(ctx, `SELECT account, scope, count(*), coalesce(sum(size), 0)
-		FROM entries WHERE `+where+` GROUP BY account, scope`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT account_name, scope, count(*), coalesce(sum(size), 0)
+		FROM entries WHERE `+where+` GROUP BY account_name, scope`, args...)
 	if err != nil {
 		return Stats{}, fmt.Errorf("counting entries of %s: %w", s.path, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var account, scope string
+		var name, scope string
 		var n int
 		var size int64
-		if err := rows.Scan(&account, &scope, &n, &size); err != nil {
+		if err := rows.Scan(&name, &scope, &n, &size); err != nil {
 			return Stats{}, fmt.Errorf("counting entries of %s: %w", s.path, err)
 		}
 		st.Entries, st.Bytes = st.Entries+n, st.Bytes+size
@@ -54,7 +56,7 @@ func (s *Store) Stats(ctx context.Context, f Filter) (Stats, error) {
 			st.Public += n
 		} else {
 			st.Private += n
-			st.ByAccount[account] += n
+			st.ByAccount[name] += n
 		}
 	}
 	if err := rows.Err(); err != nil {

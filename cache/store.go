@@ -96,8 +96,10 @@ func Open(path string, opts *Options) (*Store, error) {
 // cache that is the right trade: a lost entry is a refetch, and FULL would
 // add an fsync to every Put. _txlock=immediate takes the write lock at
 // BEGIN, so two writers wait on the busy timeout instead of deadlocking on
-// an upgrade.
-const driverParams = "_journal_mode=WAL&_busy_timeout=5000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=16"
+// an upgrade. _secure_delete=on zeroes what a delete removes, on its page
+// or on a freed one, since the file holds private bodies that a purge
+// must not leave readable; it costs a delete some writes, not a read.
+const driverParams = "_journal_mode=WAL&_busy_timeout=5000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=16&_secure_delete=on"
 
 // openDB opens, checks and migrates the database at path, creating it if
 // needed. An error that says the file is damaged wraps ErrCorrupt.

@@ -81,6 +81,13 @@ func private(uri, account, value string) Entry {
 	return Entry{Key: readKey(uri), Scope: Private, Account: account, Value: []byte(value)}
 }
 
+// privateAs is a private entry in partition stored by the account name.
+func privateAs(uri, partition, name, value string) Entry {
+	e := private(uri, partition, value)
+	e.AccountName = name
+	return e
+}
+
 func mustPut(tb testing.TB, s *Store, e Entry) {
 	tb.Helper()
 	if err := s.Put(context.Background(), e); err != nil {
@@ -172,6 +179,7 @@ func TestPutRejects(t *testing.T) {
 		{"no scope", Entry{Key: readKey("u")}, ErrInvalidEntry},
 		{"unknown scope", Entry{Key: readKey("u"), Scope: "shared"}, ErrInvalidEntry},
 		{"public with account", Entry{Key: readKey("u"), Scope: Public, Account: "acme"}, ErrInvalidEntry},
+		{"public with account name", Entry{Key: readKey("u"), Scope: Public, AccountName: "acme"}, ErrInvalidEntry},
 		{"private without account", Entry{Key: readKey("u"), Scope: Private}, ErrInvalidEntry},
 		{"negative ttl", Entry{Key: readKey("u"), Scope: Public, TTL: -time.Second}, ErrInvalidEntry},
 		{"time out of range", Entry{Key: readKey("u"), Scope: Public, StoredAt: long}, ErrInvalidEntry},
@@ -222,10 +230,10 @@ func TestRepeatGetsHitMemory(t *testing.T) {
 func TestStats(t *testing.T) {
 	s := openStore(t, &Options{MaxBytes: 1 << 20})
 	mustPut(t, s, public("a", "12345"))
-	mustPut(t, s, private("a", "acme", "123"))
-	mustPut(t, s, private("b", "acme", "1"))
-	mustPut(t, s, private("a", "globex", "12"))
-	other := private("a", "acme", "1234")
+	mustPut(t, s, privateAs("a", "fp-1", "acme", "123"))
+	mustPut(t, s, privateAs("b", "fp-1", "acme", "1"))
+	mustPut(t, s, privateAs("a", "fp-2", "globex", "12"))
+	other := privateAs("a", "fp-1", "acme", "1234")
 	other.Key.Server = "https://other.example/mcp"
 	mustPut(t, s, other)
 	base := Stats{MaxBytes: 1 << 20, Path: s.path}
@@ -236,9 +244,14 @@ func TestStats(t *testing.T) {
 	}{
 		{"all", Filter{}, Stats{Entries: 5, Bytes: 15, Public: 1, Private: 4, ByAccount: map[string]int{"acme": 3, "globex": 1}}},
 		{"server", Filter{Server: readKey("").Server}, Stats{Entries: 4, Bytes: 11, Public: 1, Private: 3, ByAccount: map[string]int{"acme": 2, "globex": 1}}},
-		{"account", Filter{Account: "acme"}, Stats{Entries: 3, Bytes: 8, Private: 3, ByAccount: map[string]int{"acme": 3}}},
+		{"partition", Filter{Account: "fp-1"}, Stats{Entries: 3, Bytes: 8, Private: 3, ByAccount: map[string]int{"acme": 3}}},
+		{"name", Filter{AccountName: "acme"}, Stats{Entries: 3, Bytes: 8, Private: 3, ByAccount: map[string]int{"acme": 3}}},
+		{"name and server", Filter{Server: readKey("").Server, AccountName: "globex"}, Stats{Entries: 1, Bytes: 2, Private: 1, ByAccount: map[string]int{"globex": 1}}},
 		{"private", Filter{PrivateOnly: true}, Stats{Entries: 4, Bytes: 10, Private: 4, ByAccount: map[string]int{"acme": 3, "globex": 1}}},
-		{"none", Filter{Account: "initech"}, Stats{ByAccount: map[string]int{}}},
+		{"a partition is not a name", Filter{AccountName: "fp-1"}, Stats{ByAccount: map[string]int{}}},
+		{"a name is not a partition", Filter{Account: "acme"}, Stats{ByAccount: map[string]int{}}},
+		{"name of another partition", Filter{Account: "fp-2", AccountName: "acme"}, Stats{ByAccount: map[string]int{}}},
+		{"none", Filter{AccountName: "initech"}, Stats{ByAccount: map[string]int{}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -347,32 +360,69 @@ func FuzzPutGet(f *testing.F) {
 	})
 }
 
-func TestAccountPrefixFilter(t *testing.T) {
-	s, err := Open(filepath.Join(t.TempDir(), "c.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx := context.Background()
-	now := time.Now()
-	for i, acct := range []string{"acme@aaa", "acme@bbb", "Acme@ccc", "acme_x@ddd", "acmé@eee"} {
-		e := Entry{Key: Key{Server: "s", Method: "m", Param: fmt.Sprint(i)}, Scope: Private, Account: acct,
-			Value: []byte("v"), StoredAt: now, TTL: time.Hour}
-		if err := s.Put(ctx, e); err != nil {
-			t.Fatal(err)
+// TestAccountNameFilterIsExact: a purge by name takes that name's entries
+// and nothing of a name it is a prefix of, or that differs only in case,
+// from SQLite and from the memory tier alike.
+func TestAccountNameFilterIsExact(t *testing.T) {
+	names := []string{"alice", "alice@example.com", "alicex", "Alice", "alicé", "al%"}
+	inTiers(t, nil, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		for i, name := range names {
+			mustPut(t, s, privateAs("mem://1", fmt.Sprintf("fp-%d", i), name, name+"'s"))
 		}
-	}
-	s.Put(ctx, Entry{Key: Key{Server: "s", Method: "m", Param: "pub"}, Scope: Public, Value: []byte("v"), StoredAt: now, TTL: time.Hour})
-	for prefix, want := range map[string]int{"acme@": 2, "Acme@": 1, "acmé@": 1, "acme_": 1, "acme%": 0} {
-		st, err := s.Stats(ctx, Filter{AccountPrefix: prefix})
-		if err != nil || st.Entries != want {
-			t.Errorf("prefix %q: %d entries, %v; want %d", prefix, st.Entries, err, want)
+		mustPut(t, s, public("mem://1", "shared"))
+		for i := range names { // into the memory tier
+			value(t, s, readKey("mem://1"), fmt.Sprintf("fp-%d", i))
 		}
-	}
-	if n, err := s.Purge(ctx, Filter{AccountPrefix: "acme@"}); n != 2 || err != nil {
-		t.Errorf("purge acme@ = %d, %v; want 2", n, err)
-	}
-	if st, _ := s.Stats(ctx, Filter{}); st.Entries != 4 {
-		t.Errorf("%d entries left; want the other 3 private and the public one", st.Entries)
-	}
+		for name, want := range map[string]int{"alice": 1, "alice@": 0, "al": 0, "al%": 1, "ALICE": 0} {
+			if st, err := s.Stats(ctx, Filter{AccountName: name}); err != nil || st.Entries != want {
+				t.Errorf("Stats(name %q) = %d entries, %v; want %d", name, st.Entries, err, want)
+			}
+		}
+		if n, err := s.Purge(ctx, Filter{AccountName: "alice"}); n != 1 || err != nil {
+			t.Fatalf("Purge(name alice) = %d, %v; want 1", n, err)
+		}
+		for i, name := range names {
+			want := name + "'s"
+			if name == "alice" {
+				want = "shared"
+			}
+			if got := value(t, s, readKey("mem://1"), fmt.Sprintf("fp-%d", i)); got != want {
+				t.Errorf("after purging alice, %s's partition sees %q; want %q", name, got, want)
+			}
+		}
+	})
+}
+
+// TestNamesShareAPartition: two account names with one authorization
+// context share its partition on purpose. Each sees what the other stored;
+// a Put by one replaces the other's entry for that key, label and all; a
+// purge by name takes the entries carrying that name, a purge by partition
+// takes them all.
+func TestNamesShareAPartition(t *testing.T) {
+	inTiers(t, nil, func(t *testing.T, s *Store) {
+		ctx := context.Background()
+		mustPut(t, s, privateAs("mem://1", "fp", "alice", "read by alice"))
+		mustPut(t, s, privateAs("mem://2", "fp", "bob", "read by bob"))
+		mustPut(t, s, privateAs("mem://3", "fp", "alice", "alice's 3"))
+		got, ok, err := s.Get(ctx, readKey("mem://2"), "fp")
+		if err != nil || !ok || string(got.Value) != "read by bob" || got.AccountName != "bob" {
+			t.Fatalf("Get(mem://2, fp) = %+v, %v, %v; want bob's entry, labelled bob", got, ok, err)
+		}
+		mustPut(t, s, privateAs("mem://3", "fp", "bob", "bob's 3"))
+		st, err := s.Stats(ctx, Filter{})
+		if want := map[string]int{"alice": 1, "bob": 2}; err != nil || st.Private != 3 || !cmp.Equal(st.ByAccount, want) {
+			t.Fatalf("Stats = %d private by %v, %v; want 3 by %v (bob's Put replaced alice's mem://3)",
+				st.Private, st.ByAccount, err, want)
+		}
+		if n, err := s.Purge(ctx, Filter{AccountName: "alice"}); n != 1 || err != nil {
+			t.Errorf("Purge(name alice) = %d, %v; want 1", n, err)
+		}
+		if got := value(t, s, readKey("mem://2"), "fp"); got != "read by bob" {
+			t.Errorf("after purging alice, fp sees %q at mem://2; want bob's entry kept", got)
+		}
+		if n, err := s.Purge(ctx, Filter{Account: "fp"}); n != 2 || err != nil {
+			t.Errorf("Purge(partition fp) = %d, %v; want bob's 2", n, err)
+		}
+	})
 }

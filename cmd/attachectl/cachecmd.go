@@ -65,8 +65,9 @@ func (a *app) cacheCmd() *cobra.Command {
 	return cmd
 }
 
-// cacheFilter turns --server and --account into a filter; an account needs
-// a server (its partition is per server) unless it is meant for all servers.
+// cacheFilter turns --server and --account into a filter. --account selects
+// the private entries stored under exactly that account name (alice is not
+// alice@example.com), on every server unless --server narrows it.
 func (a *app) cacheFilter(server string) (hostcore.CacheFilter, error) {
 	h, err := a.hostFor()
 	if err != nil {

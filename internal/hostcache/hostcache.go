@@ -32,28 +32,25 @@ func key(k hostcore.CacheKey) cache.Key {
 	return cache.Key{Server: k.Server, Method: k.Method, Param: k.Param}
 }
 
-// filter maps an account name to the prefix of its partitions
-// ("name@credentials"), and a partition to an exact account.
+// filter maps hostcore's names to the cache's: hostcore's partition is the
+// cache's Account, and hostcore's account name the cache's AccountName.
+// Both are matched exactly.
 func filter(f hostcore.CacheFilter) cache.Filter {
-	cf := cache.Filter{Server: f.Server, Account: f.Partition, PrivateOnly: f.PrivateOnly}
-	if f.Account != "" {
-		cf.AccountPrefix = f.Account + "@"
-	}
-	return cf
+	return cache.Filter{Server: f.Server, Account: f.Partition, AccountName: f.Account, PrivateOnly: f.PrivateOnly}
 }
 
-func (b bodyCache) Get(ctx context.Context, k hostcore.CacheKey, account string) (hostcore.CacheEntry, bool, error) {
-	e, ok, err := b.s.Get(ctx, key(k), account)
+func (b bodyCache) Get(ctx context.Context, k hostcore.CacheKey, partition string) (hostcore.CacheEntry, bool, error) {
+	e, ok, err := b.s.Get(ctx, key(k), partition)
 	if !ok || err != nil {
 		return hostcore.CacheEntry{}, false, err
 	}
-	return hostcore.CacheEntry{Key: k, Scope: string(e.Scope), Account: e.Account, Value: e.Value,
-		StoredAt: e.StoredAt, TTL: e.TTL, Size: e.Size}, true, nil
+	return hostcore.CacheEntry{Key: k, Scope: string(e.Scope), Partition: e.Account, AccountName: e.AccountName,
+		Value: e.Value, StoredAt: e.StoredAt, TTL: e.TTL, Size: e.Size}, true, nil
 }
 
 func (b bodyCache) Put(ctx context.Context, e hostcore.CacheEntry) error {
-	return b.s.Put(ctx, cache.Entry{Key: key(e.Key), Scope: cache.Scope(e.Scope), Account: e.Account,
-		Value: e.Value, StoredAt: e.StoredAt, TTL: e.TTL})
+	return b.s.Put(ctx, cache.Entry{Key: key(e.Key), Scope: cache.Scope(e.Scope), Account: e.Partition,
+		AccountName: e.AccountName, Value: e.Value, StoredAt: e.StoredAt, TTL: e.TTL})
 }
 
 func (b bodyCache) Delete(ctx context.Context, k hostcore.CacheKey) (int, error) {
@@ -73,10 +70,6 @@ func (b bodyCache) Stats(ctx context.Context, f hostcore.CacheFilter) (hostcore.
 	if err != nil {
 		return hostcore.CacheStats{}, err
 	}
-	byName := map[string]int{}
-	for partition, n := range st.ByAccount {
-		byName[hostcore.AccountOfPartition(partition)] += n
-	}
 	return hostcore.CacheStats{Entries: st.Entries, Bytes: st.Bytes, Public: st.Public, Private: st.Private,
-		ByAccount: byName, MaxBytes: st.MaxBytes, Path: st.Path, Hits: st.Hits, Misses: st.Misses}, nil
+		ByAccount: st.ByAccount, MaxBytes: st.MaxBytes, Path: st.Path, Hits: st.Hits, Misses: st.Misses}, nil
 }
