@@ -34,8 +34,10 @@ func (cv *Conversations) Host() *Host { return cv.host }
 
 // Ref returns how an attachment remembers sc: a named server by name, an
 // ad-hoc one by its command line or URL too (never its credentials).
+//
+// It keeps no secret: no headers, no environment, and no URL userinfo.
 func Ref(sc ServerConfig) ServerRef {
-	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: sc.URL}
+	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: StripUserinfo(sc.URL)}
 }
 
 // ServerFor resolves an attachment's server: the configured or built-in

@@ -11,9 +11,10 @@ import (
 // SQLite store is wired to it in cmd/. Implementations must be safe for
 // concurrent use and return copies.
 type BodyCache interface {
-	// Get returns the entry visible to account: its private entry for key,
-	// else the public one. It never returns another account's private entry.
-	Get(ctx context.Context, key CacheKey, account string) (CacheEntry, bool, error)
+	// Get returns the entry visible to partition: its private entry for
+	// key, else the public one. It never returns another partition's
+	// private entry.
+	Get(ctx context.Context, key CacheKey, partition string) (CacheEntry, bool, error)
 	// Put stores e, replacing the entry with the same key, scope and account.
 	Put(ctx context.Context, e CacheEntry) error
 	// Delete removes every partition's entry for key.
@@ -43,23 +44,28 @@ const (
 
 // CacheEntry is one stored result.
 type CacheEntry struct {
-	Key      CacheKey
-	Scope    string // ScopePublic or ScopePrivate
-	Account  string // for private entries; "" for public ones
-	Value    []byte
-	StoredAt time.Time
-	TTL      time.Duration
-	Size     int64
+	Key   CacheKey
+	Scope string // ScopePublic or ScopePrivate
+	// Partition is the fingerprint of the authorization context of a
+	// private entry (see Conn.Partition); "" for a public one.
+	Partition string
+	// AccountName is the name of the account that stored a private entry:
+	// a label for people and for purges by name, never a partition.
+	AccountName string
+	Value       []byte
+	StoredAt    time.Time
+	TTL         time.Duration
+	Size        int64
 }
 
 // CacheFilter selects entries; empty fields match everything.
 type CacheFilter struct {
 	Server string
-	// Account selects the private entries of an account name, under every
-	// credential it has had.
+	// Account selects the private entries stored by the account of exactly
+	// this name, under every credential it has had.
 	Account string
-	// Partition selects one exact private partition (an account name with
-	// one set of credentials).
+	// Partition selects the private entries of exactly one authorization
+	// context.
 	Partition   string
 	PrivateOnly bool
 }

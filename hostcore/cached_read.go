@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"golang.org/x/sync/singleflight"
 	"time"
 )
 
@@ -61,8 +62,19 @@ func (c *Conn) readKey(uri string) CacheKey {
 
 // Read reads uri through the host's cache (see ReadMode). Every answer is
 // either a cache entry or the server's: go-sdk's own cache is off.
+//
+// The authorization context is resolved (VS Code inputs asked for) before
+// any private entry is looked up. A private entry of an HTTP server is
+// served only once the context is known to authenticate in this host (a
+// session exists, or connecting succeeds), so that a revoked credential,
+// answered 401, never sees the bodies it fetched before: seed 000's
+// erasure relies on exactly that.
 func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult, error) {
 	h := c.host
+	op := "reading " + uri
+	if c.Closed() {
+		return nil, c.errClosed(op)
+	}
 	if h.opts.Cache == nil {
 		res, err := c.ReadServer(ctx, uri)
 		if res != nil {
@@ -70,51 +82,111 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		}
 		return res, err
 	}
+	partition, err := c.Partition(ctx)
+	if err != nil {
+		return nil, err
+	}
 	key := c.readKey(uri)
 	var stale *CacheEntry
 	if mode == ReadUse {
-		e, ok, err := h.opts.Cache.Get(ctx, key, c.partition)
+		e, ok, err := h.opts.Cache.Get(ctx, key, partition)
 		if err != nil {
 			h.log.Warn("cache read failed; asking the server", "err", err)
 		}
 		if ok && err == nil {
-			if res, err := c.fromEntry(e, CacheHit); err == nil && fresh(e, h.opts.Now.now()) {
-				return res, nil
+			res, derr := c.fromEntry(e, CacheHit)
+			if derr == nil && fresh(e, h.opts.Now.now()) {
+				return c.verified(ctx, e, res)
 			}
 			stale = &e
 		}
 	}
-	res, err := c.fetchShared(ctx, uri, mode)
+	res, err := c.fetchShared(ctx, uri, mode, partition)
 	if err != nil {
+		if errors.Is(err, ErrForbidden) {
+			h.evict(ctx, key) // this context may no longer read it
+		}
 		return c.staleIfError(stale, err)
 	}
 	return res, nil
 }
 
-// fetchShared makes one request for concurrent reads of the same uri by the
-// same account (single flight), and stores the result unless an
-// invalidation arrived while it was in flight (the generation guard).
-func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode) (*ReadResult, error) {
+// verified serves a fresh entry. A private entry of an HTTP server needs a
+// context that authenticates: without a session, this connects first. A
+// refused credential gets the error (and its partition is purged); a
+// server that cannot be reached gets the entry, saying so.
+func (c *Conn) verified(ctx context.Context, e CacheEntry, res *ReadResult) (*ReadResult, error) {
+	if e.Scope != ScopePrivate || !c.Server.IsHTTP() {
+		return res, nil
+	}
+	if cs, _ := c.live(); cs != nil {
+		return res, nil
+	}
+	_, err := c.Session(ctx)
+	switch {
+	case err == nil:
+		return res, nil
+	case errors.Is(err, ErrTransport) || errors.Is(err, ErrTimeout):
+		res.Cache.NotStored = "served without checking the credentials: the server could not be reached: " + err.Error()
+		return res, nil
+	}
+	return nil, err
+}
+
+// servable reports whether a fresh list page may be served without asking
+// the server: a private page of an HTTP server only while a session proves
+// the context authenticates (the listing then asks the server, which
+// connects).
+func (c *Conn) servable(e CacheEntry) bool {
+	if e.Scope != ScopePrivate || !c.Server.IsHTTP() {
+		return true
+	}
+	cs, _ := c.live()
+	return cs != nil
+}
+
+// evict drops key's entries (every partition's: over-evicting is safe).
+func (h *Host) evict(ctx context.Context, key CacheKey) {
+	if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
+		h.log.Warn("cache eviction failed", "key", key.Param, "err", err)
+	}
+}
+
+// fetchShared makes one request for concurrent reads of the same uri in the
+// same authorization context (single flight), and stores the result unless
+// an invalidation arrived while it was in flight (the generation guard).
+// The shared request runs under the host's timeouts, not the first
+// caller's cancellation: each caller waits on its own context and can give
+// up alone.
+func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, partition string) (*ReadResult, error) {
 	h := c.host
 	key := c.readKey(uri)
-	flight := fmt.Sprintf("%s\x00%s\x00%s\x00%d", key.Server, c.partition, uri, mode)
-	v, err, _ := h.flights.Do(flight, func() (any, error) {
+	flight := fmt.Sprintf("%s\x00%s\x00%s\x00%d", key.Server, partition, uri, mode)
+	ch := h.flights.DoChan(flight, func() (any, error) {
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ConnectTimeout+h.opts.RequestTimeout+maxBackoff)
+		defer cancel()
 		gen := h.generation(key)
-		res, err := c.ReadServer(ctx, uri)
+		res, err := c.ReadServer(fctx, uri)
 		if err != nil {
 			return nil, err
 		}
 		res.Cache = CacheInfo{Status: statusFor(mode), Scope: cacheScope(res.Hints.Scope), TTL: res.Hints.TTL,
 			TTLLeft: res.Hints.TTL, Account: c.Account.Name}
 		if mode != ReadBypass {
-			res.Cache.NotStored = c.store(ctx, key, res, gen)
+			res.Cache.NotStored = c.store(fctx, key, res, gen, partition)
 		}
 		return res, nil
 	})
-	if err != nil {
-		return nil, err
+	var r singleflight.Result
+	select {
+	case r = <-ch:
+	case <-ctx.Done():
+		return nil, classify(ctx.Err(), "reading "+uri, uri, 0)
 	}
-	res := *v.(*ReadResult) // each caller gets its own copy of the result
+	if r.Err != nil {
+		return nil, r.Err
+	}
+	res := *r.Val.(*ReadResult) // each caller gets its own copy of the result
 	res.Contents = append([]Content(nil), res.Contents...)
 	return &res, nil
 }
@@ -133,7 +205,7 @@ func statusFor(mode ReadMode) CacheStatus {
 // result, a zero TTL (and evict on refresh), or anything over the size
 // limit; clamp absurd TTLs; keep a private result in its account's
 // partition. It returns why nothing was stored, or "".
-func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uint64) string {
+func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uint64, partition string) string {
 	h := c.host
 	ttl := res.Hints.TTL
 	switch {
@@ -158,10 +230,16 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 	}
 	e := CacheEntry{Key: key, Scope: res.Cache.Scope, Value: value, StoredAt: h.opts.Now.now(), TTL: ttl}
 	if e.Scope == ScopePrivate {
-		e.Account = c.partition
+		e.Partition, e.AccountName = partition, c.Account.Name
 	}
 	if !h.putIfCurrent(ctx, e, gen) {
 		return "invalidated while the read was in flight"
+	}
+	if c.Closed() {
+		// Logged out or removed while the read was in flight: the purge may
+		// have run before this put, so take the entry back out.
+		h.evict(ctx, key)
+		return "the connection was closed while the read was in flight"
 	}
 	return ""
 }

@@ -156,8 +156,12 @@ func paginate[W, T any](ctx context.Context, c *Conn, method, field string, onPa
 func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error) {
 	h := l.c.host
 	key := CacheKey{Server: l.c.identity, Method: l.method, Param: cursor}
+	partition, err := l.c.Partition(ctx) // inputs are asked for before any lookup
+	if err != nil {
+		return page[T]{}, err
+	}
 	if h.opts.Cache != nil {
-		if e, ok, err := h.opts.Cache.Get(ctx, key, l.c.partition); err == nil && ok && fresh(e, h.opts.Now.now()) {
+		if e, ok, err := h.opts.Cache.Get(ctx, key, partition); err == nil && ok && fresh(e, h.opts.Now.now()) && l.c.servable(e) {
 			var p page[T]
 			if json.Unmarshal(e.Value, &p) == nil {
 				return p, nil
@@ -188,11 +192,11 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error)
 		}
 		p.Items = append(p.Items, l.convert(w, prio))
 	}
-	l.store(ctx, key, p, hints, gen)
+	l.store(ctx, key, p, hints, gen, partition)
 	return p, nil
 }
 
-func (l *lister[W, T]) store(ctx context.Context, key CacheKey, p page[T], hints CacheHints, gen uint64) {
+func (l *lister[W, T]) store(ctx context.Context, key CacheKey, p page[T], hints CacheHints, gen uint64, partition string) {
 	h := l.c.host
 	if h.opts.Cache == nil || hints.TTL <= 0 {
 		return
@@ -203,7 +207,7 @@ func (l *lister[W, T]) store(ctx context.Context, key CacheKey, p page[T], hints
 	}
 	e := CacheEntry{Key: key, Scope: cacheScope(hints.Scope), Value: value, StoredAt: h.opts.Now.now(), TTL: min(hints.TTL, MaxTTL)}
 	if e.Scope == ScopePrivate {
-		e.Account = l.c.partition
+		e.Partition, e.AccountName = partition, l.c.Account.Name
 	}
 	h.putIfCurrent(ctx, e, gen)
 }

@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"os"
 	"os/exec"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -28,6 +26,7 @@ const (
 	StateConnected    ConnState = "connected"
 	StateDisconnected ConnState = "disconnected"
 	StateFailed       ConnState = "failed"
+	StateClosed       ConnState = "closed" // for good: logged out or removed
 )
 
 // ConnInfo is what the host knows of a connection, for people to see.
@@ -49,8 +48,10 @@ type ConnInfo struct {
 
 // Conn is the connection to one server as one account. It connects on first
 // use, notices when the server process dies or the connection drops, and
-// reconnects on the next use, backing off after failed attempts. It is safe
-// for concurrent use.
+// reconnects on the next use, backing off after failed attempts. The Host
+// owns it: Close is final, and only the Host closes it (at Logout, when the
+// server is removed or replaced, or when the Host closes). Watchers, screens
+// and commands borrow it and never revive it. It is safe for concurrent use.
 type Conn struct {
 	host     *Host
 	key      connKey
@@ -58,27 +59,26 @@ type Conn struct {
 	Account  Account
 	tap      *Tap
 	identity string // Server.Identity(), computed once
-	// partition is the cache partition of this connection's private
-	// entries: the account's name, "@", and a fingerprint of every
-	// credential it presents. Two tokens never share private entries, even
-	// under one account name (an ad-hoc server's, or a config edited by
-	// hand to another tenant's token).
-	partition string
 
-	connMu sync.Mutex // serializes connecting
+	// connecting holds one token: whoever holds it may connect. A channel,
+	// not a mutex, so that a caller waiting behind a slow connect (a backoff,
+	// a prompt) can give up when its own context ends.
+	connecting chan struct{}
 
 	mu       sync.Mutex // guards the fields below
+	auth     *authContext
+	closed   bool
 	cs       *mcp.ClientSession
 	info     ConnInfo
 	failures int       // consecutive failed connects
 	retryAt  time.Time // no connect attempt before this
+	subs     map[string]int
 
 	memo completionMemo
 
-	hmu       sync.Mutex // guards the notification handlers
-	onUpdate  []func(uri string)
-	onList    []func()
-	onConnect []func()
+	onUpdate  hooks[func(uri string)]
+	onList    hooks[func()]
+	onConnect hooks[func()]
 }
 
 // Tap returns the raw JSON-RPC record of this connection.
@@ -95,34 +95,29 @@ func (c *Conn) Info() ConnInfo {
 	return info
 }
 
-// OnResourceUpdated registers f to run for each notifications/resources/updated.
-func (c *Conn) OnResourceUpdated(f func(uri string)) {
-	c.hmu.Lock()
-	c.onUpdate = append(c.onUpdate, f)
-	c.hmu.Unlock()
+// OnResourceUpdated registers f to run for each
+// notifications/resources/updated, and returns the function that
+// unregisters it.
+func (c *Conn) OnResourceUpdated(f func(uri string)) (unregister func()) {
+	return c.onUpdate.add(f)
 }
 
-// OnResourceListChanged registers f to run for each resources list_changed.
-func (c *Conn) OnResourceListChanged(f func()) {
-	c.hmu.Lock()
-	c.onList = append(c.onList, f)
-	c.hmu.Unlock()
-}
+// OnResourceListChanged registers f to run for each resources list_changed,
+// and returns the function that unregisters it.
+func (c *Conn) OnResourceListChanged(f func()) (unregister func()) { return c.onList.add(f) }
 
-// OnConnect registers f to run after each successful connect, including
-// reconnects (subscriptions must be renewed then).
-func (c *Conn) OnConnect(f func()) {
-	c.hmu.Lock()
-	c.onConnect = append(c.onConnect, f)
-	c.hmu.Unlock()
-}
+// OnConnect registers f to run after each successful reconnect, and returns
+// the function that unregisters it.
+func (c *Conn) OnConnect(f func()) (unregister func()) { return c.onConnect.add(f) }
 
-// Close ends the session (and a stdio server's process group).
+// Close ends the session (and a stdio server's process group) for good:
+// nothing reconnects a closed connection. Only the Host calls it; others
+// ask the Host (Logout, RemoveServer).
 func (c *Conn) Close() error {
 	c.mu.Lock()
 	cs := c.cs
-	c.cs = nil
-	c.info.State = StateDisconnected
+	c.cs, c.closed = nil, true
+	c.info.State = StateClosed
 	c.mu.Unlock()
 	if cs == nil {
 		return nil
@@ -130,17 +125,48 @@ func (c *Conn) Close() error {
 	return cs.Close()
 }
 
-// Session returns a live session, connecting or reconnecting as needed.
-func (c *Conn) Session(ctx context.Context) (*mcp.ClientSession, error) {
-	c.connMu.Lock()
-	defer c.connMu.Unlock()
+// Closed reports whether the connection was closed for good.
+func (c *Conn) Closed() bool {
 	c.mu.Lock()
-	cs, retryAt := c.cs, c.retryAt
-	if cs == nil {
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// errClosed is the error of every use of a closed connection.
+func (c *Conn) errClosed(op string) error {
+	return newError(KindCanceled, nil, "%s: the connection to %s was closed (logged out or removed)", op, c)
+}
+
+// Session returns a live session, connecting or reconnecting as needed.
+// The authorization context is resolved (inputs asked for) first; then
+// one caller connects while the others wait, each on its own context.
+func (c *Conn) Session(ctx context.Context) (*mcp.ClientSession, error) {
+	const op = "connecting"
+	if cs, closed := c.live(); closed {
+		return nil, c.errClosed(op)
+	} else if cs != nil {
+		return cs, nil
+	}
+	auth, err := c.authContext(ctx)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case c.connecting <- struct{}{}:
+	case <-ctx.Done():
+		return nil, classify(ctx.Err(), "waiting to connect to "+c.Server.Name, "", 0)
+	}
+	defer func() { <-c.connecting }()
+	c.mu.Lock()
+	cs, retryAt, closed := c.cs, c.retryAt, c.closed
+	if cs == nil && !closed {
 		c.info.State = StateConnecting
 	}
 	c.mu.Unlock()
-	if cs != nil {
+	switch {
+	case closed:
+		return nil, c.errClosed(op)
+	case cs != nil:
 		return cs, nil
 	}
 	if wait := retryAt.Sub(c.host.opts.Now.now()); wait > 0 {
@@ -148,13 +174,36 @@ func (c *Conn) Session(ctx context.Context) (*mcp.ClientSession, error) {
 			return nil, classify(err, "waiting to reconnect to "+c.Server.Name, "", 0)
 		}
 	}
-	cs, err := c.connect(ctx)
+	cs, err = c.connect(ctx, auth)
+	return c.connected(cs, err)
+}
+
+// live returns the current session, if any, and whether c is closed.
+func (c *Conn) live() (*mcp.ClientSession, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.cs, c.closed
+}
+
+// connected records the outcome of a connect. A session that completes
+// after Close is closed at once: Close is final.
+func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		if cs != nil {
+			cs.Close()
+		}
+		return nil, c.errClosed("connecting")
+	}
 	if err != nil {
 		c.failures++
 		c.retryAt = c.host.opts.Now.now().Add(backoff(c.failures))
 		c.info.State, c.info.LastError = StateFailed, err
+		c.mu.Unlock()
+		if errors.Is(err, ErrUnauthorized) {
+			c.host.purgeContext(context.Background(), c)
+		}
 		return nil, err
 	}
 	c.failures, c.retryAt, c.cs = 0, time.Time{}, cs
@@ -163,20 +212,26 @@ func (c *Conn) Session(ctx context.Context) (*mcp.ClientSession, error) {
 		c.info.ProtocolVersion, c.info.Server = res.ProtocolVersion, res.ServerInfo
 		c.info.Capabilities, c.info.Instructions = res.Capabilities, res.Instructions
 	}
+	reconnect := c.info.Connects > 1
+	subs := slices.Sorted(maps.Keys(c.subs))
+	c.mu.Unlock()
 	go c.watch(cs)
-	if c.info.Connects > 1 {
-		c.hmu.Lock()
-		fs := append([]func(){}, c.onConnect...)
-		c.hmu.Unlock()
-		for _, f := range fs {
-			go f() // after the lock is released: f uses the session
-		}
+	if reconnect {
+		go func() { // after the lock is released: the hooks use the session
+			c.resubscribe(cs, subs)
+			for _, f := range c.onConnect.list() {
+				f()
+			}
+		}()
 	}
 	return cs, nil
 }
 
 // backoff is the wait after n consecutive failed connects: 250 ms doubling
 // to at most 30 s.
+// maxBackoff is the longest wait between connect attempts.
+const maxBackoff = 30 * time.Second
+
 func backoff(n int) time.Duration {
 	d := 250 * time.Millisecond
 	for i := 1; i < n && d < 30*time.Second; i++ {
@@ -214,14 +269,14 @@ func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
 	go cs.Close()
 }
 
-func (c *Conn) connect(ctx context.Context) (*mcp.ClientSession, error) {
+// connect starts a session. The connect timeout starts here, after the
+// inputs were asked for.
+func (c *Conn) connect(ctx context.Context, auth *authContext) (*mcp.ClientSession, error) {
 	op := "connecting to " + c.Server.Name
 	ctx, cancel := context.WithTimeout(ctx, c.host.opts.ConnectTimeout)
 	defer cancel()
-	transport, err := c.transport(ctx)
-	if err != nil {
-		return nil, err
-	}
+	ctx, status := withStatus(ctx)
+	transport := c.transport(auth)
 	client := mcp.NewClient(clientImplementation, &mcp.ClientOptions{
 		Capabilities:               &mcp.ClientCapabilities{},
 		ResourceUpdatedHandler:     c.resourceUpdated,
@@ -234,7 +289,7 @@ func (c *Conn) connect(ctx context.Context) (*mcp.ClientSession, error) {
 	}
 	cs, err := client.Connect(ctx, transport, opts)
 	if err != nil {
-		return nil, classify(err, op, "", c.tap.takeStatus())
+		return nil, auth.redactError(classify(err, op, "", status.get()))
 	}
 	if st, ok := transport.(*stdioTransport); ok && st.cmd.Process != nil {
 		c.mu.Lock()
@@ -245,55 +300,34 @@ func (c *Conn) connect(ctx context.Context) (*mcp.ClientSession, error) {
 }
 
 func (c *Conn) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-	c.hmu.Lock()
-	fs := append([]func(string){}, c.onUpdate...)
-	c.hmu.Unlock()
-	for _, f := range fs {
+	for _, f := range c.onUpdate.list() {
 		f(req.Params.URI)
 	}
 }
 
 func (c *Conn) resourceListChanged(context.Context, *mcp.ResourceListChangedRequest) {
-	c.hmu.Lock()
-	fs := append([]func(){}, c.onList...)
-	c.hmu.Unlock()
-	for _, f := range fs {
+	for _, f := range c.onList.list() {
 		f()
 	}
 }
 
-// transport builds the stdio or HTTP transport with the account's
-// credentials and the VS Code inputs resolved.
-func (c *Conn) transport(ctx context.Context) (mcp.Transport, error) {
-	values := map[string]string{}
-	for _, in := range c.Server.Inputs {
-		v, err := c.host.inputValue(ctx, c.Server.Name, in)
-		if err != nil {
-			return nil, err
-		}
-		values[in.ID] = v
-	}
+// transport builds the stdio or HTTP transport from the resolved
+// authorization context: the server receives exactly what the partition
+// was computed from.
+func (c *Conn) transport(auth *authContext) mcp.Transport {
 	maxLine := int(c.host.opts.MaxBodyBytes*2) + 1<<20 // base64 and JSON escaping
 	if c.Server.IsHTTP() {
-		headers := expandAll(merge(c.Server.Headers, c.Account.Headers), values)
+		rt := newCredentialRoundTripper(c.host.opts.HTTPTransport, auth, c.tap, int64(maxLine))
 		return &mcp.StreamableClientTransport{
-			Endpoint: expandInputs(c.Server.URL, values),
-			HTTPClient: &http.Client{Transport: &tapRoundTripper{base: c.host.opts.HTTPTransport, headers: headers,
-				tap: c.tap, maxBody: int64(maxLine)}},
+			Endpoint:   auth.url,
+			HTTPClient: &http.Client{Transport: rt},
 			MaxRetries: 2,
-		}, nil
+		}
 	}
-	args := make([]string, len(c.Server.Args))
-	for i, a := range c.Server.Args {
-		args[i] = expandInputs(a, values)
-	}
-	cmd := exec.Command(expandInputs(c.Server.Command, values), args...)
-	cmd.Dir = c.Server.Cwd
-	cmd.Env = os.Environ()
-	for k, v := range expandAll(merge(c.Server.Env, c.Account.Env), values) {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine}, nil
+	cmd := exec.Command(auth.command, auth.args...)
+	cmd.Dir = auth.dir
+	cmd.Env = slices.Clone(auth.env)
+	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine}
 }
 
 // merge returns base overlaid with over.
@@ -306,16 +340,11 @@ func merge(base, over map[string]string) map[string]string {
 	return out
 }
 
-func expandAll(m map[string]string, values map[string]string) map[string]string {
-	for k, v := range m {
-		m[k] = expandInputs(v, values)
-	}
-	return m
-}
-
 // call runs one request on a live session with the request timeout, and
-// classifies its error. A transport failure drops the session so that the
-// next call reconnects.
+// classifies its error from typed values and the HTTP status of this
+// request alone. A transport failure drops the session so that the next
+// call reconnects; a 401 means the context no longer authenticates, and its
+// private entries are purged.
 func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Context, *mcp.ClientSession) (T, error)) (T, error) {
 	var zero T
 	cs, err := c.Session(ctx)
@@ -324,11 +353,18 @@ func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Co
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.host.opts.RequestTimeout)
 	defer cancel()
+	ctx, status := withStatus(ctx)
 	res, err := f(ctx, cs)
 	if err != nil {
-		err = classify(err, op, uri, c.tap.takeStatus())
-		if errors.Is(err, ErrTransport) {
+		c.mu.Lock()
+		auth := c.auth
+		c.mu.Unlock()
+		err = auth.redactError(classify(err, op, uri, status.get()))
+		switch {
+		case errors.Is(err, ErrTransport):
 			c.markDead(cs, err)
+		case errors.Is(err, ErrUnauthorized):
+			c.host.purgeContext(context.Background(), c)
 		}
 		return zero, err
 	}
@@ -338,20 +374,8 @@ func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Co
 // String names the connection for logs and messages.
 func (c *Conn) String() string { return fmt.Sprintf("%s as %s", c.Server.Name, c.Account.Name) }
 
-// partitionOf returns the private cache partition of acct on sc.
-func partitionOf(sc ServerConfig, acct Account) string {
-	return acct.Name + "@" + credentials(sc, acct)
-}
-
-// AccountOfPartition returns the account name of a cache partition.
-func AccountOfPartition(partition string) string {
-	if i := strings.LastIndexByte(partition, '@'); i >= 0 {
-		return partition[:i]
-	}
-	return partition
-}
-
-// credentials fingerprints every credential a connection uses.
+// credentials fingerprints the credentials a connection's config declares,
+// unresolved: it tells an edited account's connection from the old one.
 func credentials(sc ServerConfig, acct Account) string {
 	return fingerprint(sc.Headers, sc.Env, acct.Headers, acct.Env)
 }
@@ -367,4 +391,41 @@ func fingerprint(ms ...map[string]string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// hooks is a list of registered functions, in registration order.
+type hooks[F any] struct {
+	mu   sync.Mutex
+	next int
+	fs   []hook[F]
+}
+
+type hook[F any] struct {
+	id int
+	f  F
+}
+
+// add registers f and returns the function that unregisters it.
+func (h *hooks[F]) add(f F) func() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.next++
+	id := h.next
+	h.fs = append(h.fs, hook[F]{id, f})
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.fs = slices.DeleteFunc(h.fs, func(x hook[F]) bool { return x.id == id })
+	}
+}
+
+// list returns the registered functions, to call without the lock held.
+func (h *hooks[F]) list() []F {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]F, len(h.fs))
+	for i, x := range h.fs {
+		out[i] = x.f
+	}
+	return out
 }

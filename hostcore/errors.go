@@ -1,13 +1,13 @@
 package hostcore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os/exec"
-	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -130,8 +130,12 @@ const (
 )
 
 // classify turns an error from go-sdk, the transport or the context into an
-// *Error. op names what was being done ("reading X"); uri is the resource
-// concerned, if any; status is the HTTP status the tap saw, if any.
+// *Error, from typed values alone: errors.Is and errors.As, the JSON-RPC
+// code, and the HTTP status of the request itself. It never searches text
+// (which holds the URI and the server's own message). op names what was
+// being done ("reading X"); uri is the resource a resource request
+// concerned, if any; status is the HTTP status of the failed request, if
+// any.
 func classify(err error, op, uri string, status int) error {
 	if err == nil {
 		return nil
@@ -140,15 +144,15 @@ func classify(err error, op, uri string, status int) error {
 	if errors.As(err, &he) {
 		return err
 	}
-	e := classifyKind(err, op, status)
+	e := classifyKind(err, op, uri, status)
 	e.URI, e.err = uri, err
-	if status == 401 || status == 403 {
+	if status >= 400 {
 		e.HTTPStatus = status
 	}
 	return e
 }
 
-func classifyKind(err error, op string, status int) *Error {
+func classifyKind(err error, op, uri string, status int) *Error {
 	var rpc *jsonrpc.Error
 	switch {
 	case status == 401:
@@ -156,11 +160,15 @@ func classifyKind(err error, op string, status int) *Error {
 	case status == 403:
 		return &Error{kind: KindForbidden, msg: op + ": the server forbids this account (HTTP 403)"}
 	case errors.As(err, &rpc):
-		e := classifyRPC(rpc, op)
-		if e.kind == KindTransport && strings.Contains(err.Error(), "Internal Server Error") {
-			e.kind, e.msg = KindServerFault, op+": the server failed (HTTP 500)"
+		e := classifyRPC(rpc, op, uri)
+		if e.kind == KindTransport && status >= 500 {
+			e.kind, e.msg = KindServerFault, fmt.Sprintf("%s: the server failed (HTTP %d)", op, status)
 		}
 		return e
+	case status == 404 || status == 405:
+		return &Error{kind: KindTransport, msg: fmt.Sprintf("%s: no MCP endpoint at the server's URL (HTTP %d); check the URL", op, status)}
+	case status >= 500:
+		return &Error{kind: KindServerFault, msg: fmt.Sprintf("%s: the server failed (HTTP %d)", op, status)}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{kind: KindTimeout, msg: op + ": the server did not answer in time"}
 	case errors.Is(err, context.Canceled):
@@ -172,13 +180,20 @@ func classifyKind(err error, op string, status int) *Error {
 	}
 }
 
-func classifyRPC(rpc *jsonrpc.Error, op string) *Error {
+// classifyRPC classifies a JSON-RPC error by its code. A resource request
+// (uri set) has one parameter, the URI, so -32602 there means no such
+// resource, as 2026-07-28 and go-sdk spell it; -32002 is the older code.
+func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 	e := &Error{Code: rpc.Code}
-	lower := strings.ToLower(rpc.Message)
 	switch {
 	case rpc.Code == codeResourceNotFound,
-		rpc.Code == codeInvalidParams && strings.Contains(lower, "not found"):
+		rpc.Code == codeInvalidParams && uri != "":
 		e.kind, e.msg = KindNotFound, op+": no such resource"
+		if rpc.Code == codeInvalidParams && !bytes.Contains(rpc.Data, []byte(`"uri"`)) {
+			// Not go-sdk's not-found (which names the uri in its data): keep
+			// the server's reason, which may say why the uri is refused.
+			e.msg += " (the server says: " + clip(rpc.Message) + ")"
+		}
 	case rpc.Code == codeInvalidParams:
 		e.kind, e.msg = KindInvalidParams, op+": the server refused the parameters: "+clip(rpc.Message)
 	case rpc.Code == codeUnsupportedVesion:
@@ -212,8 +227,7 @@ func isTransport(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNREFUSED) ||
 		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, errProcessExited) || errors.Is(err, mcp.ErrSessionMissing) ||
-		errors.As(err, &netErr) || errors.As(err, &exitErr) || errors.As(err, &execErr) ||
-		strings.Contains(err.Error(), "connection closed") || strings.Contains(err.Error(), "broken session")
+		errors.As(err, &netErr) || errors.As(err, &exitErr) || errors.As(err, &execErr)
 }
 
 // errProcessExited marks a stdio server whose process is gone.

@@ -55,6 +55,7 @@ type Host struct {
 	inputs map[string]map[string]string // server -> input id -> value, memory only
 
 	flights singleflight.Group
+	prompts singleflight.Group // one question per server and input at a time
 
 	genMu       sync.Mutex
 	generations map[CacheKey]uint64 // key -> epoch of its last invalidation; see generation
@@ -142,21 +143,11 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 		return c, nil
 	}
 	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity,
-		partition: partitionOf(sc, acct)}
+		connecting: make(chan struct{}, 1)}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
 	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })
 	h.conns[key] = c
 	return c, nil
-}
-
-// forget closes c and drops it, so that the next ConnFor builds a new one.
-func (h *Host) forget(c *Conn) {
-	h.mu.Lock()
-	if h.conns[c.key] == c {
-		delete(h.conns, c.key)
-	}
-	h.mu.Unlock()
-	c.Close()
 }
 
 // Close closes every connection (and ends every stdio server process).
@@ -177,7 +168,10 @@ func (h *Host) Close() error {
 	return first
 }
 
-// inputValue returns the value of a VS Code input for server, asking once.
+// inputValue returns the value of a VS Code input for server, asking once:
+// concurrent connections that need the same input share one question, and
+// each can stop waiting when its own context ends (the prompt's context
+// ends when no one waits any more).
 func (h *Host) inputValue(ctx context.Context, server string, in Input) (string, error) {
 	h.mu.Lock()
 	v, ok := h.inputs[server][in.ID]
@@ -188,17 +182,28 @@ func (h *Host) inputValue(ctx context.Context, server string, in Input) (string,
 	if h.opts.PromptInput == nil {
 		return "", newError(KindUsage, nil, "server %q needs the input %q (%s) and nothing can ask for it", server, in.ID, in.Description)
 	}
-	v, err := h.opts.PromptInput(ctx, server, in)
-	if err != nil {
-		return "", fmt.Errorf("asking for input %q: %w", in.ID, err)
+	ch := h.prompts.DoChan(server+"\x00"+in.ID, func() (any, error) {
+		v, err := h.opts.PromptInput(ctx, server, in)
+		if err != nil {
+			return nil, fmt.Errorf("asking for input %q: %w", in.ID, err)
+		}
+		h.mu.Lock()
+		if h.inputs[server] == nil {
+			h.inputs[server] = map[string]string{}
+		}
+		h.inputs[server][in.ID] = v
+		h.mu.Unlock()
+		return v, nil
+	})
+	select {
+	case r := <-ch:
+		if r.Err != nil {
+			return "", r.Err
+		}
+		return r.Val.(string), nil
+	case <-ctx.Done():
+		return "", classify(ctx.Err(), "asking for input "+in.ID, "", 0)
 	}
-	h.mu.Lock()
-	if h.inputs[server] == nil {
-		h.inputs[server] = map[string]string{}
-	}
-	h.inputs[server][in.ID] = v
-	h.mu.Unlock()
-	return v, nil
 }
 
 // clientImplementation is how the host introduces itself to servers.

@@ -2,8 +2,6 @@ package hostcore
 
 import (
 	"context"
-	"errors"
-	"maps"
 )
 
 // maxGenerations bounds h.generations: a long session invalidates many
@@ -86,46 +84,6 @@ func (h *Host) invalidateMethod(ctx context.Context, server, method string) {
 	if _, err := h.opts.Cache.DeleteMethod(ctx, server, method); err != nil {
 		h.log.Warn("cache invalidation failed", "method", method, "err", err)
 	}
-}
-
-// Logout forgets an account's session and purges its private cache
-// partition on that server in one transaction.
-func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) error {
-	c, err := h.ConnFor(server, account)
-	if err != nil {
-		return err
-	}
-	h.forget(c)
-	if h.opts.Cache == nil {
-		return nil
-	}
-	_, err = h.opts.Cache.Purge(ctx, CacheFilter{Server: c.identity, Partition: c.partition, PrivateOnly: true})
-	return err
-}
-
-// ReplaceServer stores a changed server entry in the config and saves it.
-// Every account whose credentials changed, or that is gone, is logged out:
-// its private partition is purged, since a different credential is a
-// different authorization context.
-func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
-	old, err := h.cfg.Find(sc.Name, h.opts.Builtin...)
-	if err := h.cfg.Upsert(sc); err != nil {
-		return err
-	}
-	var errs []error
-	if err == nil {
-		for _, acct := range old.Accounts {
-			if now, err := sc.Account(acct.Name); err != nil || !sameCredentials(acct, now) || old.Identity() != sc.Identity() {
-				errs = append(errs, h.Logout(ctx, old, acct.Name))
-			}
-		}
-	}
-	errs = append(errs, h.cfg.Save())
-	return errors.Join(errs...)
-}
-
-func sameCredentials(a, b Account) bool {
-	return maps.Equal(a.Env, b.Env) && maps.Equal(a.Headers, b.Headers)
 }
 
 // PurgeCache deletes the cache entries f selects, in one transaction.

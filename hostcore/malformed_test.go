@@ -28,7 +28,9 @@ var faultCases = []struct {
 	{mcptest.ModeWrongURI, hostcore.ErrProtocol, "another uri", nil},
 	{mcptest.ModeNotFound32002, hostcore.ErrNotFound, "no such resource", nil},
 	{mcptest.ModeNotFound32602, hostcore.ErrNotFound, "no such resource", nil},
-	{mcptest.ModeInvalidParams, hostcore.ErrInvalidParams, "refused the parameters", nil},
+	// On resources/read the one parameter is the uri: -32602 is how
+	// 2026-07-28 says "no such resource", whatever the message says.
+	{mcptest.ModeInvalidParams, hostcore.ErrNotFound, "uri must not contain a fragment", nil},
 	{mcptest.ModeServerFault, hostcore.ErrServerFault, "-32603", nil},
 	{mcptest.ModeVersionMismatch, hostcore.ErrVersionMismatch, "protocol version", nil},
 	{mcptest.ModeDieOnRead, hostcore.ErrTransport, "connection", nil},

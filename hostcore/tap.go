@@ -14,11 +14,10 @@ import (
 // wrapper hides, which loses the notification stream (the LoggingTransport
 // pitfall). A Tap is safe for concurrent use.
 type Tap struct {
-	mu     sync.Mutex
-	msgs   []TapMessage // the most recent messages, oldest first
-	bytes  int          // the size of their Raw bytes
-	now    Clock
-	status int // the last HTTP status that explains a failure (401, 403)
+	mu    sync.Mutex
+	msgs  []TapMessage // the most recent messages, oldest first
+	bytes int          // the size of their Raw bytes
+	now   Clock
 }
 
 // Direction says which way a message went.
@@ -89,28 +88,6 @@ func (t *Tap) record(dir Direction, raw []byte) {
 		t.msgs[0] = TapMessage{} // let the bytes go
 		t.msgs = t.msgs[1:]
 	}
-}
-
-// setStatus remembers an HTTP status that explains a failure.
-func (t *Tap) setStatus(code int) {
-	if t == nil {
-		return
-	}
-	t.mu.Lock()
-	t.status = code
-	t.mu.Unlock()
-}
-
-// takeStatus returns the remembered HTTP status and forgets it.
-func (t *Tap) takeStatus() int {
-	if t == nil {
-		return 0
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.status
-	t.status = 0
-	return s
 }
 
 // Messages returns the recorded messages, oldest first.

@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -183,11 +186,20 @@ func (b *tailBuffer) String() string {
 	return string(b.buf)
 }
 
-// tapRoundTripper adds an account's headers to every request, records the
-// JSON-RPC bodies in the tap, and remembers a 401 or 403 so that the error
-// go-sdk returns (which carries the status only as text) can be classified.
-type tapRoundTripper struct {
+// credentialRoundTripper sends the authorization context's headers to the
+// context's own origin and nowhere else, records the JSON-RPC bodies in the
+// tap, and records each request's HTTP status in that request's context
+// (see withStatus), so that go-sdk's error, which carries the status only
+// as text, is classified by the status of its own request.
+//
+// A redirect to another origin is followed without any credential: the
+// configured headers are not added, and the Authorization net/http derives
+// from URL userinfo, cookies and every configured header name are removed.
+// net/http itself would keep them on a redirect to another port of the
+// same host.
+type credentialRoundTripper struct {
 	base    http.RoundTripper
+	origin  string
 	headers map[string]string
 	tap     *Tap
 	// maxBody bounds a response body: go-sdk reads a JSON body whole,
@@ -195,10 +207,37 @@ type tapRoundTripper struct {
 	maxBody int64
 }
 
-func (rt *tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+func newCredentialRoundTripper(base http.RoundTripper, auth *authContext, tap *Tap, maxBody int64) *credentialRoundTripper {
+	rt := &credentialRoundTripper{base: base, headers: auth.headers, tap: tap, maxBody: maxBody}
+	if u, err := url.Parse(auth.url); err == nil {
+		rt.origin = origin(u)
+	}
+	return rt
+}
+
+// origin is a URL's scheme, host and port, with the default port explicit.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
+func (rt *credentialRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	req = req.Clone(req.Context())
-	for k, v := range rt.headers {
-		req.Header.Set(k, v)
+	if rt.origin != "" && origin(req.URL) == rt.origin {
+		for k, v := range rt.headers {
+			req.Header.Set(k, v)
+		}
+	} else {
+		req.URL.User = nil
+		for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
+			req.Header.Del(k)
+		}
+		for k := range rt.headers {
+			req.Header.Del(k)
+		}
 	}
 	if req.Body != nil && req.Method == http.MethodPost {
 		body, err := io.ReadAll(req.Body)
@@ -213,14 +252,55 @@ func (rt *tapRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-		rt.tap.setStatus(resp.StatusCode)
+	if resp.StatusCode >= 400 {
+		statusOf(req.Context()).set(resp.StatusCode)
 	}
 	resp.Body = tapResponse(resp, rt.tap)
-	if rt.maxBody > 0 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+	if rt.maxBody > 0 && mediaType(resp.Header.Get("Content-Type")) == "application/json" {
 		resp.Body = &limitedBody{ReadCloser: resp.Body, left: rt.maxBody}
 	}
 	return resp, nil
+}
+
+// mediaType returns the lowercased media type of a Content-Type value.
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		mt, _, _ = strings.Cut(ct, ";")
+	}
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// requestStatus holds the HTTP status of one request's failure.
+type requestStatus struct{ code atomic.Int64 }
+
+type statusKey struct{}
+
+// withStatus returns a context whose HTTP requests record their failing
+// status in the returned holder. Each call (and each connect) has its own,
+// so concurrent requests on one connection never take each other's status.
+func withStatus(ctx context.Context) (context.Context, *requestStatus) {
+	s := &requestStatus{}
+	return context.WithValue(ctx, statusKey{}, s), s
+}
+
+func statusOf(ctx context.Context) *requestStatus {
+	s, _ := ctx.Value(statusKey{}).(*requestStatus)
+	return s
+}
+
+func (s *requestStatus) set(code int) {
+	if s != nil {
+		s.code.Store(int64(code))
+	}
+}
+
+// get returns the recorded status, or 0.
+func (s *requestStatus) get() int {
+	if s == nil {
+		return 0
+	}
+	return int(s.code.Load())
 }
 
 // errBodyTooLarge ends a response body over the host's size limit.
@@ -247,12 +327,11 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 // tapResponse records a response body as it is read: a JSON body whole, an
 // event stream one data payload at a time.
 func tapResponse(resp *http.Response, tap *Tap) io.ReadCloser {
-	ct := resp.Header.Get("Content-Type")
 	var sink io.Writer
-	switch {
-	case strings.HasPrefix(ct, "text/event-stream"):
+	switch mediaType(resp.Header.Get("Content-Type")) {
+	case "text/event-stream":
 		sink = &sseTap{tap: tap}
-	case strings.HasPrefix(ct, "application/json"):
+	case "application/json":
 		sink = &framer{emit: func(b []byte) { tap.record(Received, b) }}
 	default:
 		return resp.Body

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pmezard/go-difflib/difflib"
 )
 
@@ -84,9 +83,10 @@ type Watcher struct {
 	cv   *Conversations
 	opts WatchOptions
 
-	mu    sync.Mutex
-	items map[int64]*watchItem
-	conns map[*Conn]bool
+	mu     sync.Mutex
+	items  map[int64]*watchItem
+	conns  map[*Conn]bool
+	unhook []func() // unregisters the watcher's hooks on its connections
 }
 
 // Watch starts keeping conv's attachments current: it reads each, and
@@ -138,8 +138,11 @@ func (w *Watcher) add(ctx context.Context, a Attachment) {
 	}
 	w.mu.Unlock()
 	if hook {
-		c.OnResourceUpdated(func(uri string) { w.updated(c, uri) })
-		c.OnConnect(func() { w.subscribeAll(context.Background(), c) })
+		// The connection itself subscribes again after a reconnect.
+		un := c.OnResourceUpdated(func(uri string) { w.updated(c, uri) })
+		w.mu.Lock()
+		w.unhook = append(w.unhook, un)
+		w.mu.Unlock()
 	}
 	if c != nil && err == nil {
 		w.subscribe(ctx, it)
@@ -152,13 +155,7 @@ func (w *Watcher) subscribe(ctx context.Context, it *watchItem) {
 	if caps == nil || caps.Resources == nil || !caps.Resources.Subscribe {
 		return
 	}
-	err := func() error {
-		cs, err := it.conn.Session(ctx)
-		if err != nil {
-			return err
-		}
-		return cs.Subscribe(ctx, &mcp.SubscribeParams{URI: it.URI})
-	}()
+	err := it.conn.Subscribe(ctx, it.URI)
 	w.mu.Lock()
 	if err != nil {
 		it.Mode, it.Unacknowledged = WatchPolling, err.Error()
@@ -167,14 +164,6 @@ func (w *Watcher) subscribe(ctx context.Context, it *watchItem) {
 	}
 	w.mu.Unlock()
 	w.changed(it.AttachmentID)
-}
-
-// subscribeAll subscribes again to every item of c: after a reconnect the
-// server has forgotten the old session's subscriptions.
-func (w *Watcher) subscribeAll(ctx context.Context, c *Conn) {
-	for _, it := range w.itemsOf(func(it *watchItem) bool { return it.conn == c }) {
-		w.subscribe(ctx, it)
-	}
 }
 
 func (w *Watcher) itemsOf(match func(*watchItem) bool) []*watchItem {
@@ -223,8 +212,9 @@ func (w *Watcher) next(it *watchItem) time.Time {
 }
 
 // Poll checks every polled item that is due, and reconnects to servers of
-// subscribed items whose connection was lost (reconnecting subscribes
-// again: see OnConnect). It returns the number of items checked.
+// subscribed items whose connection was lost (the connection subscribes
+// again). A connection the Host closed (logout, removal) stays closed: its
+// items report the error. It returns the number of items checked.
 func (w *Watcher) Poll(ctx context.Context) int {
 	w.reconnect(ctx)
 	now := w.opts.Now.now()
@@ -247,7 +237,7 @@ func (w *Watcher) reconnect(ctx context.Context) {
 		}
 		seen[it.conn] = true
 		if st := it.conn.Info().State; st == StateDisconnected || st == StateFailed {
-			it.conn.Session(ctx) // on success, the OnConnect hook subscribes again
+			it.conn.Session(ctx) // never revives a closed connection
 		}
 	}
 }
@@ -365,13 +355,22 @@ func (w *Watcher) Diff(id int64) string {
 	return d
 }
 
-// Close unsubscribes from everything the watcher subscribed to.
+// Close gives back every subscription the watcher took (the connection
+// tells the server when no one else holds it) and unregisters its hooks.
 func (w *Watcher) Close() error {
 	var errs []error
 	for _, it := range w.itemsOf(func(it *watchItem) bool { return it.Mode == WatchSubscribed }) {
-		if cs, err := it.conn.Session(context.Background()); err == nil {
-			errs = append(errs, cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: it.URI}))
-		}
+		errs = append(errs, it.conn.Unsubscribe(context.Background(), it.URI))
+		w.mu.Lock()
+		it.Mode = WatchPolling
+		w.mu.Unlock()
+	}
+	w.mu.Lock()
+	unhook := w.unhook
+	w.unhook = nil
+	w.mu.Unlock()
+	for _, un := range unhook {
+		un()
 	}
 	return errors.Join(errs...)
 }

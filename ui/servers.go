@@ -155,7 +155,7 @@ func serverTitle(sc hostcore.ServerConfig) string {
 func sourceText(sc hostcore.ServerConfig) string {
 	how := "stdio: " + filepath.Base(sc.Command) + " " + strings.Join(sc.Args, " ")
 	if sc.IsHTTP() {
-		how = sc.URL
+		how = hostcore.RedactURL(sc.URL)
 	}
 	switch kind, path, _ := strings.Cut(sc.Source, ":"); kind {
 	case "builtin":
@@ -262,13 +262,8 @@ func (p *serversPanel) chooseImport(kind string) {
 
 // importFile adds an import source to the config and saves it.
 func (p *serversPanel) importFile(kind, path string) {
-	cfg := p.sh.host.Config()
-	run(p.sh.work, p.sh.ctx, func(context.Context) ([]hostcore.ServerConfig, error) {
-		servers, err := cfg.AddImport(hostcore.ImportSource{Kind: kind, Path: path})
-		if err != nil {
-			return nil, err
-		}
-		return servers, cfg.Save()
+	run(p.sh.work, p.sh.ctx, func(ctx context.Context) ([]hostcore.ServerConfig, error) {
+		return p.sh.host.AddImport(ctx, hostcore.ImportSource{Kind: kind, Path: path})
 	}, func(servers []hostcore.ServerConfig, err error) {
 		if err != nil {
 			p.sh.fail(err)
@@ -285,9 +280,8 @@ func (p *serversPanel) remove(sc hostcore.ServerConfig) {
 		if !ok {
 			return
 		}
-		cfg := p.sh.host.Config()
-		cfg.Remove(sc.Name)
-		p.save("Removed "+sc.Name, func(ctx context.Context) error { return cfg.Save() })
+		// The host closes every connection to it and purges its cache entries.
+		p.save("Removed "+sc.Name, func(ctx context.Context) error { return p.sh.host.RemoveServer(ctx, sc.Name) })
 	}, p.sh.win)
 }
 

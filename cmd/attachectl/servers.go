@@ -5,6 +5,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/attache/attache/hostcore"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +31,7 @@ func (a *app) serversCmd() *cobra.Command {
 				r := row{Name: s.Name, Transport: "stdio", Target: strings.Join(append([]string{s.Command}, s.Args...), " "),
 					Accounts: s.AccountNames(), Source: s.Source}
 				if s.IsHTTP() {
-					r.Transport, r.Target = "http", s.URL
+					r.Transport, r.Target = "http", hostcore.RedactURL(s.URL)
 				}
 				rows = append(rows, r)
 			}

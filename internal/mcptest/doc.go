@@ -20,7 +20,7 @@
 //	| wrong-uri             | both  | raw; one text entry whose uri is RawWrongURI                        |
 //	| not-found-32002       | both  | raw; error -32002 "Resource not found", data {"uri":URI}            |
 //	| not-found-32602       | both  | raw; error -32602 "Resource not found", data {"uri":URI}, as go-sdk |
-//	| invalid-params        | both  | raw; error -32602 "Invalid params: ...", no data: not a not-found   |
+//	| invalid-params        | both  | raw; error -32602 "Invalid params: ...", no data (still a not-found)|
 //	| server-fault          | both  | raw; error -32603 "Internal error"                                  |
 //	| version-mismatch      | both  | raw; error -32022, data {"supported":["2026-07-28"],"requested":V}  |
 //	| slow                  | both  | raw; a proper read after Delay (10s); none if cancelled             |

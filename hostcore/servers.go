@@ -1,0 +1,165 @@
+package hostcore
+
+import (
+	"context"
+	"errors"
+	"maps"
+)
+
+// The Host owns the servers' lifetime as it owns their connections: adding,
+// replacing and removing a server, and logging an account out, go through
+// it, so that no connection outlives the config entry or the credentials it
+// was made with, and no private entry outlives its authorization context.
+
+// AddServer adds a server to the config and saves it. A server of that
+// name must not exist yet.
+func (h *Host) AddServer(ctx context.Context, sc ServerConfig) error {
+	if _, err := h.cfg.Find(sc.Name, h.opts.Builtin...); err == nil {
+		return newError(KindUsage, nil, "a server named %q already exists", sc.Name)
+	}
+	if err := h.cfg.Upsert(sc); err != nil {
+		return err
+	}
+	return h.cfg.Save()
+}
+
+// ReplaceServer stores a changed server entry in the config and saves it.
+// Every account whose credentials changed, or that is gone, is logged out:
+// its connections closed and its private partitions purged, since a
+// different credential is a different authorization context. A server that
+// now starts differently (another command or URL) logs out every account.
+func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
+	old, findErr := h.cfg.Find(sc.Name, h.opts.Builtin...)
+	if err := h.cfg.Upsert(sc); err != nil {
+		return err
+	}
+	var errs []error
+	if findErr == nil {
+		for _, name := range old.AccountNames() {
+			acct, _ := old.Account(name)
+			now, err := sc.Account(name)
+			if err != nil || !sameCredentials(acct, now) || old.Identity() != sc.Identity() ||
+				credentials(old, acct) != credentials(sc, now) {
+				errs = append(errs, h.logout(ctx, old, name))
+			}
+		}
+	}
+	errs = append(errs, h.cfg.Save())
+	return errors.Join(errs...)
+}
+
+// RemoveServer removes a configured server: every connection to it is
+// closed for good, every cache entry of it purged, and the config saved.
+func (h *Host) RemoveServer(ctx context.Context, name string) error {
+	sc, err := h.cfg.Find(name, h.opts.Builtin...)
+	if err != nil {
+		return err
+	}
+	if !h.cfg.Remove(name) {
+		return newError(KindUsage, nil, "%q is not in the config (built-in and imported servers are removed where they are defined)", name)
+	}
+	errs := []error{h.logoutAll(ctx, sc)}
+	if h.opts.Cache != nil {
+		_, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: sc.Identity()})
+		errs = append(errs, err)
+	}
+	errs = append(errs, h.cfg.Save())
+	return errors.Join(errs...)
+}
+
+// Logout ends an account's sessions on a server for good, forgets the
+// VS Code input values it was given, and purges its private cache entries
+// in one transaction per partition: those of every authorization context
+// its connections used, and every entry stored under its name. No watcher
+// or borrower can bring the closed connections back; the next use of the
+// account through the Host starts afresh, asking for inputs again.
+func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) error {
+	if _, err := server.Account(account); err != nil {
+		return err
+	}
+	return h.logout(ctx, server, account)
+}
+
+func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) error {
+	if account == "" {
+		account = sc.AccountNames()[0]
+	}
+	closed := h.closeConns(func(k connKey) bool { return k.server == sc.Name && k.account == account })
+	h.mu.Lock()
+	delete(h.inputs, sc.Name)
+	h.mu.Unlock()
+	if h.opts.Cache == nil {
+		return nil
+	}
+	var errs []error
+	for _, c := range closed {
+		if err := h.purgeContext(ctx, c); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if _, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: sc.Identity(), Account: account, PrivateOnly: true}); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// logoutAll logs every account of sc out.
+func (h *Host) logoutAll(ctx context.Context, sc ServerConfig) error {
+	var errs []error
+	for _, name := range sc.AccountNames() {
+		errs = append(errs, h.logout(ctx, sc, name))
+	}
+	h.closeConns(func(k connKey) bool { return k.server == sc.Name })
+	return errors.Join(errs...)
+}
+
+// closeConns closes for good, and forgets, the connections whose keys
+// match, and returns them.
+func (h *Host) closeConns(match func(connKey) bool) []*Conn {
+	h.mu.Lock()
+	var out []*Conn
+	for k, c := range h.conns {
+		if match(k) {
+			out = append(out, c)
+			delete(h.conns, k)
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range out {
+		c.Close()
+	}
+	return out
+}
+
+// purgeContext purges the private entries of c's authorization context on
+// its server, in one transaction: after a 401 the context no longer
+// authenticates, and after a logout it is gone.
+func (h *Host) purgeContext(ctx context.Context, c *Conn) error {
+	c.mu.Lock()
+	auth := c.auth
+	c.mu.Unlock()
+	if h.opts.Cache == nil || auth == nil {
+		return nil
+	}
+	n, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: c.identity, Partition: auth.fingerprint, PrivateOnly: true})
+	if err != nil {
+		h.log.Warn("purging a context's private entries failed", "server", c.Server.Name, "account", c.Account.Name, "err", err)
+		return err
+	}
+	h.log.Info("purged a context's private entries", "server", c.Server.Name, "account", c.Account.Name, "entries", n)
+	return nil
+}
+
+func sameCredentials(a, b Account) bool {
+	return maps.Equal(a.Env, b.Env) && maps.Equal(a.Headers, b.Headers)
+}
+
+// AddImport records another host's config file as a source of servers and
+// saves the config.
+func (h *Host) AddImport(ctx context.Context, src ImportSource) ([]ServerConfig, error) {
+	servers, err := h.cfg.AddImport(src)
+	if err != nil {
+		return nil, err
+	}
+	return servers, h.cfg.Save()
+}
