@@ -293,3 +293,63 @@ func TestChildGetsMinimalEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestInputAskedOnceAndWithdrawn: connections that need the same VS Code
+// input share one question; when every waiter gives up, the question's own
+// context ends (a dialog closes), and nothing is remembered.
+func TestInputAskedOnceAndWithdrawn(t *testing.T) {
+	asked := make(chan context.Context, 4)
+	answer := make(chan string)
+	h := newHost(t, &hostcore.HostOptions{PromptInput: func(ctx context.Context, _ string, _ hostcore.Input) (string, error) {
+		asked <- ctx
+		select {
+		case v := <-answer:
+			return v, nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}})
+	sc := hostcore.ServerConfig{Name: "vs", URL: "http://127.0.0.1:1/mcp",
+		Headers:  map[string]string{"Authorization": "Bearer ${input:token}"},
+		Inputs:   []hostcore.Input{{ID: "token", Type: "promptString"}},
+		Accounts: []hostcore.Account{{Name: "a"}, {Name: "b", Headers: map[string]string{"X-Other": "1"}}}}
+	ctx := context.Background()
+	parts := make(chan string, 2)
+	for _, acct := range []string{"a", "b"} {
+		go func() {
+			p, err := conn(t, h, sc, acct).Partition(ctx)
+			if err != nil {
+				t.Error(err)
+			}
+			parts <- p
+		}()
+	}
+	<-asked
+	answer <- "typed-value"
+	p1, p2 := <-parts, <-parts
+	if len(asked) != 0 || p1 == "" || p2 == "" || p1 == p2 {
+		t.Errorf("asked %d more times; partitions %q %q (want two different ones from one answer)", len(asked), p1, p2)
+	}
+
+	// A waiter that gives up alone withdraws the question.
+	sc.Name = "vs2"
+	wctx, cancel := context.WithCancel(ctx)
+	errc := make(chan error, 1)
+	go func() { _, err := conn(t, h, sc, "a").Partition(wctx); errc <- err }()
+	qctx := <-asked
+	cancel()
+	if err := <-errc; !errors.Is(err, hostcore.ErrCanceled) {
+		t.Errorf("the waiter got %v; want canceled", err)
+	}
+	select {
+	case <-qctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the question stayed open with no one waiting")
+	}
+	go func() { conn(t, h, sc, "b").Partition(ctx) }()
+	select {
+	case <-asked: // asked again: the withdrawn question left no answer behind
+	case <-time.After(5 * time.Second):
+		t.Fatal("a later connection was not asked")
+	}
+}

@@ -253,8 +253,8 @@ func (c *Conn) watch(cs *mcp.ClientSession) {
 	if err == nil {
 		err = errors.New("the server closed the connection")
 	}
-	c.info.LastError = classify(err, "connection to "+c.Server.Name, "", 0)
-	c.host.log.Info("connection lost", "server", c.Server.Name, "account", c.Account.Name, "err", err)
+	c.info.LastError = c.auth.redactError(classify(err, "connection to "+c.Server.Name, "", 0))
+	c.host.log.Info("connection lost", "server", c.Server.Name, "account", c.Account.Name, "err", c.info.LastError)
 }
 
 // markDead drops a session after a transport failure so the next use

@@ -54,8 +54,8 @@ type Host struct {
 	conns  map[connKey]*Conn
 	inputs map[string]map[string]string // server -> input id -> value, memory only
 
-	flights singleflight.Group
-	prompts singleflight.Group // one question per server and input at a time
+	flights   singleflight.Group
+	questions map[string]*question // inputs being asked for, by server and id
 
 	genMu       sync.Mutex
 	generations map[CacheKey]uint64 // key -> epoch of its last invalidation; see generation
@@ -73,7 +73,7 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	h := &Host{cfg: cfg, conns: map[connKey]*Conn{}, inputs: map[string]map[string]string{},
+	h := &Host{cfg: cfg, conns: map[connKey]*Conn{}, inputs: map[string]map[string]string{}, questions: map[string]*question{},
 		generations: map[CacheKey]uint64{}}
 	if opts != nil {
 		h.opts = *opts
@@ -158,6 +158,9 @@ func (h *Host) Close() error {
 		conns = append(conns, c)
 	}
 	h.conns = map[connKey]*Conn{}
+	for _, q := range h.questions {
+		q.cancel() // no one will use the answer
+	}
 	h.mu.Unlock()
 	var first error
 	for _, c := range conns {
@@ -170,40 +173,76 @@ func (h *Host) Close() error {
 
 // inputValue returns the value of a VS Code input for server, asking once:
 // concurrent connections that need the same input share one question, and
-// each can stop waiting when its own context ends (the prompt's context
-// ends when no one waits any more).
+// each stops waiting when its own context ends. The question itself (a
+// dialog, a terminal prompt) is withdrawn when no one waits any more.
 func (h *Host) inputValue(ctx context.Context, server string, in Input) (string, error) {
-	h.mu.Lock()
-	v, ok := h.inputs[server][in.ID]
-	h.mu.Unlock()
-	if ok {
-		return v, nil
-	}
 	if h.opts.PromptInput == nil {
+		h.mu.Lock()
+		v, ok := h.inputs[server][in.ID]
+		h.mu.Unlock()
+		if ok {
+			return v, nil
+		}
 		return "", newError(KindUsage, nil, "server %q needs the input %q (%s) and nothing can ask for it", server, in.ID, in.Description)
 	}
-	ch := h.prompts.DoChan(server+"\x00"+in.ID, func() (any, error) {
-		v, err := h.opts.PromptInput(ctx, server, in)
-		if err != nil {
-			return nil, fmt.Errorf("asking for input %q: %w", in.ID, err)
-		}
+	key := server + "\x00" + in.ID
+	h.mu.Lock()
+	if v, ok := h.inputs[server][in.ID]; ok {
+		h.mu.Unlock()
+		return v, nil
+	}
+	q := h.questions[key]
+	if q == nil {
+		qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		q = &question{done: make(chan struct{}), cancel: cancel}
+		h.questions[key] = q
+		go h.ask(qctx, key, server, in, q)
+	}
+	q.waiters++
+	h.mu.Unlock()
+	select {
+	case <-q.done:
+		return q.value, q.err
+	case <-ctx.Done():
 		h.mu.Lock()
+		if q.waiters--; q.waiters == 0 && h.questions[key] == q {
+			delete(h.questions, key)
+			q.cancel()
+		}
+		h.mu.Unlock()
+		return "", classify(ctx.Err(), "asking for input "+in.ID, "", 0)
+	}
+}
+
+// question is one VS Code input being asked for.
+type question struct {
+	done    chan struct{}
+	value   string
+	err     error
+	waiters int // guarded by Host.mu
+	cancel  context.CancelFunc
+}
+
+// ask puts the question to the person and records the answer.
+func (h *Host) ask(ctx context.Context, key, server string, in Input, q *question) {
+	defer q.cancel()
+	v, err := h.opts.PromptInput(ctx, server, in)
+	if err != nil {
+		err = fmt.Errorf("asking for input %q: %w", in.ID, err)
+	}
+	h.mu.Lock()
+	if err == nil {
 		if h.inputs[server] == nil {
 			h.inputs[server] = map[string]string{}
 		}
 		h.inputs[server][in.ID] = v
-		h.mu.Unlock()
-		return v, nil
-	})
-	select {
-	case r := <-ch:
-		if r.Err != nil {
-			return "", r.Err
-		}
-		return r.Val.(string), nil
-	case <-ctx.Done():
-		return "", classify(ctx.Err(), "asking for input "+in.ID, "", 0)
 	}
+	if h.questions[key] == q {
+		delete(h.questions, key)
+	}
+	h.mu.Unlock()
+	q.value, q.err = v, err
+	close(q.done)
 }
 
 // clientImplementation is how the host introduces itself to servers.

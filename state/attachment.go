@@ -272,3 +272,53 @@ func (s *Store) changeAttachment(ctx context.Context, verb string, id int64,
 	}
 	return nil
 }
+
+// scrubUserinfo removes the userinfo from the URLs of remembered servers.
+// Earlier versions kept an ad-hoc server's URL as typed, user:password@
+// included; a URL's userinfo is a credential, and the state file keeps
+// none (hostcore.Ref strips it from new attachments).
+func scrubUserinfo(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, `SELECT id, server FROM attachments WHERE server LIKE '%@%'`)
+	if err != nil {
+		return fmt.Errorf("looking for credentials in remembered servers: %w", err)
+	}
+	type fix struct {
+		id     int64
+		server string
+	}
+	var fixes []fix
+	for rows.Next() {
+		var id int64
+		var server string
+		if err := rows.Scan(&id, &server); err != nil {
+			rows.Close()
+			return err
+		}
+		var ref hostcore.ServerRef
+		if json.Unmarshal([]byte(server), &ref) != nil {
+			continue
+		}
+		if clean := hostcore.StripUserinfo(ref.URL); clean != ref.URL {
+			ref.URL = clean
+			b, _ := json.Marshal(ref)
+			fixes = append(fixes, fix{id, string(b)})
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, f := range fixes {
+		if _, err := db.ExecContext(ctx, `UPDATE attachments SET server = ? WHERE id = ?`, f.server, f.id); err != nil {
+			return fmt.Errorf("removing a credential from attachment %d's server: %w", f.id, err)
+		}
+	}
+	if len(fixes) > 0 {
+		// The old pages are zeroed (secure_delete); move the log's copies
+		// into the file and truncate the log, so no copy stays behind.
+		if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			return fmt.Errorf("checkpointing after removing credentials: %w", err)
+		}
+	}
+	return nil
+}

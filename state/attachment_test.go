@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -297,5 +298,34 @@ func TestOpenPurgesWhatADeadSessionRemoved(t *testing.T) {
 	s = openTest(t, path)
 	if n, m := count(t, s, "conversations"), count(t, s, "attachments"); n != 2 || m != 2 {
 		t.Errorf("%d conversations, %d attachments; want 2 (c, recent) and 2 (mem://a, mem://c of c)", n, m)
+	}
+}
+
+// TestOpenScrubsUserinfo: an attachment remembered by an earlier version
+// with the URL's user:password@ loses it at the next Open, and the file and
+// its log keep no copy of the password.
+func TestOpenScrubsUserinfo(t *testing.T) {
+	const secret = "pa55-w0rd-f0r-the-test"
+	path := DefaultPath(t.TempDir())
+	s := openTest(t, path)
+	c := newConversation(t, s, "c")
+	a := mustAdd(t, s, hostcore.Attachment{ConversationID: c.ID, URI: "x://1", Origin: hostcore.FromList,
+		Server: hostcore.ServerRef{Name: "ad-hoc", URL: "https://me:" + secret + "@example.test/mcp"}})
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = openTest(t, path)
+	got, err := s.Attachments(context.Background(), c.ID)
+	if err != nil || len(got) != 1 || got[0].ID != a.ID {
+		t.Fatalf("attachments %v, %v", got, err)
+	}
+	if got[0].Server.URL != "https://example.test/mcp" {
+		t.Errorf("URL %q; want the userinfo gone", got[0].Server.URL)
+	}
+	s.Close()
+	for _, p := range []string{path, path + "-wal"} {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), secret) {
+			t.Errorf("%s still holds the password", p)
+		}
 	}
 }

@@ -97,7 +97,10 @@ func Open(path string, opts *Options) (*Store, error) {
 func openDB(ctx context.Context, path string, cutoff time.Time) (*sql.DB, error) {
 	db, err := sqlitefile.Open(ctx, path, driverParams, migrations)
 	if err == nil {
-		if err = purgeRemoved(ctx, db, `removed_at < ?`, formatTime(cutoff)); err != nil {
+		if err = purgeRemoved(ctx, db, `removed_at < ?`, formatTime(cutoff)); err == nil {
+			err = scrubUserinfo(ctx, db)
+		}
+		if err != nil {
 			db.Close()
 		}
 	}
@@ -117,8 +120,10 @@ func openDB(ctx context.Context, path string, cutoff time.Time) (*sql.DB, error)
 // price worth paying. _txlock=immediate takes the write lock at BEGIN, so
 // that the max(position)+1 read and its insert cannot interleave with
 // another process's, and two writers wait on the busy timeout instead of
-// failing on a lock upgrade.
-const driverParams = "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_foreign_keys=1&_txlock=immediate"
+// failing on a lock upgrade. secure_delete zeroes what a change removes, so
+// that a credential scrubbed from an old row (see scrubUserinfo) leaves no
+// copy in a free page.
+const driverParams = "_journal_mode=WAL&_synchronous=FULL&_busy_timeout=5000&_foreign_keys=1&_txlock=immediate&_secure_delete=on"
 
 // damaged wraps this package's sentinel around an error that says the file
 // is from a newer schema (ErrNewerSchema) or is not a sound database

@@ -16,15 +16,16 @@ var errNoInput = errors.New("no value given")
 
 // PromptInput asks the person, in a dialog, for the value of a VS Code
 // input that server needs to start (hostcore.HostOptions.PromptInput) and
-// waits for the answer or for ctx to end. The host calls it from the
-// goroutine that connects, never from the main goroutine, which it would
-// block.
+// waits for the answer or for ctx to end, which closes the dialog (no one
+// waits for the answer any more). The host calls it from the goroutine that
+// connects, never from the main goroutine, which it would block.
 func (a *App) PromptInput(ctx context.Context, server string, in hostcore.Input) (string, error) {
 	type answer struct {
 		value string
 		ok    bool
 	}
 	got := make(chan answer, 1)
+	shown := make(chan dialog.Dialog, 1)
 	deliver(func() {
 		e := widget.NewEntry()
 		if in.Password {
@@ -40,6 +41,7 @@ func (a *App) PromptInput(ctx context.Context, server string, in hostcore.Input)
 		d.Resize(fyne.NewSize(480, 0))
 		d.Show()
 		a.sh.win.Canvas().Focus(e)
+		shown <- d
 	})
 	select {
 	case ans := <-got:
@@ -48,6 +50,10 @@ func (a *App) PromptInput(ctx context.Context, server string, in hostcore.Input)
 		}
 		return ans.value, nil
 	case <-ctx.Done():
+		go func() { // once the dialog is up, take it down
+			d := <-shown
+			deliver(d.Hide)
+		}()
 		return "", ctx.Err()
 	}
 }
