@@ -93,8 +93,12 @@ func (cv *Conversations) attachExpanded(ctx context.Context, conv int64, c *Conn
 	if err != nil {
 		return Attachment{}, err
 	}
-	return cv.add(ctx, c, Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name,
-		URI: uri, Origin: origin, Template: t.URITemplate, Title: t.DisplayName(), Annotations: t.Annotations})
+	a := Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name,
+		URI: uri, Origin: origin, Template: t.URITemplate, Title: t.DisplayName(), Annotations: t.Annotations}
+	if origin == FromID {
+		a = withListed(ctx, c, a)
+	}
+	return cv.add(ctx, c, a)
 }
 
 // AttachID attaches a threengram memory by id: the id becomes a URI through
@@ -133,7 +137,10 @@ func (c *Conn) IDTemplate(ctx context.Context) (Template, error) {
 const maxLookupPages = 50
 
 // AttachURI attaches a URI typed or pasted by the person. Its annotations
-// come from the template it matches, else from its entry in the listing.
+// come from its exact entry in the listing, which is more specific than a
+// template it also matches (a resource listed for the user only must not
+// reach the model because a template says "assistant"), field by field
+// (see withListed); else from the first template it matches.
 func (cv *Conversations) AttachURI(ctx context.Context, conv int64, c *Conn, uri string) (Attachment, error) {
 	a := Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name, URI: uri, Origin: FromList, Title: uri}
 	for t, err := range c.Templates(ctx, nil) {
@@ -142,20 +149,44 @@ func (cv *Conversations) AttachURI(ctx context.Context, conv int64, c *Conn, uri
 		}
 		if tm, err := uritemplate.New(t.URITemplate); err == nil && tm.Regexp().MatchString(uri) {
 			a.Origin, a.Template, a.Title, a.Annotations = FromTemplate, t.URITemplate, t.DisplayName(), t.Annotations
-			return cv.add(ctx, c, a)
+			break
 		}
 	}
+	return cv.add(ctx, c, withListed(ctx, c, a))
+}
+
+// withListed gives a, attached directly by URI or id, the title and the
+// annotations of its exact entry in the server's listing (searched up to
+// maxLookupPages pages), if it has one. The entry's annotations win field
+// by field; a field the entry leaves out keeps the template's.
+func withListed(ctx context.Context, c *Conn, a Attachment) Attachment {
 	pages := 0
 	for r, err := range c.Resources(ctx, func(ListProgress) { pages++ }) {
 		if err != nil || pages > maxLookupPages {
 			break
 		}
-		if r.URI == uri {
-			a.Title, a.Annotations = r.DisplayName(), r.Annotations
+		if r.URI == a.URI {
+			a.Title, a.Annotations = r.DisplayName(), overlay(r.Annotations, a.Annotations)
 			break
 		}
 	}
-	return cv.add(ctx, c, a)
+	return a
+}
+
+// overlay returns the annotations of specific, with each field it leaves
+// out taken from general.
+func overlay(specific, general Annotations) Annotations {
+	out := specific
+	if len(out.Audience) == 0 {
+		out.Audience = general.Audience
+	}
+	if out.Priority == nil {
+		out.Priority = general.Priority
+	}
+	if out.LastModified == "" {
+		out.LastModified = general.LastModified
+	}
+	return out
 }
 
 // readConcurrency bounds the reads Rank runs at once.

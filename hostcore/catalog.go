@@ -2,6 +2,7 @@ package hostcore
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"iter"
@@ -58,12 +59,49 @@ type ListProgress struct {
 // maxPages bounds a listing, against a server whose cursors never end.
 const maxPages = 100_000
 
+// DefaultMaxListItems is how many items one listing yields at most unless
+// ListOptions.MaxItems says otherwise.
+const DefaultMaxListItems = 1_000_000
+
+// ListOptions tunes one listing. A nil *ListOptions, or a zero field, takes
+// the documented default.
+type ListOptions struct {
+	// OnPage, if set, is called after each page.
+	OnPage func(ListProgress)
+	// MaxItems bounds the items of the listing, against a server whose
+	// pages never end; 0 means DefaultMaxListItems. Past it the listing
+	// yields an error of kind usage that names the bound.
+	MaxItems int
+}
+
+func (o *ListOptions) withDefaults() ListOptions {
+	var c ListOptions
+	if o != nil {
+		c = *o
+	}
+	if c.MaxItems <= 0 {
+		c.MaxItems = DefaultMaxListItems
+	}
+	return c
+}
+
 // Resources lists every resource of every page, lazily: a page is fetched
 // when the previous one has been handed on, so memory does not grow with the
 // pages already seen. onPage (optional) is called after each page. Stop
-// iterating to stop fetching.
+// iterating to stop fetching. It is ResourcesWith with only OnPage set.
 func (c *Conn) Resources(ctx context.Context, onPage func(ListProgress)) iter.Seq2[Resource, error] {
-	return paginate(ctx, c, "resources/list", "resources", onPage,
+	return c.ResourcesWith(ctx, &ListOptions{OnPage: onPage})
+}
+
+// Templates lists every resource template of every page, lazily. It is
+// TemplatesWith with only OnPage set.
+func (c *Conn) Templates(ctx context.Context, onPage func(ListProgress)) iter.Seq2[Template, error] {
+	return c.TemplatesWith(ctx, &ListOptions{OnPage: onPage})
+}
+
+// ResourcesWith is Resources with options.
+func (c *Conn) ResourcesWith(ctx context.Context, opts *ListOptions) iter.Seq2[Resource, error] {
+	return paginate(ctx, c, "resources/list", "resources", opts.withDefaults(),
 		func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.Resource, string, CacheHints, error) {
 			res, hints, err := boxed(ctx, func(ctx context.Context) (*mcp.ListResourcesResult, error) {
 				return cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
@@ -79,9 +117,9 @@ func (c *Conn) Resources(ctx context.Context, onPage func(ListProgress)) iter.Se
 		})
 }
 
-// Templates lists every resource template of every page, lazily.
-func (c *Conn) Templates(ctx context.Context, onPage func(ListProgress)) iter.Seq2[Template, error] {
-	return paginate(ctx, c, "resources/templates/list", "resourceTemplates", onPage,
+// TemplatesWith is Templates with options.
+func (c *Conn) TemplatesWith(ctx context.Context, opts *ListOptions) iter.Seq2[Template, error] {
+	return paginate(ctx, c, "resources/templates/list", "resourceTemplates", opts.withDefaults(),
 		func(ctx context.Context, cs *mcp.ClientSession, cursor string) ([]*mcp.ResourceTemplate, string, CacheHints, error) {
 			res, hints, err := boxed(ctx, func(ctx context.Context) (*mcp.ListResourceTemplatesResult, error) {
 				return cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
@@ -114,29 +152,37 @@ type page[T any] struct {
 	Next  string `json:"next,omitempty"`
 }
 
-func paginate[W, T any](ctx context.Context, c *Conn, method, field string, onPage func(ListProgress),
+// paginate walks the pages of a list. It stops with a protocol error when
+// a cursor comes back (a→b→a is as endless as a→a) or the pages never end,
+// and with a usage error past opts.MaxItems items.
+func paginate[W, T any](ctx context.Context, c *Conn, method, field string, opts ListOptions,
 	fetch pageFunc[W], convert func(W, *float64) T) iter.Seq2[T, error] {
 	l := &lister[W, T]{c: c, method: method, field: field, fetch: fetch, convert: convert}
 	return func(yield func(T, error) bool) {
 		var zero T
-		cursor, progress := "", ListProgress{}
+		cursor, progress, yielded := "", ListProgress{}, 0
+		// The pages at which each cursor was handed out, by digest: a
+		// server's cursors may be long, and a listing may be long.
+		seen := map[[sha256.Size]byte]int{}
 		for progress.Pages < maxPages {
 			p, err := l.page(ctx, cursor)
 			if err != nil {
 				yield(zero, err)
 				return
 			}
-			if p.Next != "" && p.Next == cursor {
-				yield(zero, protocolError("", "listing %s: the server sent the same cursor twice", method))
-				return
-			}
 			progress.Pages++
 			progress.Items += len(p.Items)
 			progress.More = p.Next != ""
-			if onPage != nil {
-				onPage(progress)
+			if opts.OnPage != nil {
+				opts.OnPage(progress)
 			}
 			for _, it := range p.Items {
+				if yielded == opts.MaxItems {
+					yield(zero, newError(KindUsage, nil, "listing %s of %s: the server has more than %d items, the most one listing may hold; stopped there",
+						method, c.Server.Name, opts.MaxItems))
+					return
+				}
+				yielded++
 				if !yield(it, nil) {
 					return
 				}
@@ -144,9 +190,16 @@ func paginate[W, T any](ctx context.Context, c *Conn, method, field string, onPa
 			if p.Next == "" {
 				return
 			}
+			d := sha256.Sum256([]byte(p.Next))
+			if first, ok := seen[d]; ok {
+				yield(zero, protocolError("", "listing %s of %s: the server's cursors go round in a cycle (page %d's next cursor is page %d's again)",
+					method, c.Server.Name, progress.Pages, first))
+				return
+			}
+			seen[d] = progress.Pages
 			cursor = p.Next
 		}
-		yield(zero, protocolError("", "listing %s: the server sent more than %d pages", method, maxPages))
+		yield(zero, protocolError("", "listing %s of %s: the server sent more than %d pages", method, c.Server.Name, maxPages))
 	}
 }
 

@@ -3,6 +3,8 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -11,10 +13,47 @@ import (
 
 // CacheHints are the server's ttlMs and cacheScope on a result, as sent.
 type CacheHints struct {
-	// TTL is ttlMs; absent, zero or negative all mean "immediately stale".
+	// TTL is ttlMs as a duration: absent, zero or negative all mean
+	// "immediately stale" (0). A ttlMs too large for a Duration saturates
+	// at the largest one rather than wrapping around; the cache then
+	// clamps it to MaxTTL.
 	TTL time.Duration
+	// TTLMs is ttlMs as sent, 0 when absent.
+	TTLMs int64
+	// TTLSent is false when the result carried no ttlMs at all. Absent and
+	// 0 mean the same to the cache, but a person asking why a body was not
+	// stored is owed the difference.
+	TTLSent bool
 	// Scope is cacheScope as sent ("" when absent).
 	Scope string
+}
+
+// ttlDuration converts ttlMs to a Duration without overflow: not positive
+// is 0, and a value whose nanoseconds do not fit in an int64 (above about
+// 292 years) is the largest Duration.
+func ttlDuration(ms int64) time.Duration {
+	switch {
+	case ms <= 0:
+		return 0
+	case ms > math.MaxInt64/int64(time.Millisecond):
+		return math.MaxInt64
+	}
+	return time.Duration(ms) * time.Millisecond
+}
+
+// StaleReason says why a result with these hints is immediately stale,
+// telling "the server sent no ttlMs" from "ttlMs 0" and from a negative
+// one; "" when the TTL is positive.
+func (h CacheHints) StaleReason() string {
+	switch {
+	case h.TTL > 0:
+		return ""
+	case !h.TTLSent:
+		return "the server sent no ttlMs (immediately stale)"
+	case h.TTLMs < 0:
+		return fmt.Sprintf("the server's ttlMs is negative, %d (immediately stale)", h.TTLMs)
+	}
+	return "the server's ttlMs is 0 (immediately stale)"
 }
 
 // A resultBox carries a call's result and cache hints from the sending
@@ -51,7 +90,10 @@ func hintMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if c == nil {
 			return res, nil
 		}
-		hints := CacheHints{TTL: time.Duration(max(c.TTLMs, 0)) * time.Millisecond, Scope: c.CacheScope}
+		// go-sdk decodes an absent ttlMs as 0: only a non-zero value is
+		// surely sent. ReadServer looks at the reply as sent to tell.
+		ms := int64(c.TTLMs)
+		hints := CacheHints{TTL: ttlDuration(ms), TTLMs: ms, TTLSent: ms != 0, Scope: c.CacheScope}
 		c.TTLMs = 0
 		if b, ok := ctx.Value(boxKey{}).(*resultBox); ok {
 			b.res, b.hints = res, hints
@@ -146,9 +188,13 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 		return nil, err
 	}
 	raw, _ := c.tap.Find("resources/read", uri)
+	wire, ok := parseWireRead(raw)
+	if ok {
+		hints.TTLSent = wire.TTLMs != nil && string(wire.TTLMs) != "null"
+	}
 	out := &ReadResult{URI: uri, ProtocolVersion: c.Info().ProtocolVersion, Elapsed: elapsed, Hints: hints, Raw: raw,
 		Complete: res.RequestState == "" && len(res.InputRequests) == 0}
-	if out.Contents, err = c.checkContents(uri, res.Contents, raw); err != nil {
+	if out.Contents, err = c.checkContents(uri, res.Contents, wire.Contents); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -158,23 +204,29 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 // empty one (go-sdk's typed struct cannot).
 type rawContent map[string]json.RawMessage
 
-func rawContents(raw Exchange) []rawContent {
-	var env struct {
-		Result struct {
-			Contents []rawContent `json:"contents"`
-		} `json:"result"`
-	}
-	if raw.Truncated || json.Unmarshal(raw.Response, &env) != nil {
-		return nil
-	}
-	return env.Result.Contents
+// wireRead is a read result as sent, for what go-sdk's typed struct cannot
+// tell: an absent field from an empty one.
+type wireRead struct {
+	Contents []rawContent    `json:"contents"`
+	TTLMs    json.RawMessage `json:"ttlMs"` // nil when absent
 }
 
-func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, raw Exchange) ([]Content, error) {
+// parseWireRead reads the result of a raw exchange; ok is false when the
+// tap kept too little of it to say.
+func parseWireRead(raw Exchange) (w wireRead, ok bool) {
+	var env struct {
+		Result wireRead `json:"result"`
+	}
+	if raw.Response == nil || raw.Truncated || json.Unmarshal(raw.Response, &env) != nil {
+		return wireRead{}, false
+	}
+	return env.Result, true
+}
+
+func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, wire []rawContent) ([]Content, error) {
 	if len(contents) == 0 {
 		return nil, protocolError(uri, "reading %s: the server returned an empty contents array (a missing resource must be an error)", uri)
 	}
-	wire := rawContents(raw)
 	var total int64
 	out := make([]Content, 0, len(contents))
 	for i, rc := range contents {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/shlex"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
@@ -218,9 +219,20 @@ func keyValues(args []string) (map[string]string, error) {
 	return out, nil
 }
 
-// promptInput asks for a VS Code input on the terminal.
+// promptInput asks for a VS Code input on the terminal. As in VS Code, a
+// password input is not echoed: when stdin is a terminal it is read with
+// echo off; other inputs are echoed so a person sees what they typed. When
+// stdin is not a terminal (a pipe, a script), a line is read as is.
 func (a *app) promptInput(_ context.Context, server string, in hostcore.Input) (string, error) {
-	fmt.Fprintf(a.stderr, "%s needs %s (%s): ", server, in.ID, in.Description)
+	fmt.Fprintf(a.stderr, "%s needs %s (%s): ", a.line(server), a.line(in.ID), a.line(in.Description))
+	if f, ok := a.stdin.(*os.File); ok && in.Password && term.IsTerminal(int(f.Fd())) {
+		b, err := term.ReadPassword(int(f.Fd()))
+		fmt.Fprintln(a.stderr) // the newline typed was not echoed either
+		if err != nil || len(b) == 0 {
+			return "", usageError("no value given for input " + in.ID)
+		}
+		return string(b), nil
+	}
 	var v string
 	if _, err := fmt.Fscanln(a.stdin, &v); err != nil {
 		return "", usageError("no value given for input " + in.ID)

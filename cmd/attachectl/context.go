@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -95,7 +96,7 @@ func (a *app) contextCmd() *cobra.Command {
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "ID\tTITLE\tUPDATED")
 			for _, c := range all {
-				fmt.Fprintf(tw, "%d\t%s\t%s\n", c.ID, c.Title, c.UpdatedAt.Local().Format("2006-01-02 15:04"))
+				fmt.Fprintf(tw, "%d\t%s\t%s\n", c.ID, a.line(c.Title), c.UpdatedAt.Local().Format("2006-01-02 15:04"))
 			}
 			return tw.Flush()
 		},
@@ -137,9 +138,9 @@ server's get_memories tool: a memory's body is cached, its state never is.`,
 			}
 			fmt.Fprintln(tw)
 			for _, at := range atts {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%v\t%s", at.ID, at.Server.Name, at.Account, at.Origin, at.Pinned, at.URI)
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%v\t%s", at.ID, a.line(at.Server.Name), a.line(at.Account), at.Origin, at.Pinned, a.line(at.URI))
 				if live {
-					fmt.Fprintf(tw, "\t%s", states[at.ID])
+					fmt.Fprintf(tw, "\t%s", a.line(states[at.ID]))
 				}
 				fmt.Fprintln(tw)
 			}
@@ -233,7 +234,7 @@ credentials.`,
 			if a.flags.json {
 				return a.printJSON(at)
 			}
-			fmt.Fprintf(a.stdout, "attached %s as %d\n", at.URI, at.ID)
+			fmt.Fprintf(a.stdout, "attached %s as %d\n", a.line(at.URI), at.ID)
 			return nil
 		},
 	}
@@ -258,7 +259,7 @@ func (a *app) rankCmd() *cobra.Command {
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "RANK\tVERDICT\tTOKENS\tPRIORITY\tURI\tREASON")
 			for _, d := range p.Decisions {
-				fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%s\t%s\n", d.Rank, d.Verdict, d.Tokens, d.Priority, d.Item.URI, d.Reason)
+				fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%s\t%s\n", d.Rank, d.Verdict, d.Tokens, d.Priority, a.line(d.Item.URI), a.line(d.Reason))
 			}
 			tw.Flush()
 			fmt.Fprintf(a.stdout, "%d of %d tokens used", p.Used, p.Budget)
@@ -348,7 +349,7 @@ func (a *app) exportCmd() *cobra.Command {
 			if out != "" {
 				return os.WriteFile(out, body, 0o644)
 			}
-			_, err = a.stdout.Write(body)
+			_, err = io.WriteString(a.stdout, a.body(string(body))) // escaped on a terminal only
 			return err
 		},
 	}

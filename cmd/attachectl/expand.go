@@ -65,7 +65,7 @@ context.arguments).`,
 				return a.printJSON(map[string]any{"values": got.Values, "hasMore": got.HasMore, "total": got.Total})
 			}
 			for _, v := range got.Values {
-				fmt.Fprintln(a.stdout, v)
+				fmt.Fprintln(a.stdout, a.line(v))
 			}
 			return nil
 		},

@@ -26,15 +26,21 @@ func (a *app) infoCmd() *cobra.Command {
 			if a.flags.json {
 				return a.printJSON(out)
 			}
-			fmt.Fprintf(a.stdout, "server:           %s (account %s)\n", c.Server.Name, c.Account.Name)
-			if info.Server != nil {
-				fmt.Fprintf(a.stdout, "implementation:   %s %s\n", info.Server.Name, info.Server.Version)
+			fmt.Fprintf(a.stdout, "server:           %s (account %s)\n", a.line(c.Server.Name), a.line(c.Account.Name))
+			if s := info.Server; s != nil {
+				fmt.Fprintf(a.stdout, "implementation:   %s %s\n", a.line(s.Name), a.line(s.Version))
+				if s.Title != "" {
+					fmt.Fprintf(a.stdout, "title:            %s\n", a.line(s.Title))
+				}
 			}
 			fmt.Fprintf(a.stdout, "protocol version: %s\n", info.ProtocolVersion)
 			if caps := info.Capabilities; caps != nil {
 				fmt.Fprintf(a.stdout, "resources:        %v (subscribe %v, listChanged %v)\n", caps.Resources != nil,
 					caps.Resources != nil && caps.Resources.Subscribe, caps.Resources != nil && caps.Resources.ListChanged)
 				fmt.Fprintf(a.stdout, "tools:            %v\ncompletions:      %v\n", caps.Tools != nil, caps.Completions != nil)
+			}
+			if info.Instructions != "" {
+				fmt.Fprintf(a.stdout, "instructions:     %s\n", a.line(info.Instructions))
 			}
 			return nil
 		},

@@ -11,7 +11,8 @@ import (
 )
 
 func (a *app) resourcesCmd() *cobra.Command {
-	return &cobra.Command{
+	var maxItems int
+	cmd := &cobra.Command{
 		Use:   "resources [SERVER]",
 		Short: "List every resource of every page",
 		Args:  a.serverArgs(0),
@@ -20,15 +21,19 @@ func (a *app) resourcesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return listAll(a, c.Resources(cmd.Context(), a.progress("resources")), func(r hostcore.Resource) string {
-				return fmt.Sprintf("%s\t%s\t%s", r.URI, r.DisplayName(), r.MIMEType)
+			items := c.ResourcesWith(cmd.Context(), &hostcore.ListOptions{OnPage: a.progress("resources"), MaxItems: maxItems})
+			return listAll(a, items, func(r hostcore.Resource) string {
+				return fmt.Sprintf("%s\t%s\t%s", a.line(r.URI), a.line(r.DisplayName()), a.line(r.MIMEType))
 			})
 		},
 	}
+	cmd.Flags().IntVar(&maxItems, "max-items", hostcore.DefaultMaxListItems, "stop with an error past this many resources")
+	return cmd
 }
 
 func (a *app) templatesCmd() *cobra.Command {
-	return &cobra.Command{
+	var maxItems int
+	cmd := &cobra.Command{
 		Use:   "templates [SERVER]",
 		Short: "List every resource template of every page",
 		Args:  a.serverArgs(0),
@@ -37,11 +42,14 @@ func (a *app) templatesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return listAll(a, c.Templates(cmd.Context(), a.progress("templates")), func(t hostcore.Template) string {
-				return fmt.Sprintf("%s\t%s\t%s", t.URITemplate, t.DisplayName(), t.MIMEType)
+			items := c.TemplatesWith(cmd.Context(), &hostcore.ListOptions{OnPage: a.progress("templates"), MaxItems: maxItems})
+			return listAll(a, items, func(t hostcore.Template) string {
+				return fmt.Sprintf("%s\t%s\t%s", a.line(t.URITemplate), a.line(t.DisplayName()), a.line(t.MIMEType))
 			})
 		},
 	}
+	cmd.Flags().IntVar(&maxItems, "max-items", hostcore.DefaultMaxListItems, "stop with an error past this many templates")
+	return cmd
 }
 
 // progress reports pages on stderr with --verbose.
@@ -56,6 +64,7 @@ func (a *app) progress(what string) func(hostcore.ListProgress) {
 
 // listAll prints items as they arrive: lines, or with --json one array
 // written element by element so that memory stays flat on long listings.
+// line escapes what the server sent (see terminal.go); JSON escapes it too.
 func listAll[T any](a *app, items iter.Seq2[T, error], line func(T) string) error {
 	n := 0
 	for it, err := range items {
@@ -78,7 +87,7 @@ func listAll[T any](a *app, items iter.Seq2[T, error], line func(T) string) erro
 		if n == 0 {
 			sep = "[\n  "
 		}
-		fmt.Fprintf(a.stdout, "%s%s", sep, b)
+		fmt.Fprintf(a.stdout, "%s%s", sep, jsonText(b))
 		n++
 	}
 	if a.flags.json {

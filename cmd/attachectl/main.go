@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,20 +72,43 @@ func exitCode(err error) int {
 }
 
 // report prints err as one clear line; with --verbose, the detail and what
-// to do next.
+// to do next. Messages carry what servers said, so they are printed escaped
+// (see terminal.go).
 func (a *app) report(err error) {
 	var he *hostcore.Error
 	if !errors.As(err, &he) {
-		fmt.Fprintf(a.stderr, "attachectl: %v\n", err)
+		fmt.Fprintf(a.stderr, "attachectl: %s\n", a.line(err.Error()))
 		return
 	}
-	fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", he.Message(), he.Kind())
+	fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", a.line(message(he)), he.Kind())
 	if a.flags.verbose {
 		if cause := errors.Unwrap(he); cause != nil {
-			fmt.Fprintf(a.stderr, "  detail: %v\n", cause)
+			fmt.Fprintf(a.stderr, "  detail: %s\n", a.line(cause.Error()))
 		}
 		if hint := he.Hint(); hint != "" {
 			fmt.Fprintf(a.stderr, "  next: %s\n", hint)
 		}
 	}
+}
+
+// message is what report says of he: its message and, for a usage error
+// whose cause is the reason (a config entry that fails validation, a config
+// that is not JSON), that reason too, without --verbose. Other causes are
+// detail, for --verbose.
+func message(he *hostcore.Error) string {
+	msg := he.Message()
+	if he.Kind() != hostcore.KindUsage {
+		return msg
+	}
+	cause := errors.Unwrap(he)
+	var reason *hostcore.Error
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(cause, &reason) && reason.Message() != "":
+		return msg + ": " + reason.Message()
+	case errors.As(cause, &syntax), errors.As(cause, &typ):
+		return msg + ": " + cause.Error()
+	}
+	return msg
 }

@@ -18,7 +18,11 @@ func (a *app) readCmd() *cobra.Command {
 		Short: "Read a resource and print its body",
 		Long: `Read a resource. Text is printed as is; a blob is summarized unless --out
 FILE saves it. --json prints one object (uri, contents, protocolVersion,
-elapsedMs); --raw prints the JSON-RPC request and response as sent.`,
+elapsedMs); --raw prints the JSON-RPC request and response as sent.
+
+On a terminal, control characters other than newlines and tabs are printed
+escaped (\x1b, \u009b), so a body cannot drive the terminal; to a pipe or
+with --out, the bytes are exactly the server's.`,
 		Args: a.serverArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, rest, err := a.conn(args)
@@ -43,7 +47,7 @@ elapsedMs); --raw prints the JSON-RPC request and response as sent.`,
 			}
 			switch {
 			case raw:
-				fmt.Fprintf(a.stdout, "%s\n%s\n", res.Raw.Request, res.Raw.Response)
+				fmt.Fprintf(a.stdout, "%s\n%s\n", a.body(string(res.Raw.Request)), a.body(string(res.Raw.Response)))
 				return nil
 			case a.flags.json:
 				return a.printJSON(readJSON(res))
@@ -126,10 +130,10 @@ func (a *app) printBody(res *hostcore.ReadResult, out string) error {
 			continue
 		}
 		if c.IsBlob {
-			fmt.Fprintf(a.stdout, "[blob %s, %d bytes: use --out FILE to save it]\n", orUnknown(c.MIMEType), len(c.Blob))
+			fmt.Fprintf(a.stdout, "[blob %s, %d bytes: use --out FILE to save it]\n", a.line(orUnknown(c.MIMEType)), len(c.Blob))
 			continue
 		}
-		fmt.Fprint(a.stdout, c.Text)
+		fmt.Fprint(a.stdout, a.body(c.Text))
 		if len(c.Text) > 0 && c.Text[len(c.Text)-1] != '\n' {
 			fmt.Fprintln(a.stdout)
 		}
@@ -141,11 +145,11 @@ func (a *app) printBody(res *hostcore.ReadResult, out string) error {
 func (a *app) printCacheLine(ci hostcore.CacheInfo) {
 	fmt.Fprintf(a.stderr, "attachectl: cache %s", ci.Status)
 	if ci.Scope != "" {
-		fmt.Fprintf(a.stderr, ", %s to %s, ttl %s left of %s, age %s", ci.Scope, ci.Account,
+		fmt.Fprintf(a.stderr, ", %s to %s, ttl %s left of %s, age %s", a.line(ci.Scope), a.line(ci.Account),
 			ci.TTLLeft.Round(time.Second), ci.TTL.Round(time.Second), ci.Age.Round(time.Millisecond))
 	}
 	if ci.NotStored != "" {
-		fmt.Fprintf(a.stderr, " (not stored: %s)", ci.NotStored)
+		fmt.Fprintf(a.stderr, " (not stored: %s)", a.line(ci.NotStored))
 	}
 	fmt.Fprintln(a.stderr)
 }

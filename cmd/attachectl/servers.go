@@ -41,7 +41,7 @@ func (a *app) serversCmd() *cobra.Command {
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tTRANSPORT\tACCOUNTS\tSOURCE\tTARGET")
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.Name, r.Transport, strings.Join(r.Accounts, ","), r.Source, r.Target)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", a.line(r.Name), r.Transport, a.line(strings.Join(r.Accounts, ",")), r.Source, a.line(r.Target))
 			}
 			return tw.Flush()
 		},

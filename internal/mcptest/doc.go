@@ -10,6 +10,8 @@
 //	| v2025-06              | both  | go-sdk pinned to 2025-06-18 (initialize); the era resources         |
 //	| paged                 | both  | go-sdk; Resources resources, Templates templates, PageSize a page   |
 //	| image                 | both  | go-sdk; a 96×64 PNG and JPEG as blobs, each with a data: PNG icon   |
+//	| hostile               | both  | go-sdk; terminal escapes in every string (see Hostile*)             |
+//	| cursor-cycle          | both  | go-sdk; list cursors first→a→b→a…, one item a page                  |
 //	| empty-contents        | both  | raw; read result {"contents":[]}                                    |
 //	| both-text-and-blob    | both  | raw; one entry with "text":"text" and "blob":"YmxvYg=="             |
 //	| neither-text-nor-blob | both  | raw; one entry with uri and mimeType only                           |
@@ -69,6 +71,24 @@
 // than one page of resources exists at once. Resource i is PagedURI(i) with
 // body PagedText(i); template i is PagedTemplate(i). Cursors are opaque; one
 // that this list did not hand out is -32602.
+//
+// # The hostile mode
+//
+// A go-sdk server (all versions) whose every string a host may print to a
+// terminal carries escapes (HostileOSC, HostileCSI, HostileC1) and forged
+// lines (HostileNewline): serverInfo name, title and version, instructions,
+// HostileURI's name, title, description (HostileLong, HostileLongLen bytes)
+// and mimeType, HostileTemplate's name and title (HostileLong), completion
+// values, and the message HostileError of the -32603 that every read but
+// HostileURI's gets. HostileURI reads as HostileBody.
+//
+// # The cursor-cycle mode
+//
+// A go-sdk server (all versions) whose resources/list and
+// resources/templates/list hand out CycleCursorA on the first page,
+// CycleCursorB on page A and CycleCursorA again on page B, one item a page
+// (CycleURI(i), CycleTemplate(i)): a host that only notices a cursor repeated
+// twice in a row lists for ever.
 //
 // # The spawner mode
 //

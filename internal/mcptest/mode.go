@@ -117,6 +117,8 @@ var modes = func() []mode {
 		{name: ModeV2025Jun, server: eraServer(ModeV2025Jun)},
 		{name: ModePaged, server: pagedServer, stateless: true},
 		{name: ModeImage, server: imageServer, stateless: true},
+		{name: ModeHostile, server: hostileServer, stateless: true},
+		{name: ModeCycle, server: cycleServer, stateless: true},
 	}
 	for _, f := range faultNames {
 		ms = append(ms, mode{name: f, over: overFor(f)})

@@ -2,12 +2,14 @@ package mcptest
 
 // The mode names. Each is described in the package doc's table.
 const (
-	ModeV2026    = "v2026"    // go-sdk server pinned to 2026-07-28
-	ModeV2025Nov = "v2025-11" // go-sdk server pinned to 2025-11-25
-	ModeV2025Jun = "v2025-06" // go-sdk server pinned to 2025-06-18
-	ModePaged    = "paged"    // generated resources and templates, many pages
-	ModeImage    = "image"    // one PNG and one JPEG blob
-	ModeSpawner  = "spawner"  // stdio server with a long-lived child process
+	ModeV2026    = "v2026"        // go-sdk server pinned to 2026-07-28
+	ModeV2025Nov = "v2025-11"     // go-sdk server pinned to 2025-11-25
+	ModeV2025Jun = "v2025-06"     // go-sdk server pinned to 2025-06-18
+	ModePaged    = "paged"        // generated resources and templates, many pages
+	ModeImage    = "image"        // one PNG and one JPEG blob
+	ModeHostile  = "hostile"      // terminal escapes in every string a host may print
+	ModeCycle    = "cursor-cycle" // list cursors that go a→b→a
+	ModeSpawner  = "spawner"      // stdio server with a long-lived child process
 
 	ModeEmptyContents      = "empty-contents"        // read: {"contents":[]}
 	ModeBothTextAndBlob    = "both-text-and-blob"    // read: an entry with text and blob
