@@ -353,3 +353,34 @@ func TestInputAskedOnceAndWithdrawn(t *testing.T) {
 		t.Fatal("a later connection was not asked")
 	}
 }
+
+// TestSubscriptionsCounted: two borrowers subscribe to one uri on one
+// connection; the server hears one subscribe, and one unsubscribe only when
+// the last borrower gives its subscription back.
+func TestSubscriptionsCounted(t *testing.T) {
+	h := newHost(t, nil)
+	c := conn(t, h, mcptestStdio(t, "v2025-11"), "")
+	ctx := context.Background()
+	if _, err := c.Session(ctx); err != nil {
+		t.Fatal(err)
+	}
+	uri := "test://items/1"
+	for range 2 {
+		if err := c.Subscribe(ctx, uri); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := countSent(c, "resources/subscribe"); n != 1 || c.Subscriptions()[uri] != 2 {
+		t.Fatalf("sent %d subscribes, count %d; want 1 sent, 2 held", n, c.Subscriptions()[uri])
+	}
+	c.Unsubscribe(ctx, uri)
+	if n := countSent(c, "resources/unsubscribe"); n != 0 {
+		t.Fatalf("sent %d unsubscribes while a borrower still holds it", n)
+	}
+	if err := c.Unsubscribe(ctx, uri); err != nil {
+		t.Fatal(err)
+	}
+	if n := countSent(c, "resources/unsubscribe"); n != 1 || len(c.Subscriptions()) != 0 {
+		t.Errorf("sent %d unsubscribes, %v held; want 1 and none", n, c.Subscriptions())
+	}
+}

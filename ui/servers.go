@@ -222,6 +222,8 @@ func connState(info hostcore.ConnInfo) (string, widget.Importance, string) {
 		return "● connected · protocol " + info.ProtocolVersion, widget.SuccessImportance, capabilities(info.Capabilities)
 	case hostcore.StateConnecting:
 		return "◌ connecting…", widget.MediumImportance, ""
+	case hostcore.StateClosed:
+		return "○ closed (logged out or removed)", widget.MediumImportance, ""
 	case hostcore.StateFailed, hostcore.StateDisconnected:
 		s := "✕ " + string(info.State)
 		if info.LastError != nil {
