@@ -215,7 +215,7 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 		if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
 			h.log.Warn("cache delete failed", "err", err)
 		}
-		return "the server's ttlMs is 0 (immediately stale)"
+		return res.Hints.StaleReason()
 	case res.Size() > h.opts.MaxBodyBytes:
 		return "over the size limit"
 	}

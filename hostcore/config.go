@@ -110,7 +110,7 @@ func (s ServerConfig) Validate() error {
 	case s.URL != "":
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return newError(KindUsage, err, "server %q: %q is not an http(s) URL", s.Name, s.URL)
+			return newError(KindUsage, nil, "server %q: %q is not an http(s) URL", s.Name, RedactURL(s.URL))
 		}
 	}
 	return nil

@@ -246,9 +246,12 @@ func usageError(msg string) error {
 
 // printJSON writes v as indented JSON.
 func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = a.stdout.Write(append(jsonText(b), '\n'))
+	return err
 }
 
 // exactArgs is cobra.ExactArgs counting the SERVER argument only when no
