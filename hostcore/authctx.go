@@ -34,6 +34,10 @@ type authContext struct {
 	headers map[string]string
 
 	fingerprint string
+	// inputs and getenv resolve placeholders met later (a pre-registered
+	// OAuth client's secret).
+	inputs map[string]string
+	getenv func(string) string
 	// secrets are the values that must never be shown: resolved inputs,
 	// header values, URL userinfo, configured environment values.
 	secrets *redactor
@@ -97,7 +101,7 @@ func (s substitution) expandMap(m map[string]string) map[string]string {
 // VS Code input values already asked for.
 func resolveContext(sc ServerConfig, acct Account, inputs map[string]string, environ []string, getenv func(string) string) *authContext {
 	sub := substitution{inputs: inputs, getenv: getenv, secrets: &redactor{}}
-	a := &authContext{secrets: sub.secrets}
+	a := &authContext{secrets: sub.secrets, inputs: inputs, getenv: getenv}
 	if sc.IsHTTP() {
 		a.url = sub.expand(sc.URL)
 		a.headers = sub.expandMap(merge(sc.Headers, acct.Headers))
@@ -136,6 +140,14 @@ func resolveContext(sc ServerConfig, acct Account, inputs map[string]string, env
 	}
 	a.fingerprint = a.computeFingerprint()
 	return a
+}
+
+// expandSecret resolves the placeholders of v, which is a secret (and so
+// is what it resolves to).
+func (a *authContext) expandSecret(v string) string {
+	out := substitution{inputs: a.inputs, getenv: a.getenv, secrets: a.secrets}.expand(v)
+	a.secrets.add(out, 1)
+	return out
 }
 
 // minEnvSecret is the shortest configured environment value treated as a
@@ -188,6 +200,7 @@ func (c *Conn) authContext(ctx context.Context) (*authContext, error) {
 	defer c.mu.Unlock()
 	if c.auth == nil {
 		c.auth = a
+		c.oauth = newOAuthHandler(c, a)
 	}
 	return c.auth, nil
 }
@@ -195,12 +208,25 @@ func (c *Conn) authContext(ctx context.Context) (*authContext, error) {
 // Partition returns the cache partition of the connection's private
 // entries: the fingerprint of its authorization context. It may ask for
 // VS Code inputs.
+//
+// A connection signed in through OAuth is its grant: the fingerprint mixes
+// in the grant's id, which a refresh keeps and a new sign-in replaces.
 func (c *Conn) Partition(ctx context.Context) (string, error) {
 	a, err := c.authContext(ctx)
 	if err != nil {
 		return "", err
 	}
+	if o := c.oauthOf(); o != nil {
+		return o.partition(ctx, a.fingerprint)
+	}
 	return a.fingerprint, nil
+}
+
+// oauthOf returns the connection's OAuth handler, or nil.
+func (c *Conn) oauthOf() *oauthHandler {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.oauth
 }
 
 // redactor replaces known secrets in text. It is safe for concurrent use
@@ -305,6 +331,13 @@ func (s ServerConfig) Redacted() ServerConfig {
 	}
 	if s.Accounts != nil {
 		s.Accounts = accts
+	}
+	if s.OAuth != nil {
+		o := *s.OAuth
+		if o.ClientSecret != "" {
+			o.ClientSecret = redactValues(map[string]string{"": o.ClientSecret})[""]
+		}
+		s.OAuth = &o
 	}
 	return s
 }

@@ -119,6 +119,12 @@ func (c *Conn) verified(ctx context.Context, e CacheEntry, res *ReadResult) (*Re
 	if e.Scope != ScopePrivate || !c.Server.IsHTTP() {
 		return res, nil
 	}
+	if o := c.oauthOf(); o != nil {
+		// A grant is live while its access token is valid or refreshes.
+		if err := o.live(ctx); err != nil {
+			return nil, err
+		}
+	}
 	if cs, _ := c.live(); cs != nil {
 		return res, nil
 	}

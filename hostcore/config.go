@@ -47,6 +47,10 @@ type ServerConfig struct {
 
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// OAuth is a client pre-registered with the server's authorization
+	// server; without one the host uses its Client ID Metadata Document or
+	// registers itself (Dynamic Client Registration).
+	OAuth *OAuthClient `json:"oauth,omitempty"`
 
 	// Accounts are the server's authorization contexts; the cache keeps
 	// private entries apart by account. None means one account, "default".

@@ -67,6 +67,7 @@ type Conn struct {
 
 	mu       sync.Mutex // guards the fields below
 	auth     *authContext
+	oauth    *oauthHandler // signs in, for an HTTP server without an Authorization header
 	closed   bool
 	cs       *mcp.ClientSession
 	info     ConnInfo
@@ -318,11 +319,15 @@ func (c *Conn) transport(auth *authContext) mcp.Transport {
 	maxLine := int(c.host.opts.MaxBodyBytes*2) + 1<<20 // base64 and JSON escaping
 	if c.Server.IsHTTP() {
 		rt := newCredentialRoundTripper(c.host.opts.HTTPTransport, auth, c.tap, int64(maxLine))
-		return &mcp.StreamableClientTransport{
+		t := &mcp.StreamableClientTransport{
 			Endpoint:   auth.url,
 			HTTPClient: &http.Client{Transport: rt},
 			MaxRetries: 2,
 		}
+		if o := c.oauthOf(); o != nil {
+			t.OAuthHandler = o
+		}
+		return t
 	}
 	cmd := exec.Command(auth.command, auth.args...)
 	cmd.Dir = auth.dir

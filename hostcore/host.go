@@ -41,6 +41,8 @@ type HostOptions struct {
 	// Cache keeps read bodies and list pages; nil means no cache (every
 	// read goes to the server).
 	Cache BodyCache
+	// OAuth signs in to servers that ask for it; nil turns OAuth off.
+	OAuth *OAuthOptions
 }
 
 // Host owns the connections to MCP servers, one per (server, account). It
@@ -53,6 +55,8 @@ type Host struct {
 	mu     sync.Mutex
 	conns  map[connKey]*Conn
 	inputs map[string]map[string]string // server -> input id -> value, memory only
+
+	memTokens memoryTokens // grants, when OAuth has no TokenStore
 
 	flights   singleflight.Group
 	questions map[string]*question // inputs being asked for, by server and id

@@ -85,17 +85,23 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 		account = sc.AccountNames()[0]
 	}
 	closed := h.closeConns(func(k connKey) bool { return k.server == sc.Name && k.account == account })
-	h.mu.Lock()
-	delete(h.inputs, sc.Name)
-	h.mu.Unlock()
-	if h.opts.Cache == nil {
-		return nil
-	}
 	var errs []error
 	for _, c := range closed {
 		if err := h.purgeContext(ctx, c); err != nil {
 			errs = append(errs, err)
 		}
+		if o := c.oauthOf(); o != nil {
+			errs = append(errs, o.forget(ctx))
+		}
+	}
+	if sc.IsHTTP() {
+		errs = append(errs, h.tokens().Delete(ctx, GrantKey{Resource: canonicalURL(sc.URL), Account: account}))
+	}
+	h.mu.Lock()
+	delete(h.inputs, sc.Name)
+	h.mu.Unlock()
+	if h.opts.Cache == nil {
+		return errors.Join(errs...)
 	}
 	if _, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: sc.Identity(), Account: account, PrivateOnly: true}); err != nil {
 		errs = append(errs, err)
@@ -135,13 +141,14 @@ func (h *Host) closeConns(match func(connKey) bool) []*Conn {
 // its server, in one transaction: after a 401 the context no longer
 // authenticates, and after a logout it is gone.
 func (h *Host) purgeContext(ctx context.Context, c *Conn) error {
-	c.mu.Lock()
-	auth := c.auth
-	c.mu.Unlock()
-	if h.opts.Cache == nil || auth == nil {
+	if h.opts.Cache == nil || c.resolved() == nil {
 		return nil
 	}
-	n, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: c.identity, Partition: auth.fingerprint, PrivateOnly: true})
+	partition, err := c.Partition(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: c.identity, Partition: partition, PrivateOnly: true})
 	if err != nil {
 		h.log.Warn("purging a context's private entries failed", "server", c.Server.Name, "account", c.Account.Name, "err", err)
 		return err

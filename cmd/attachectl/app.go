@@ -41,6 +41,8 @@ type globalFlags struct {
 	verbose bool
 	maxBody int64
 	cacheMB int64
+	// authorizeWith says how a sign-in page is shown (see oauth.go).
+	authorizeWith string
 }
 
 const version = "0.1.0"
@@ -74,9 +76,10 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 	f.BoolVarP(&a.flags.verbose, "verbose", "v", false, "say more, including error details")
 	f.Int64Var(&a.flags.maxBody, "max-body-bytes", 32<<20, "refuse a read whose body is larger")
 	f.Int64Var(&a.flags.cacheMB, "cache-size-mb", 256, "bound the body cache to this many MiB (least recently used entries go first)")
+	f.StringVar(&a.flags.authorizeWith, "authorize-with", "", "how to show a sign-in page: browser, print, or http-get (test servers that approve by themselves); default browser with a display, else print")
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
 		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.infoCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
-		a.demoServerCmd())
+		a.loginCmd(), a.logoutCmd(), a.accountsCmd(), a.demoServerCmd())
 	return root
 }
 
@@ -151,7 +154,12 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the cache in %s: %v", dataDir, err))
 	}
 	a.cache = store
+	oauth, err := a.oauthOptions(path)
+	if err != nil {
+		return nil, err
+	}
 	a.host = hostcore.NewHost(cfg, &hostcore.HostOptions{
+		OAuth:          oauth,
 		Cache:          bodies,
 		MaxBodyBytes:   a.flags.maxBody,
 		Logger:         a.logger(),

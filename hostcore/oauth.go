@@ -1,0 +1,620 @@
+package hostcore
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/oauth2"
+)
+
+// Signing in to servers that follow the MCP authorization spec. The flow
+// itself (protected resource metadata, authorization server metadata,
+// client registration, PKCE S256, RFC 8707 resource, the RFC 9207 iss
+// check, step-up scopes) is go-sdk's auth.AuthorizationCodeHandler over
+// golang.org/x/oauth2. The host adds what a desktop host needs around it: a
+// loopback redirect listener (RFC 8252), grants kept between runs in a
+// TokenStore, refresh that persists, and the grant as the authorization
+// context: a connection signed in through OAuth has the partition of its
+// grant, which a refresh keeps and a new sign-in replaces.
+
+// OAuthOptions configures signing in. A nil *OAuthOptions in HostOptions
+// turns OAuth off: a 401 is then final.
+type OAuthOptions struct {
+	// Tokens keeps grants between runs; nil keeps them in memory for the
+	// Host's life.
+	Tokens TokenStore
+	// Present points the person (or, for test servers that approve without
+	// one, an HTTP client) at the authorization URL of server. The host
+	// then waits for the redirect on its loopback listener. Nil means the
+	// host never starts a sign-in: a server that asks for one gets
+	// Unauthorized, saying how to sign in.
+	Present func(ctx context.Context, server, authURL string) error
+	// ClientMetadataURL is the https URL of the host's Client ID Metadata
+	// Document, used as its client_id where the authorization server
+	// supports it (and no pre-registered client is configured).
+	ClientMetadataURL string
+	// Timeout bounds the wait for the redirect; 0 means 5 minutes.
+	Timeout time.Duration
+	// ClientName is the name registered with Dynamic Client Registration;
+	// "" means "Attaché".
+	ClientName string
+}
+
+// OAuthClient is a client pre-registered with a server's authorization
+// server, from the config. Its secret may be a ${input:} or ${env:}
+// placeholder, so that the config file keeps none.
+type OAuthClient struct {
+	ClientID     string   `json:"clientId"`
+	ClientSecret string   `json:"clientSecret,omitempty"`
+	Scopes       []string `json:"scopes,omitempty"`
+}
+
+// Grant is one sign-in: what the host keeps to act for an account at one
+// resource, between runs.
+type Grant struct {
+	// ID names the grant. It is the account's authorization context: a
+	// refresh keeps it, a new sign-in replaces it.
+	ID       string `json:"id"`
+	Server   string `json:"server"`
+	Resource string `json:"resource"`
+	Account  string `json:"account"`
+	Issuer   string `json:"issuer"`
+	// The client the grant was issued to, and how it refreshes.
+	ClientID     string           `json:"clientId"`
+	ClientSecret string           `json:"clientSecret,omitempty"`
+	TokenURL     string           `json:"tokenUrl"`
+	AuthStyle    oauth2.AuthStyle `json:"authStyle"`
+	Scopes       []string         `json:"scopes,omitempty"`
+	SignedInAt   time.Time        `json:"signedInAt"`
+	Token        *oauth2.Token    `json:"token"`
+}
+
+// Key returns where the grant is kept.
+func (g *Grant) Key() GrantKey { return GrantKey{Resource: g.Resource, Account: g.Account} }
+
+// GrantKey says whose grant for which resource.
+type GrantKey struct{ Resource, Account string }
+
+// TokenStore keeps grants between runs (the OS keyring, or a private file).
+// Implementations must be safe for concurrent use.
+type TokenStore interface {
+	// Load returns the grant kept under key, or nil.
+	Load(ctx context.Context, key GrantKey) (*Grant, error)
+	Save(ctx context.Context, g *Grant) error
+	Delete(ctx context.Context, key GrantKey) error
+	// List returns every grant kept.
+	List(ctx context.Context) ([]Grant, error)
+}
+
+// memoryTokens is the TokenStore of a Host given none.
+type memoryTokens struct {
+	mu     sync.Mutex
+	grants map[GrantKey]Grant
+}
+
+func (m *memoryTokens) Load(_ context.Context, k GrantKey) (*Grant, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if g, ok := m.grants[k]; ok {
+		return &g, nil
+	}
+	return nil, nil
+}
+
+func (m *memoryTokens) Save(_ context.Context, g *Grant) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.grants == nil {
+		m.grants = map[GrantKey]Grant{}
+	}
+	m.grants[g.Key()] = *g
+	return nil
+}
+
+func (m *memoryTokens) Delete(_ context.Context, k GrantKey) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.grants, k)
+	return nil
+}
+
+func (m *memoryTokens) List(context.Context) ([]Grant, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Grant
+	for _, g := range m.grants {
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// maxStepUps bounds step-up sign-ins (403 insufficient_scope) per
+// connection, so that a server that never accepts the scopes it asks for
+// cannot make the host ask for ever.
+const maxStepUps = 2
+
+// ErrSignInNeeded is the cause of the Unauthorized error of a connection
+// that has no usable grant: the person must sign in (again).
+var ErrSignInNeeded = errors.New("sign-in needed")
+
+// oauthHandler is a connection's auth.OAuthHandler: go-sdk's Streamable
+// HTTP transport asks it for a token source for every request, and calls
+// Authorize after a 401 or 403.
+type oauthHandler struct {
+	c   *Conn
+	key GrantKey
+
+	mu      sync.Mutex
+	loaded  bool
+	grant   *Grant
+	source  *grantSource
+	stepUps int
+}
+
+func (h *Host) tokens() TokenStore {
+	if h.opts.OAuth != nil && h.opts.OAuth.Tokens != nil {
+		return h.opts.OAuth.Tokens
+	}
+	return &h.memTokens
+}
+
+// newOAuthHandler returns the handler of an HTTP connection that presents
+// no Authorization header of its own, or nil when OAuth is off.
+func newOAuthHandler(c *Conn, a *authContext) *oauthHandler {
+	if c.host.opts.OAuth == nil || !c.Server.IsHTTP() {
+		return nil
+	}
+	for k := range a.headers {
+		if http.CanonicalHeaderKey(k) == "Authorization" {
+			return nil
+		}
+	}
+	if u, err := url.Parse(a.url); err == nil && u.User != nil {
+		return nil // userinfo: HTTP Basic is its credential
+	}
+	return &oauthHandler{c: c, key: GrantKey{Resource: canonicalURL(a.url), Account: c.Account.Name}}
+}
+
+// current returns the connection's grant and its token source, loading
+// them from the store once.
+func (o *oauthHandler) current(ctx context.Context) (*Grant, *grantSource, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.loaded {
+		g, err := o.c.host.tokens().Load(ctx, o.key)
+		if err != nil {
+			return nil, nil, fmt.Errorf("loading the sign-in of %s: %w", o.c, err)
+		}
+		o.loaded = true
+		if g != nil && g.Token != nil {
+			o.grant, o.source = g, o.sourceFor(g, g.Token)
+		}
+	}
+	return o.grant, o.source, nil
+}
+
+// partition mixes the grant into the context's fingerprint.
+func (o *oauthHandler) partition(ctx context.Context, base string) (string, error) {
+	g, _, err := o.current(ctx)
+	if err != nil {
+		return "", err
+	}
+	id := "not signed in"
+	if g != nil {
+		id = "grant " + g.ID
+	}
+	sum := sha256.Sum256([]byte(base + "\x00" + id))
+	return hex.EncodeToString(sum[:16]), nil
+}
+
+// TokenSource implements auth.OAuthHandler.
+func (o *oauthHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
+	_, src, err := o.current(ctx)
+	if err != nil || src == nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+// live checks that the grant, if there is one, still authenticates as far
+// as the host can tell without the server: its access token is valid or
+// refreshes. A refresh answered invalid_grant ends the grant.
+func (o *oauthHandler) live(ctx context.Context) error {
+	g, src, err := o.current(ctx)
+	if err != nil || g == nil {
+		return err // not signed in: a context of its own, which the server judges
+	}
+	if _, err := src.Token(); err != nil {
+		if invalidGrant(err) {
+			o.revoke(ctx, "the sign-in was revoked or expired (invalid_grant)")
+			return o.signInError("the sign-in was revoked or has expired")
+		}
+		return classify(err, "refreshing the sign-in to "+o.c.Server.Name, "", 0)
+	}
+	return nil
+}
+
+// Authorize implements auth.OAuthHandler: it runs after a 401, or a 403.
+func (o *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	defer resp.Body.Close()
+	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	if resp.StatusCode == http.StatusForbidden {
+		if challengeError(challenges) != "insufficient_scope" {
+			return nil // not for sign-in to fix: the retry gets the same 403
+		}
+		o.mu.Lock()
+		o.stepUps++
+		n := o.stepUps
+		o.mu.Unlock()
+		if n > maxStepUps {
+			return fmt.Errorf("the server still wants more scopes after %d step-up sign-ins", maxStepUps)
+		}
+		return o.signIn(ctx, req, resp)
+	}
+	g, src, err := o.current(ctx)
+	if err != nil {
+		return err
+	}
+	if g != nil {
+		// The access token was refused. A refresh may fix that; if not, the
+		// grant no longer authenticates: its private entries go, and the
+		// person signs in again (never silently as whoever the browser is
+		// now signed in as).
+		if err := src.refresh(); err == nil {
+			return nil
+		}
+		o.revoke(ctx, "the server refused the sign-in (401) and a refresh could not fix it")
+		return o.signInError("the server no longer accepts the sign-in")
+	}
+	return o.signIn(ctx, req, resp)
+}
+
+// signInError is the Unauthorized error that asks the person to sign in.
+func (o *oauthHandler) signInError(why string) error {
+	e := newError(KindUnauthorized, ErrSignInNeeded, "%s: %s; sign in again (attachectl login %s, or Sign in in the app)", o.c, why, o.c.Server.Name)
+	e.HTTPStatus = http.StatusUnauthorized
+	return e
+}
+
+// revoke ends the connection's grant: its private entries are purged in
+// one transaction and the stored grant is deleted.
+func (o *oauthHandler) revoke(ctx context.Context, why string) {
+	o.mu.Lock()
+	g := o.grant
+	o.grant, o.source, o.loaded = nil, nil, true
+	o.mu.Unlock()
+	if g == nil {
+		return
+	}
+	h := o.c.host
+	h.log.Info("a sign-in ended", "server", o.c.Server.Name, "account", o.c.Account.Name, "why", why)
+	if auth := o.c.resolved(); auth != nil && h.opts.Cache != nil {
+		sum := sha256.Sum256([]byte(auth.fingerprint + "\x00grant " + g.ID))
+		if _, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: o.c.identity, Partition: hex.EncodeToString(sum[:16]), PrivateOnly: true}); err != nil {
+			h.log.Warn("purging a revoked grant's entries failed", "server", o.c.Server.Name, "err", err)
+		}
+	}
+	if err := h.tokens().Delete(ctx, o.key); err != nil {
+		h.log.Warn("deleting a revoked grant failed", "server", o.c.Server.Name, "err", err)
+	}
+}
+
+// forget drops the stored grant (logout).
+func (o *oauthHandler) forget(ctx context.Context) error {
+	o.mu.Lock()
+	o.grant, o.source, o.loaded = nil, nil, true
+	o.mu.Unlock()
+	return o.c.host.tokens().Delete(ctx, o.key)
+}
+
+// signIn runs the authorization code flow with a loopback redirect.
+func (o *oauthHandler) signIn(ctx context.Context, req *http.Request, resp *http.Response) error {
+	opts := o.c.host.opts.OAuth
+	if opts.Present == nil {
+		return o.signInError("the server asks for a sign-in")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("listening for the sign-in redirect: %w", err)
+	}
+	defer ln.Close()
+	redirect := "http://" + ln.Addr().String() + "/callback"
+	var issuer string
+	name := opts.ClientName
+	if name == "" {
+		name = "Attaché"
+	}
+	var granted []string
+	if g, _, _ := o.current(ctx); g != nil {
+		granted = g.Scopes
+	}
+	cfg := &auth.AuthorizationCodeHandlerConfig{
+		RedirectURL:           redirect,
+		RequestRefreshToken:   true,
+		AcceptUnadvertisedIss: true,
+		Client:                o.c.host.oauthHTTPClient(),
+		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+			res, err := o.awaitRedirect(ctx, ln, args.URL)
+			if err == nil {
+				issuer = res.Iss
+				if issuer == "" {
+					if u, err := url.Parse(args.URL); err == nil {
+						issuer = u.Scheme + "://" + u.Host
+					}
+				}
+			}
+			return res, err
+		},
+		// A step-up keeps what was granted before.
+		ScopeFilter: func(discovered []string) []string { return unionScopes(granted, discovered) },
+		NewTokenSource: func(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			return o.granted(ctx, cfg, tok, issuer)
+		},
+		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
+			RedirectURIs: []string{redirect}, ClientName: name, TokenEndpointAuthMethod: "none",
+			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
+		}},
+	}
+	if pre := o.c.Server.OAuth; pre != nil && pre.ClientID != "" {
+		creds := &oauthex.ClientCredentials{ClientID: pre.ClientID}
+		if secret := o.c.resolvedSecret(pre.ClientSecret); secret != "" {
+			creds.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
+		}
+		cfg.PreregisteredClient = creds
+		if len(pre.Scopes) > 0 {
+			cfg.ScopeFilter = func(discovered []string) []string { return unionScopes(granted, pre.Scopes) }
+		}
+	} else if opts.ClientMetadataURL != "" {
+		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: opts.ClientMetadataURL}
+	}
+	handler, err := auth.NewAuthorizationCodeHandler(cfg)
+	if err != nil {
+		return err
+	}
+	if err := handler.Authorize(ctx, req, resp); err != nil {
+		return fmt.Errorf("signing in to %s: %w", o.c.Server.Name, err)
+	}
+	return nil
+}
+
+// granted records a new grant (NewTokenSource of the code handler).
+func (o *oauthHandler) granted(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token, issuer string) (oauth2.TokenSource, error) {
+	g := &Grant{ID: rand.Text(), Server: o.c.Server.Name, Resource: o.key.Resource, Account: o.key.Account,
+		Issuer: issuer, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, TokenURL: cfg.Endpoint.TokenURL,
+		AuthStyle: cfg.Endpoint.AuthStyle, Scopes: tokenScopes(tok, cfg.Scopes), SignedInAt: o.c.host.opts.Now.now(), Token: tok}
+	if err := o.c.host.tokens().Save(ctx, g); err != nil {
+		return nil, fmt.Errorf("keeping the sign-in: %w", err)
+	}
+	src := o.sourceFor(g, tok)
+	o.mu.Lock()
+	o.grant, o.source, o.loaded = g, src, true
+	o.mu.Unlock()
+	o.c.host.log.Info("signed in", "server", o.c.Server.Name, "account", o.c.Account.Name, "issuer", issuer, "scopes", g.Scopes)
+	return src, nil
+}
+
+// awaitRedirect presents the authorization URL and waits for the browser's
+// redirect to the loopback listener, the timeout, or ctx.
+func (o *oauthHandler) awaitRedirect(ctx context.Context, ln net.Listener, authURL string) (*auth.AuthorizationResult, error) {
+	opts := o.c.host.opts.OAuth
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = 5 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	got := make(chan url.Values, 1)
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r)
+			return
+		}
+		q := r.URL.Query()
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		msg := "You are signed in to " + o.c.Server.Name + ". You may close this tab."
+		if e := q.Get("error"); e != "" {
+			msg = "The sign-in to " + o.c.Server.Name + " did not succeed (" + e + "). You may close this tab."
+		}
+		fmt.Fprintf(w, "<!doctype html><title>Attaché</title><p style=\"font:16px sans-serif;margin:3em\">%s</p>", html.EscapeString(msg))
+		select {
+		case got <- q:
+		default:
+		}
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	if err := opts.Present(ctx, o.c.Server.Name, authURL); err != nil {
+		return nil, fmt.Errorf("presenting the sign-in page: %w", err)
+	}
+	select {
+	case q := <-got:
+		if e := q.Get("error"); e != "" {
+			return nil, fmt.Errorf("the authorization server said %s: %s", e, q.Get("error_description"))
+		}
+		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, fmt.Errorf("no sign-in within %s", timeout)
+		}
+		return nil, ctx.Err()
+	}
+}
+
+// sourceFor returns the refreshing, persisting token source of g.
+func (o *oauthHandler) sourceFor(g *Grant, tok *oauth2.Token) *grantSource {
+	cfg := &oauth2.Config{ClientID: g.ClientID, ClientSecret: g.ClientSecret, Scopes: g.Scopes,
+		Endpoint: oauth2.Endpoint{TokenURL: g.TokenURL, AuthStyle: g.AuthStyle}}
+	return &grantSource{o: o, cfg: cfg, grant: *g, base: cfg.TokenSource(o.c.host.oauthContext(), tok), last: tok}
+}
+
+// grantSource refreshes a grant's access token before it expires and keeps
+// each new token in the store, under the same grant.
+type grantSource struct {
+	o   *oauthHandler
+	cfg *oauth2.Config
+
+	mu    sync.Mutex
+	grant Grant
+	base  oauth2.TokenSource
+	last  *oauth2.Token
+}
+
+func (s *grantSource) Token() (*oauth2.Token, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tok, err := s.base.Token()
+	if err != nil {
+		return nil, err
+	}
+	s.keep(tok)
+	return tok, nil
+}
+
+// refresh gets a new access token now, whatever the old one's expiry.
+func (s *grantSource) refresh() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last == nil || s.last.RefreshToken == "" {
+		return errors.New("no refresh token")
+	}
+	expired := *s.last
+	expired.Expiry = time.Unix(1, 0)
+	s.base = s.cfg.TokenSource(s.o.c.host.oauthContext(), &expired)
+	tok, err := s.base.Token()
+	if err != nil {
+		return err
+	}
+	s.keep(tok)
+	return nil
+}
+
+// keep stores a token that differs from the last one (call with s.mu held).
+func (s *grantSource) keep(tok *oauth2.Token) {
+	if s.last != nil && tok.AccessToken == s.last.AccessToken {
+		return
+	}
+	s.last = tok
+	s.grant.Token = tok
+	g := s.grant
+	if err := s.o.c.host.tokens().Save(context.Background(), &g); err != nil {
+		s.o.c.host.log.Warn("keeping a refreshed token failed", "server", s.o.c.Server.Name, "err", err)
+	}
+	s.o.c.host.log.Info("refreshed a sign-in", "server", s.o.c.Server.Name, "account", s.o.c.Account.Name)
+}
+
+// invalidGrant reports whether err is a token endpoint's invalid_grant.
+func invalidGrant(err error) bool {
+	var re *oauth2.RetrieveError
+	return errors.As(err, &re) && re.ErrorCode == "invalid_grant"
+}
+
+func challengeError(cs []oauthex.Challenge) string {
+	for _, c := range cs {
+		if e := c.Params["error"]; e != "" {
+			return e
+		}
+	}
+	return ""
+}
+
+func unionScopes(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, s := range b {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// tokenScopes returns the scopes a token response granted, else those asked for.
+func tokenScopes(tok *oauth2.Token, asked []string) []string {
+	if s, ok := tok.Extra("scope").(string); ok && s != "" {
+		return splitScopes(s)
+	}
+	return asked
+}
+
+func splitScopes(s string) []string { return strings.Fields(s) }
+
+// oauthHTTPClient is the client for metadata, registration and token
+// requests: the host's transport, without any server's credentials.
+func (h *Host) oauthHTTPClient() *http.Client {
+	return &http.Client{Transport: h.opts.HTTPTransport, Timeout: h.opts.RequestTimeout}
+}
+
+// oauthContext carries that client to golang.org/x/oauth2.
+func (h *Host) oauthContext() context.Context {
+	return context.WithValue(context.Background(), oauth2.HTTPClient, h.oauthHTTPClient())
+}
+
+// resolved returns the connection's authorization context, if resolved.
+func (c *Conn) resolved() *authContext {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.auth
+}
+
+// resolvedSecret expands a pre-registered client's secret, which may be a
+// placeholder, and records it as a secret of the context.
+func (c *Conn) resolvedSecret(v string) string {
+	a := c.resolved()
+	if a == nil || v == "" {
+		return v
+	}
+	return a.expandSecret(v)
+}
+
+// Grants returns every kept sign-in, for people to see (never the tokens).
+func (h *Host) Grants(ctx context.Context) ([]Grant, error) {
+	return h.tokens().List(ctx)
+}
+
+// Login signs account in to an HTTP server: it logs the account out (an
+// earlier grant, its private entries and its connections go), then
+// connects, which runs the sign-in when the server asks for one. It returns
+// the new grant.
+func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Grant, error) {
+	switch {
+	case h.opts.OAuth == nil:
+		return nil, newError(KindUsage, nil, "signing in is off in this host")
+	case !sc.IsHTTP():
+		return nil, newError(KindUsage, nil, "%s is a stdio server: its credentials come from the config, not a sign-in", sc.Name)
+	}
+	if err := h.Logout(ctx, sc, account); err != nil {
+		return nil, err
+	}
+	c, err := h.ConnFor(sc, account)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.Session(ctx); err != nil {
+		return nil, err
+	}
+	o := c.oauthOf()
+	if o == nil {
+		return nil, newError(KindUsage, nil, "%s sends its own Authorization header; there is nothing to sign in to", c)
+	}
+	g, _, err := o.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if g == nil {
+		return nil, newError(KindUsage, nil, "%s did not ask for a sign-in: it serves this account without one", sc.Name)
+	}
+	return g, nil
+}
