@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -182,7 +183,7 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 	})
 	elapsed := c.host.opts.Now.now().Sub(start)
 	if err != nil {
-		if e, ok := err.(*Error); ok && (strings.Contains(e.Error(), "too long") || strings.Contains(e.Error(), "maximum line length")) {
+		if errors.Is(err, errBodyTooLarge) || frameTooLarge(err) {
 			return nil, protocolError(uri, "%s: the reply is over the size limit of %d bytes", op, c.host.opts.MaxBodyBytes)
 		}
 		return nil, err
@@ -256,4 +257,29 @@ func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, wire 
 		out = append(out, content)
 	}
 	return out, nil
+}
+
+// sdkFrameTooLarge is the text of go-sdk v1.8.0's unexported error for a
+// stdio line over the transport's MaxLineLength.
+const sdkFrameTooLarge = "inbound JSON-RPC frame exceeded the configured maximum line length"
+
+// frameTooLarge reports whether err's chain holds go-sdk's frame-too-large
+// error. go-sdk does not export it, so it is recognized by its own text,
+// compared whole: never a search through text holding a URI or a server's
+// message.
+func frameTooLarge(err error) bool {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if errors.Unwrap(e) == nil && e.Error() == sdkFrameTooLarge {
+			return true
+		}
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range j.Unwrap() {
+				if frameTooLarge(x) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
 }
