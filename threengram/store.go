@@ -10,9 +10,9 @@
 // validTo, commitmentStatus, tags) is answered live by tools.
 //
 // The one exception is erasure, which overwrites a tenant's memories with
-// "[erased]" and revokes every token of that tenant in the same transaction,
-// so that a host honouring cacheScope "private" cannot serve the old bodies to
-// a caller whose credentials no longer authenticate.
+// "[erased]" and revokes every token and OAuth grant of that tenant in the
+// same transaction, so that a host honouring cacheScope "private" cannot
+// serve the old bodies to a caller whose credentials no longer authenticate.
 //
 // This package imports no host package: it is a server, and tests the host
 // the way a real server would.
@@ -73,32 +73,6 @@ type StoreOptions struct {
 	Now func() time.Time
 }
 
-const schema = `
-CREATE TABLE IF NOT EXISTS memories (
-	id TEXT PRIMARY KEY,
-	tenant TEXT NOT NULL,
-	content TEXT NOT NULL,
-	topic TEXT NOT NULL,
-	tags TEXT NOT NULL DEFAULT '[]',
-	memory_type TEXT NOT NULL,
-	scope TEXT NOT NULL,
-	project TEXT NOT NULL,
-	recorded_at TEXT NOT NULL,
-	status TEXT NOT NULL DEFAULT 'active',
-	valid_to TEXT,
-	commitment_status TEXT,
-	superseded_by TEXT REFERENCES memories(id)
-);
-CREATE INDEX IF NOT EXISTS memories_tenant_id ON memories(tenant, id);
-CREATE INDEX IF NOT EXISTS memories_tenant_recorded ON memories(tenant, recorded_at);
-CREATE TABLE IF NOT EXISTS tokens (
-	token_hash TEXT PRIMARY KEY,
-	tenant TEXT NOT NULL,
-	scopes TEXT NOT NULL,
-	revoked INTEGER NOT NULL DEFAULT 0
-);
-`
-
 // OpenStore opens (creating if needed) the database at path. The DSN turns on
 // WAL and a busy timeout so that the stdio server, the HTTP server and the
 // erase command can share one file.
@@ -129,14 +103,14 @@ func OpenStore(path string, opts *StoreOptions) (*Store, error) {
 // schemaBusyWait bounds how long createSchema retries a busy database.
 const schemaBusyWait = 5 * time.Second
 
-// createSchema creates the tables if need be. First opens of a new file
-// race (the demo's first run starts a server per account), in two ways
-// SQLite answers "database is locked" at once, without waiting out the busy
-// timeout: two connections turning the new file to WAL each hold a shared
-// lock and want an exclusive one, and a CREATE outside a write transaction
-// can find its snapshot stale. So the schema runs in a transaction that
-// _txlock=immediate begins with BEGIN IMMEDIATE, retried while busy for up
-// to schemaBusyWait.
+// createSchema brings the schema up to date (see migrations). First opens
+// of a new file race (the demo's first run starts a server per account), in
+// two ways SQLite answers "database is locked" at once, without waiting out
+// the busy timeout: two connections turning the new file to WAL each hold a
+// shared lock and want an exclusive one, and a CREATE outside a write
+// transaction can find its snapshot stale. So the migration runs in a
+// transaction that _txlock=immediate begins with BEGIN IMMEDIATE, retried
+// while busy for up to schemaBusyWait.
 func createSchema(db *sql.DB) error {
 	deadline := time.Now().Add(schemaBusyWait)
 	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
@@ -150,15 +124,7 @@ func createSchema(db *sql.DB) error {
 }
 
 func createSchemaOnce(db *sql.DB) error {
-	tx, err := db.Begin()
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.Exec(schema); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return sqlitefile.Migrate(context.Background(), db, migrations)
 }
 
 // Close closes the database.
@@ -390,27 +356,51 @@ func (s *Store) Archive(ctx context.Context, tenant, id string) error {
 // Erased is what erasure writes over content, topic and tags.
 const Erased = "[erased]"
 
+// Erasure counts what Erase touched.
+type Erasure struct {
+	// Memories overwritten with [erased].
+	Memories int64
+	// Tokens revoked: bearer tokens of `threengram token`.
+	Tokens int64
+	// Grants revoked: OAuth sign-ins, with every access and refresh token
+	// issued under them.
+	Grants int64
+}
+
 // Erase overwrites the content, topic and tags of every memory of tenant with
-// [erased] and revokes every token of tenant, in one transaction: either both
-// happen or neither does. It returns the number of memories and tokens touched.
-func (s *Store) Erase(ctx context.Context, tenant string) (memories, tokens int64, err error) {
+// [erased], revokes every bearer token and OAuth grant of tenant (and so
+// every access and refresh token issued under those grants) and drops the
+// authorization codes not yet exchanged, in one transaction: either all of
+// it happens or none does.
+func (s *Store) Erase(ctx context.Context, tenant string) (Erasure, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, 0, err
+		return Erasure{}, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE memories SET content = ?, topic = ?, tags = ? WHERE tenant = ?`,
-		Erased, Erased, `["`+Erased+`"]`, tenant)
-	if err != nil {
-		return 0, 0, fmt.Errorf("erasing memories of %s: %w", tenant, err)
+	var e Erasure
+	steps := []struct {
+		what  string
+		query string
+		args  []any
+		count *int64
+	}{
+		{"erasing memories", `UPDATE memories SET content = ?, topic = ?, tags = ? WHERE tenant = ?`,
+			[]any{Erased, Erased, `["` + Erased + `"]`, tenant}, &e.Memories},
+		{"revoking tokens", `UPDATE tokens SET revoked = 1 WHERE tenant = ?`, []any{tenant}, &e.Tokens},
+		{"revoking OAuth grants", `UPDATE oauth_grants SET revoked = 1 WHERE tenant = ? AND revoked = 0`, []any{tenant}, &e.Grants},
+		{"dropping authorization codes", `DELETE FROM oauth_codes WHERE tenant = ? AND grant_id IS NULL`, []any{tenant}, nil},
 	}
-	memories, _ = res.RowsAffected()
-	res, err = tx.ExecContext(ctx, `UPDATE tokens SET revoked = 1 WHERE tenant = ?`, tenant)
-	if err != nil {
-		return 0, 0, fmt.Errorf("revoking tokens of %s: %w", tenant, err)
+	for _, st := range steps {
+		res, err := tx.ExecContext(ctx, st.query, st.args...)
+		if err != nil {
+			return Erasure{}, fmt.Errorf("%s of %s: %w", st.what, tenant, err)
+		}
+		if st.count != nil {
+			*st.count, _ = res.RowsAffected()
+		}
 	}
-	tokens, _ = res.RowsAffected()
-	return memories, tokens, tx.Commit()
+	return e, tx.Commit()
 }
 
 // Scopes a token may carry.

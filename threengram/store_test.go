@@ -2,6 +2,7 @@ package threengram
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"os"
@@ -131,6 +132,52 @@ func TestReviseCreatesSuccessorAndNeverEdits(t *testing.T) {
 	}
 }
 
+// signIn gives tenant an OAuth grant through the store, as the token
+// endpoint would after an approval: its access and refresh tokens, and the
+// client they were issued to.
+func signIn(t *testing.T, s *Store, tenant string) (access, refresh string) {
+	t.Helper()
+	ctx := context.Background()
+	code, err := s.saveCode(ctx, authCode{Tenant: tenant, ClientID: "tgcl_test", RedirectURI: "http://127.0.0.1/cb",
+		Scopes: []string{ScopeRead}, Resource: "http://127.0.0.1:1/mcp", Refresh: true}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	issued, err := s.exchangeCode(ctx, code, "tgcl_test", func(authCode) error { return nil }, lifetimes{time.Hour, time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return issued.Access, issued.Refresh
+}
+
+// pendingCode saves an authorization code for tenant that is not
+// exchanged yet.
+func pendingCode(t *testing.T, s *Store, tenant string) string {
+	t.Helper()
+	code, err := s.saveCode(context.Background(), authCode{Tenant: tenant, ClientID: "tgcl_test",
+		RedirectURI: "http://127.0.0.1/cb", Scopes: []string{ScopeRead}, Resource: "r"}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return code
+}
+
+func refreshWith(s *Store, refresh string) error {
+	_, err := s.refresh(context.Background(), refresh, "tgcl_test",
+		func(g grantInfo) ([]string, error) { return g.Scopes, nil }, lifetimes{time.Hour, time.Hour})
+	return err
+}
+
+func exchangeWith(s *Store, code string) error {
+	_, err := s.exchangeCode(context.Background(), code, "tgcl_test", func(authCode) error { return nil }, lifetimes{time.Hour, time.Hour})
+	return err
+}
+
+func isInvalidGrant(err error) bool {
+	var oe *oauthError
+	return errors.As(err, &oe) && oe.Code == "invalid_grant"
+}
+
 func TestEraseOverwritesAndRevokesTogether(t *testing.T) {
 	s := openSeeded(t, nil)
 	ctx := context.Background()
@@ -139,9 +186,12 @@ func TestEraseOverwritesAndRevokesTogether(t *testing.T) {
 		t.Fatal(err)
 	}
 	other, _ := s.IssueToken(ctx, "globex", []string{ScopeRead})
-	mems, toks, err := s.Erase(ctx, "acme")
-	if err != nil || mems == 0 || toks != 1 {
-		t.Fatalf("Erase = %d, %d, %v", mems, toks, err)
+	access, refresh := signIn(t, s, "acme")
+	code := pendingCode(t, s, "acme")
+	otherAccess, otherRefresh := signIn(t, s, "globex")
+	e, err := s.Erase(ctx, "acme")
+	if err != nil || e.Memories == 0 || e.Tokens != 1 || e.Grants != 1 {
+		t.Fatalf("Erase = %+v, %v; want memories, 1 token, 1 grant", e, err)
 	}
 	m, _ := s.Get(ctx, "acme", firstID(t, s, "acme"))
 	if m.Content != Erased || m.Topic != Erased || len(m.Tags) != 1 || m.Tags[0] != Erased {
@@ -150,29 +200,68 @@ func TestEraseOverwritesAndRevokesTogether(t *testing.T) {
 	if _, _, err := s.VerifyToken(ctx, tok); !errors.Is(err, ErrInvalidToken) {
 		t.Errorf("erased tenant's token verifies: %v", err)
 	}
+	if _, err := s.verifyAccessToken(ctx, access); !errors.Is(err, ErrInvalidToken) {
+		t.Errorf("erased tenant's access token verifies: %v", err)
+	}
+	if err := refreshWith(s, refresh); !isInvalidGrant(err) {
+		t.Errorf("erased tenant's refresh = %v; want invalid_grant", err)
+	}
+	if err := exchangeWith(s, code); !isInvalidGrant(err) {
+		t.Errorf("erased tenant's pending code = %v; want invalid_grant", err)
+	}
 	if tenant, _, err := s.VerifyToken(ctx, other); err != nil || tenant != "globex" {
 		t.Errorf("other tenant's token = %q, %v", tenant, err)
 	}
+	if a, err := s.verifyAccessToken(ctx, otherAccess); err != nil || a.Tenant != "globex" {
+		t.Errorf("other tenant's access token = %+v, %v", a, err)
+	}
+	if err := refreshWith(s, otherRefresh); err != nil {
+		t.Errorf("other tenant's refresh: %v", err)
+	}
 }
 
-// TestEraseIsOneTransaction proves that a failure between the two updates
-// leaves both undone: a trigger makes the token revocation fail.
+// TestEraseIsOneTransaction proves that a failure at any step of an erase
+// leaves every step undone: a trigger makes one of them fail, and the
+// memories, the bearer token, the OAuth grant (access and refresh token)
+// and the pending code all still work.
 func TestEraseIsOneTransaction(t *testing.T) {
-	s := openSeeded(t, nil)
-	ctx := context.Background()
-	tok, _ := s.IssueToken(ctx, "acme", []string{ScopeRead})
-	if _, err := s.db.Exec(`CREATE TRIGGER no_revoke BEFORE UPDATE ON tokens BEGIN SELECT RAISE(ABORT, 'boom'); END`); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := s.Erase(ctx, "acme"); err == nil {
-		t.Fatal("Erase succeeded despite the failing revocation")
-	}
-	m, _ := s.Get(ctx, "acme", firstID(t, s, "acme"))
-	if m.Content == Erased {
-		t.Error("content was erased although the revocation failed")
-	}
-	if _, _, err := s.VerifyToken(ctx, tok); err != nil {
-		t.Errorf("token no longer verifies: %v", err)
+	for _, trigger := range []string{
+		`CREATE TRIGGER no_revoke BEFORE UPDATE ON tokens BEGIN SELECT RAISE(ABORT, 'boom'); END`,
+		`CREATE TRIGGER no_revoke BEFORE UPDATE ON oauth_grants BEGIN SELECT RAISE(ABORT, 'boom'); END`,
+		`CREATE TRIGGER no_revoke BEFORE DELETE ON oauth_codes BEGIN SELECT RAISE(ABORT, 'boom'); END`,
+	} {
+		t.Run(strings.Fields(trigger)[6], func(t *testing.T) {
+			s := openSeeded(t, nil)
+			ctx := context.Background()
+			tok, _ := s.IssueToken(ctx, "acme", []string{ScopeRead})
+			access, refresh := signIn(t, s, "acme")
+			code := pendingCode(t, s, "acme")
+			if _, err := s.db.Exec(trigger); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Erase(ctx, "acme"); err == nil {
+				t.Fatal("Erase succeeded despite the failing step")
+			}
+			if _, err := s.db.Exec(`DROP TRIGGER no_revoke`); err != nil {
+				t.Fatal(err)
+			}
+			m, _ := s.Get(ctx, "acme", firstID(t, s, "acme"))
+			if m.Content == Erased {
+				t.Error("content was erased although a revocation failed")
+			}
+			if _, _, err := s.VerifyToken(ctx, tok); err != nil {
+				t.Errorf("token no longer verifies: %v", err)
+			}
+			if _, err := s.verifyAccessToken(ctx, access); err != nil {
+				t.Errorf("access token no longer verifies: %v", err)
+			}
+			if err := refreshWith(s, refresh); err != nil {
+				t.Errorf("refresh token no longer works: %v", err)
+			}
+			if err := exchangeWith(s, code); err != nil {
+				t.Errorf("pending code no longer works: %v", err)
+			}
+		})
 	}
 }
 
@@ -242,5 +331,36 @@ func TestOpenStoreOddPath(t *testing.T) {
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Errorf("the database is not at %s: %v", path, err)
+	}
+}
+
+// TestOpenStoreMigratesUnversionedFile opens a file written before the
+// schema had versions (the tables of step 1 at user_version 0) and finds
+// its memories kept and the OAuth tables added.
+func TestOpenStoreMigratesUnversionedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = old.Exec(migrations[0] + `INSERT INTO memories (id, tenant, content, topic, memory_type, scope, project, recorded_at)
+		VALUES ('mold', 'acme', 'kept', 't', 'fact', 'project', 'p', '2026-01-01T00:00:00Z');`)
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := OpenStore(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if m, err := s.Get(context.Background(), "acme", "mold"); err != nil || m.Content != "kept" {
+		t.Errorf("old memory = %+v, %v", m, err)
+	}
+	var version, tables int
+	s.db.QueryRow(`PRAGMA user_version`).Scan(&version)
+	s.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name LIKE 'oauth_%'`).Scan(&tables)
+	if version != len(migrations) || tables != 4 {
+		t.Errorf("user_version %d, %d oauth tables; want %d, 4", version, tables, len(migrations))
 	}
 }

@@ -151,7 +151,7 @@ func TestHTTPRefusesBadTokens(t *testing.T) {
 	uri := threengram.MemoryURI("m0")
 	noScope, _ := s.IssueToken(ctx, "globex", []string{"profile"})
 	revoked, _ := s.IssueToken(ctx, "acme", []string{threengram.ScopeRead})
-	if _, _, err := s.Erase(ctx, "acme"); err != nil {
+	if _, err := s.Erase(ctx, "acme"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {

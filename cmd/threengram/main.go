@@ -3,8 +3,15 @@
 //
 //	threengram --db mem.db --seed --stdio --tenant acme
 //	threengram --db mem.db --seed --http 127.0.0.1:8080
+//	threengram --db mem.db --seed --http 127.0.0.1:8080 --oauth [--access-token-ttl 10m] [--issuer URL]
 //	threengram token --db mem.db --tenant acme
 //	threengram erase --db mem.db --tenant acme
+//
+// With --oauth the server is also the OAuth authorization server of its
+// tenants (see the README). For tests only, --oauth-auto-approve lets
+// /authorize?...&tenant=NAME sign in as NAME with no person at the login
+// page, and --oauth-loopback-client-ids accepts http client ID metadata
+// document URLs on loopback hosts.
 package main
 
 import (
@@ -20,6 +27,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -57,6 +65,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP at this address (endpoint /mcp)")
 	scopes := fs.String("scopes", threengram.ScopeRead+" "+threengram.ScopeWrite, "token: space-separated scopes")
 	verbose := fs.Bool("v", false, "log to stderr")
+	var oauth oauthFlags
+	fs.BoolVar(&oauth.on, "oauth", false, "--http: be the OAuth authorization server of the tenants too (login page, DCR, client ID metadata documents)")
+	fs.StringVar(&oauth.issuer, "issuer", "", "--oauth: the base URL clients reach the server at; default http://ADDR as listening")
+	fs.DurationVar(&oauth.accessTTL, "access-token-ttl", threengram.DefaultAccessTokenTTL, "--oauth: life of an access token")
+	fs.BoolVar(&oauth.autoApprove, "oauth-auto-approve", false, "--oauth, TESTS ONLY: /authorize?...&tenant=NAME approves NAME with no person")
+	fs.BoolVar(&oauth.loopbackClientIDs, "oauth-loopback-client-ids", false, "--oauth, TESTS ONLY: accept http client ID metadata document URLs on loopback hosts")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
@@ -93,43 +107,98 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if *tenant == "" {
 			return fmt.Errorf("%w: erase needs --tenant", errUsage)
 		}
-		mems, toks, err := store.Erase(ctx, *tenant)
+		e, err := store.Erase(ctx, *tenant)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "erased %d memories and revoked %d tokens of %s\n", mems, toks, *tenant)
+		fmt.Fprintf(stdout, "erased %d memories and revoked %d tokens and %d OAuth grants of %s\n",
+			e.Memories, e.Tokens, e.Grants, *tenant)
 		return nil
 	case "serve":
-		return serve(ctx, store, *stdio, *httpAddr, *tenant, logger, stderr)
+		return serve(ctx, store, *stdio, *httpAddr, *tenant, oauth, logger, stderr)
 	default:
 		return fmt.Errorf("%w: unknown command %q (serve, token, erase)", errUsage, cmd)
 	}
 }
 
-func serve(ctx context.Context, store *threengram.Store, stdio bool, addr, tenant string, logger *slog.Logger, stderr io.Writer) error {
+// oauthFlags are the flags of the OAuth mode.
+type oauthFlags struct {
+	on                bool
+	issuer            string
+	accessTTL         time.Duration
+	autoApprove       bool
+	loopbackClientIDs bool
+}
+
+// options are the OAuth options the flags say, for a server listening at
+// the base URL listening.
+func (f oauthFlags) options(listening string) (*threengram.OAuthOptions, error) {
+	o := &threengram.OAuthOptions{
+		Issuer:            listening,
+		AccessTokenTTL:    f.accessTTL,
+		AutoApprove:       f.autoApprove,
+		LoopbackClientIDs: f.loopbackClientIDs,
+	}
+	if f.issuer != "" {
+		o.Issuer = strings.TrimSuffix(f.issuer, "/")
+	}
+	if err := o.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return o, nil
+}
+
+func serve(ctx context.Context, store *threengram.Store, stdio bool, addr, tenant string, oauth oauthFlags, logger *slog.Logger, stderr io.Writer) error {
 	switch {
 	case stdio == (addr != ""):
 		return fmt.Errorf("%w: give exactly one of --stdio or --http ADDR", errUsage)
+	case oauth.on && stdio:
+		return fmt.Errorf("%w: --oauth is for --http", errUsage)
 	case stdio:
 		if tenant == "" {
 			return fmt.Errorf("%w: --stdio needs --tenant (or $THREENGRAM_TENANT)", errUsage)
 		}
 		srv := threengram.NewServer(store, &threengram.ServerOptions{Tenant: tenant, Logger: logger})
 		return srv.Run(ctx, &mcp.StdioTransport{})
-	default:
-		ln, err := net.Listen("tcp", addr)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "threengram: serving http://%s/mcp\n", ln.Addr())
-		hs := &http.Server{Handler: threengram.NewHTTPHandler(store, &threengram.HTTPOptions{Logger: logger})}
-		go func() {
-			<-ctx.Done()
-			hs.Close()
-		}()
-		if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
-		return nil
 	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	opts := &threengram.HTTPOptions{Logger: logger}
+	base := baseURL(ln.Addr())
+	if oauth.on {
+		if opts.OAuth, err = oauth.options(base); err != nil {
+			return err
+		}
+		base = opts.OAuth.Issuer
+	}
+	// Tests read these lines to learn the port of --http 127.0.0.1:0.
+	fmt.Fprintf(stderr, "threengram: serving %s/mcp\n", base)
+	if oauth.on {
+		fmt.Fprintf(stderr, "threengram: OAuth issuer %s\n", base)
+	}
+	hs := &http.Server{Handler: threengram.NewHTTPHandler(store, opts)}
+	go func() {
+		<-ctx.Done()
+		hs.Close()
+	}()
+	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// baseURL is http:// and the address ln listens on, with an unspecified
+// IP (0.0.0.0, ::) replaced by loopback, which is at least reachable.
+func baseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
