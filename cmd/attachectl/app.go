@@ -43,6 +43,9 @@ type globalFlags struct {
 	cacheMB int64
 	// authorizeWith says how a sign-in page is shown (see oauth.go).
 	authorizeWith string
+	// authorizeParams are K=V query parameters added to the page fetched
+	// by --authorize-with http-get (a test server's approval parameter).
+	authorizeParams []string
 }
 
 const version = "0.1.0"
@@ -77,6 +80,8 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 	f.Int64Var(&a.flags.maxBody, "max-body-bytes", 32<<20, "refuse a read whose body is larger")
 	f.Int64Var(&a.flags.cacheMB, "cache-size-mb", 256, "bound the body cache to this many MiB (least recently used entries go first)")
 	f.StringVar(&a.flags.authorizeWith, "authorize-with", "", "how to show a sign-in page: browser, print, or http-get (test servers that approve by themselves); default browser with a display, else print")
+	f.StringArrayVar(&a.flags.authorizeParams, "authorize-param", nil, "K=V added to the sign-in page fetched by --authorize-with http-get (a test server's approval parameter)")
+	f.MarkHidden("authorize-param")
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
 		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.infoCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
 		a.loginCmd(), a.logoutCmd(), a.accountsCmd(), a.demoServerCmd())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,7 +46,11 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 	case authorizePrint:
 		present = a.presentPrint
 	case authorizeHTTPGet:
-		present = presentHTTPGet
+		extra, err := keyValues(a.flags.authorizeParams)
+		if err != nil {
+			return nil, err
+		}
+		present = func(ctx context.Context, _, authURL string) error { return presentHTTPGet(ctx, withParams(authURL, extra)) }
 	default:
 		return nil, usageError(fmt.Sprintf("--authorize-with %q: want browser, print or http-get", mode))
 	}
@@ -73,7 +78,7 @@ func (a *app) presentBrowser(ctx context.Context, server, authURL string) error 
 // the last of which reaches the host's loopback listener. It is for test
 // authorization servers that approve without a person (the conformance
 // suite, threengram --oauth-auto-approve).
-func presentHTTPGet(ctx context.Context, _, authURL string) error {
+func presentHTTPGet(ctx context.Context, authURL string) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
@@ -88,6 +93,14 @@ func presentHTTPGet(ctx context.Context, _, authURL string) error {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode >= 400 {
 		return fmt.Errorf("the authorization page answered %s", resp.Status)
+	}
+	// Approval ends at the redirect_uri; anything else is a page waiting
+	// for a person, which http-get cannot be.
+	if u, err := url.Parse(authURL); err == nil {
+		if want := u.Query().Get("redirect_uri"); want != "" && !strings.HasPrefix(resp.Request.URL.String(), want) {
+			return fmt.Errorf("the authorization page did not redirect back by itself (it waits for a person at %s); use --authorize-with browser or print",
+				hostcore.RedactURL(resp.Request.URL.Scheme+"://"+resp.Request.URL.Host+resp.Request.URL.Path))
+		}
 	}
 	return nil
 }
@@ -192,6 +205,24 @@ func (a *app) accountsCmd() *cobra.Command {
 			return tw.Flush()
 		},
 	}
+}
+
+// withParams adds query parameters to a URL: a test server's own approval
+// parameter (threengram's tenant=NAME), given with --authorize-param.
+func withParams(raw string, params map[string]string) string {
+	if len(params) == 0 {
+		return raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	q := u.Query()
+	for k, v := range params {
+		q.Set(k, v)
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // serverConfig resolves a named server (args[0]) or the ad-hoc one.
