@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of Attaché. Installs what a fresh Debian or Ubuntu machine
 # lacks first (Fyne's build headers, the npm MCP peers). Prints the go test
-# summary lines and a closing "N passed, N failed" line; exits non-zero on any
-# failure. The full verbose log is left in .test-logs/.
+# summary lines, a line per MCP conformance scenario (scripts/conformance.sh),
+# and a closing "N passed, N failed" line that counts both; exits non-zero on
+# any failure. The full verbose logs are left in .test-logs/.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -46,6 +47,20 @@ run_tests all -count=1 -timeout 30m ./...
 # package, which opens a real window when run, is left out.
 headless=$(go list ./... | grep -vE '/cmd/attache$')
 run_tests race -race -count=1 -timeout 30m $headless
+
+# The MCP conformance suite's client authorization scenarios against the
+# real attachectl (scripts/conformance.sh installs the suite and its Node 22
+# into .peers/conformance/). Each scenario counts as a test; one listed in
+# scripts/conformance/expected-failures.yml counts as neither.
+say "scripts/conformance.sh"
+scripts/conformance.sh | tee .test-logs/conformance.txt
+[ "${PIPESTATUS[0]}" = 0 ] || status=1
+read -r cpassed cfailed < <(sed -nE 's/^conformance: ([0-9]+) passed, ([0-9]+) failed.*/\1 \2/p' .test-logs/conformance.txt)
+if [ -z "${cpassed:-}" ]; then
+	cpassed=0 cfailed=1 status=1
+fi
+total_passed=$((total_passed + cpassed))
+total_failed=$((total_failed + cfailed))
 
 echo "$total_passed passed, $total_failed failed"
 exit $status

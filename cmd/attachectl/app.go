@@ -84,7 +84,7 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 	f.MarkHidden("authorize-param")
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
 		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.infoCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
-		a.loginCmd(), a.logoutCmd(), a.accountsCmd(), a.demoServerCmd())
+		a.loginCmd(), a.logoutCmd(), a.accountsCmd(), a.demoServerCmd(), a.conformanceCmd())
 	return root
 }
 
