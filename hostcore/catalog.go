@@ -88,7 +88,9 @@ func (o *ListOptions) withDefaults() ListOptions {
 // Resources lists every resource of every page, lazily: a page is fetched
 // when the previous one has been handed on, so memory does not grow with the
 // pages already seen. onPage (optional) is called after each page. Stop
-// iterating to stop fetching. It is ResourcesWith with only OnPage set.
+// iterating to stop fetching. A server that declared no resources
+// capability lists nothing and is never asked: Offers tells that apart
+// from an empty list. It is ResourcesWith with only OnPage set.
 func (c *Conn) Resources(ctx context.Context, onPage func(ListProgress)) iter.Seq2[Resource, error] {
 	return c.ResourcesWith(ctx, &ListOptions{OnPage: onPage})
 }
@@ -166,6 +168,9 @@ func paginate[W, T any](ctx context.Context, c *Conn, method, field string, opts
 		seen := map[[sha256.Size]byte]int{}
 		for progress.Pages < maxPages {
 			p, err := l.page(ctx, cursor)
+			if errors.Is(err, ErrNotOffered) {
+				return // nothing to list: see Conn.Offers
+			}
 			if err != nil {
 				yield(zero, err)
 				return
@@ -220,6 +225,11 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error)
 				return p, nil
 			}
 		}
+	}
+	if ok, err := l.c.Offers(ctx, listFeature[l.method]); err != nil {
+		return page[T]{}, err
+	} else if !ok {
+		return page[T]{}, ErrNotOffered // never ask what the server did not declare
 	}
 	gen := h.generation(key)
 	var hints CacheHints

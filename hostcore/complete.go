@@ -20,11 +20,16 @@ type Completion struct {
 // Complete asks the server for values of the variable arg of template that
 // start with prefix, passing the variables already chosen in context. Answers
 // are memoized per (template, argument, prefix, context) for the life of the
-// connection, so typing back and forth does not ask twice.
+// connection, so typing back and forth does not ask twice. A server that
+// declared no completions capability is never asked: the answer is empty
+// (Offers tells why).
 func (c *Conn) Complete(ctx context.Context, template, arg, prefix string, chosen map[string]string) (Completion, error) {
 	key := completionKey(template, arg, prefix, chosen)
 	if v, ok := c.memo.get(key); ok {
 		return v, nil
+	}
+	if ok, err := c.Offers(ctx, FeatureCompletions); err != nil || !ok {
+		return Completion{}, err
 	}
 	params := &mcp.CompleteParams{
 		Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: template},

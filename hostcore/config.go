@@ -35,7 +35,8 @@ type Config struct {
 	importErrors []error
 }
 
-// ServerConfig is one MCP server: stdio (Command) or Streamable HTTP (URL).
+// ServerConfig is one MCP server: stdio (Command) or HTTP (URL), the
+// latter over Streamable HTTP or the legacy HTTP+SSE transport.
 type ServerConfig struct {
 	Name  string `json:"name"`
 	Title string `json:"title,omitempty"`
@@ -47,6 +48,9 @@ type ServerConfig struct {
 
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
+	// Transport is how an HTTP server is reached: TransportAuto (empty),
+	// TransportStreamable or TransportSSE.
+	Transport string `json:"transport,omitempty"`
 	// OAuth is a client pre-registered with the server's authorization
 	// server; without one the host uses its Client ID Metadata Document or
 	// registers itself (Dynamic Client Registration).
@@ -75,7 +79,8 @@ type Account struct {
 // none.
 const DefaultAccount = "default"
 
-// IsHTTP reports whether the server is reached over Streamable HTTP.
+// IsHTTP reports whether the server is reached over HTTP (Streamable HTTP
+// or HTTP+SSE).
 func (s ServerConfig) IsHTTP() bool { return s.URL != "" }
 
 // AccountNames returns the names of the server's accounts.
@@ -111,6 +116,11 @@ func (s ServerConfig) Validate() error {
 		return newError(KindUsage, nil, "a server needs a name")
 	case (s.Command == "") == (s.URL == ""):
 		return newError(KindUsage, nil, "server %q needs exactly one of command (stdio) or url (HTTP)", s.Name)
+	case s.Transport != TransportAuto && s.Transport != TransportStreamable && s.Transport != TransportSSE:
+		return newError(KindUsage, nil, "server %q: transport %q is not %q or %q (or empty, to find out)",
+			s.Name, s.Transport, TransportStreamable, TransportSSE)
+	case s.Transport != TransportAuto && s.URL == "":
+		return newError(KindUsage, nil, "server %q: transport %q is for a url; a command is reached over stdio", s.Name, s.Transport)
 	case s.URL != "":
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -44,6 +44,8 @@ type ConnInfo struct {
 	Connects int
 	// PID is the server process of a stdio connection.
 	PID int
+	// Handshake is how the session was opened: transport and opening.
+	Handshake Handshake
 }
 
 // Conn is the connection to one server as one account. It connects on first
@@ -208,7 +210,8 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 		return nil, err
 	}
 	c.failures, c.retryAt, c.cs = 0, time.Time{}, cs
-	c.info = ConnInfo{State: StateConnected, ConnectedAt: c.host.opts.Now.now(), Connects: c.info.Connects + 1, PID: c.info.PID}
+	c.info = ConnInfo{State: StateConnected, ConnectedAt: c.host.opts.Now.now(), Connects: c.info.Connects + 1, PID: c.info.PID,
+		Handshake: c.info.Handshake}
 	if res := cs.InitializeResult(); res != nil {
 		c.info.ProtocolVersion, c.info.Server = res.ProtocolVersion, res.ServerInfo
 		c.info.Capabilities, c.info.Instructions = res.Capabilities, res.Instructions
@@ -270,27 +273,15 @@ func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
 	go cs.Close()
 }
 
-// connect starts a session. The connect timeout starts here, after the
+// connect starts a session, the way the handshake memory says or by
+// probing (handshake.go). The connect timeout starts here, after the
 // inputs were asked for.
 func (c *Conn) connect(ctx context.Context, auth *authContext) (*mcp.ClientSession, error) {
-	op := "connecting to " + c.Server.Name
 	ctx, cancel := context.WithTimeout(ctx, c.host.opts.ConnectTimeout)
 	defer cancel()
-	ctx, status := withStatus(ctx)
-	transport := c.transport(auth)
-	client := mcp.NewClient(clientImplementation, &mcp.ClientOptions{
-		Capabilities:               &mcp.ClientCapabilities{},
-		ResourceUpdatedHandler:     c.resourceUpdated,
-		ResourceListChangedHandler: c.resourceListChanged,
-	})
-	client.AddSendingMiddleware(hintMiddleware)
-	var opts *mcp.ClientSessionOptions
-	if v := c.host.opts.ProtocolVersion; v != "" {
-		opts = &mcp.ClientSessionOptions{ProtocolVersion: v}
-	}
-	cs, err := client.Connect(ctx, transport, opts)
+	cs, transport, err := c.handshake(ctx, auth)
 	if err != nil {
-		return nil, auth.redactError(classify(err, op, "", status.get()))
+		return nil, auth.redactError(err)
 	}
 	if st, ok := transport.(*stdioTransport); ok && st.cmd.Process != nil {
 		c.mu.Lock()

@@ -58,6 +58,8 @@ type Host struct {
 
 	memTokens memoryTokens // grants, when OAuth has no TokenStore
 
+	handshakes handshakeMemory // how each server was last opened, by identity
+
 	flights   singleflight.Group
 	questions map[string]*question // inputs being asked for, by server and id
 

@@ -122,6 +122,9 @@ func convertImported(m map[string]importedServer, inputs []Input) ([]ServerConfi
 		e := m[name]
 		s := ServerConfig{Name: name, Command: e.Command, Args: e.Args, Env: e.Env, Cwd: e.Cwd,
 			URL: e.URL, Headers: e.Headers, Inputs: usedInputs(e, inputs)}
+		if e.Type == "sse" { // "http" and "streamable-http" stay automatic, as VS Code treats "http"
+			s.Transport = TransportSSE
+		}
 		if err := s.Validate(); err != nil {
 			return nil, err
 		}

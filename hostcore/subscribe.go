@@ -11,12 +11,14 @@ import (
 // URI, and the server hears only the first Subscribe and the last
 // Unsubscribe. The connection subscribes again after a reconnect, since the
 // server has forgotten the old session's subscriptions. It fails when the
-// server does not declare resources.subscribe.
+// server does not declare resources.subscribe (errors.Is ErrNotOffered),
+// without asking it.
 func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 	const op = "subscribing"
-	caps := c.Info().Capabilities
-	if caps == nil || caps.Resources == nil || !caps.Resources.Subscribe {
-		return newError(KindUsage, nil, "%s to %s: %s does not offer subscriptions", op, uri, c.Server.Name)
+	if ok, err := c.Offers(ctx, FeatureSubscribe); err != nil {
+		return err
+	} else if !ok {
+		return newError(KindUsage, ErrNotOffered, "%s to %s: %s does not offer subscriptions", op, uri, c.Server.Name)
 	}
 	c.mu.Lock()
 	if c.closed {

@@ -151,8 +151,7 @@ func (w *Watcher) add(ctx context.Context, a Attachment) {
 
 // subscribe subscribes to it where the server supports it.
 func (w *Watcher) subscribe(ctx context.Context, it *watchItem) {
-	caps := it.conn.Info().Capabilities
-	if caps == nil || caps.Resources == nil || !caps.Resources.Subscribe {
+	if ok, _ := it.conn.Offers(ctx, FeatureSubscribe); !ok {
 		return
 	}
 	err := it.conn.Subscribe(ctx, it.URI)

@@ -3,9 +3,11 @@
 # screens into screenshots/: the first screen on the embedded demo, the
 # template workbench with suggestions open, the read inspector on a Markdown
 # body (the npm server-everything), on an image blob (mcptestd --mode image)
-# and on an error, and the attachments panel over budget; each in the light
-# and the dark theme (THEMES="light" for one). Installs what a fresh Debian
-# or Ubuntu machine lacks first.
+# and on an error, the attachments panel over budget, and the resources and
+# templates tabs of a server that offers no resources (the npm
+# server-filesystem); each in the light and the dark theme (THEMES="light"
+# for one, SCENARIOS="a b" for some). Installs what a fresh Debian or Ubuntu
+# machine lacks first.
 #
 # Each shot is a fresh first launch (its own config, data and preferences).
 # The app scripts itself into the state (attache --scenario NAME, through the
@@ -15,9 +17,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS="first-screen template-suggestions read-markdown read-image read-error over-budget"
+SCENARIOS=${SCENARIOS:-"first-screen template-suggestions read-markdown read-image read-error over-budget no-resources no-templates"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
 
 if [ -z "${ATTACHE_SHOTS_UNDER_XVFB:-}" ]; then
 	ensure_go
@@ -34,12 +37,14 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# config DIR: the servers the scenarios read from, beside the built-in demo.
+# config DIR: the servers the scenarios read from, beside the built-in demo
+# (server-filesystem serves DIR itself: it only needs a directory).
 config() {
 	cat >"$1/config.json" <<EOF
 {"servers": [
   {"name": "everything", "title": "server-everything", "command": "node", "args": ["$PWD/$EVERYTHING", "stdio"]},
-  {"name": "images", "title": "mcptest images", "command": "$PWD/bin/mcptestd", "args": ["--mode", "image", "--stdio"]}
+  {"name": "images", "title": "mcptest images", "command": "$PWD/bin/mcptestd", "args": ["--mode", "image", "--stdio"]},
+  {"name": "files", "title": "server-filesystem", "command": "node", "args": ["$PWD/$FILESYSTEM", "$1"]}
 ]}
 EOF
 }

@@ -137,17 +137,23 @@ func (t *resourcesTab) load(c *hostcore.Conn) {
 			deliver(func() { t.landed(gen, b, &p) })
 		}
 		var err error
+		n := 0
 		for r, e := range c.Resources(ctx, hand) {
 			if e != nil {
 				err = e
 				break
 			}
 			batch = append(batch, r)
+			n++
+		}
+		caps := hostcore.Capabilities{Resources: true}
+		if err == nil && n == 0 { // connected already: no request
+			caps, err = c.Capabilities(ctx)
 		}
 		deliver(func() {
 			defer t.sh.work.done()
 			t.landed(gen, batch, nil)
-			t.finished(gen, err)
+			t.finished(gen, caps, err)
 		})
 	}()
 }
@@ -170,8 +176,8 @@ func (t *resourcesTab) landed(gen uint64, batch []hostcore.Resource, p *hostcore
 }
 
 // finished ends a listing: an error goes to the status line, an empty list
-// says where else to look.
-func (t *resourcesTab) finished(gen uint64, err error) {
+// says where else to look, or that the server offers no resources at all.
+func (t *resourcesTab) finished(gen uint64, caps hostcore.Capabilities, err error) {
 	if !t.list.current(gen) {
 		return
 	}
@@ -182,12 +188,36 @@ func (t *resourcesTab) finished(gen uint64, err error) {
 	}
 	if len(t.all) == 0 {
 		t.empty.SetText("This server lists no resources.\nUse Templates, or By id for a threengram memory.")
+		if !caps.Offers(hostcore.FeatureResources) && err == nil {
+			t.empty.SetText(notOffered(t.conn, caps))
+		}
 		if err != nil {
 			t.empty.SetText("The resources could not be listed:\n" + oneLine(err))
 		}
 		t.empty.Show()
 	}
 	t.loaded(len(t.all))
+}
+
+// notOffered is the empty state of a server that declares no resources
+// capability: nothing was asked of it, and nothing can be. It says what
+// the server does declare, so that the person knows where it is useful.
+func notOffered(c *hostcore.Conn, caps hostcore.Capabilities) string {
+	var has []string
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{caps.Tools, "tools"}, {caps.Prompts, "prompts"}, {caps.Completions, "completions"}, {caps.Logging, "logging"}} {
+		if f.on {
+			has = append(has, f.name)
+		}
+	}
+	offers := "nothing at all"
+	if len(has) > 0 {
+		offers = strings.Join(has, ", ") + " only"
+	}
+	return serverTitle(c.Server) + " offers no resources.\nIt declares " + offers +
+		": there are no resources or templates to list, fill in or read here."
 }
 
 // stop cancels the listing in flight, keeping what has arrived.

@@ -124,7 +124,7 @@ func (f *serverForm) config() (hostcore.ServerConfig, error) {
 		return sc, err
 	}
 	if sc.URL != "" {
-		sc.Headers = pairs
+		sc.Headers, sc.Transport = pairs, f.orig.Transport // the form has no field for it: keep what the file says
 	} else {
 		sc.Env = pairs
 	}

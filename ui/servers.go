@@ -219,7 +219,11 @@ func (p *serversPanel) refreshStates() {
 func connState(info hostcore.ConnInfo) (string, widget.Importance, string) {
 	switch info.State {
 	case hostcore.StateConnected:
-		return "● connected · protocol " + info.ProtocolVersion, widget.SuccessImportance, capabilities(info.Capabilities)
+		s := "● connected · protocol " + info.ProtocolVersion
+		if info.Handshake.Transport == hostcore.TransportSSE {
+			s += " · legacy HTTP+SSE" // the deprecated transport: worth knowing
+		}
+		return s, widget.SuccessImportance, capabilities(info.Capabilities)
 	case hostcore.StateConnecting:
 		return "◌ connecting…", widget.MediumImportance, ""
 	case hostcore.StateClosed:

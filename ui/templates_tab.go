@@ -28,6 +28,7 @@ type templateWorkbench struct {
 
 	conn      *hostcore.Conn
 	templates []hostcore.Template
+	caps      hostcore.Capabilities // as declared, when the server lists no templates
 	tpl       *hostcore.Template
 	vars      []string
 	fields    map[string]*widget.Entry
@@ -38,6 +39,7 @@ type templateWorkbench struct {
 	form        *widget.Form
 	preview     *widget.Label
 	refusal     *widget.Label
+	empty       *widget.Label // why there is nothing to fill in
 	readBtn     *widget.Button
 	attachBtn   *widget.Button
 	suggestHead *widget.Label
@@ -64,6 +66,9 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 	w.preview.TextStyle = fyne.TextStyle{Monospace: true}
 	w.refusal = widget.NewLabel("")
 	w.refusal.Wrapping = fyne.TextWrapWord
+	w.empty = widget.NewLabel("")
+	w.empty.Wrapping = fyne.TextWrapWord
+	w.empty.Hide()
 	w.readBtn = widget.NewButtonWithIcon("Read", theme.VisibilityIcon(), w.read)
 	w.attachBtn = widget.NewButtonWithIcon("Attach", theme.ContentAddIcon(), w.attach)
 	w.attachBtn.Importance = widget.HighImportance
@@ -79,7 +84,7 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 		},
 		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(w.suggestions[id]) })
 	w.suggestList.OnSelected = w.takeSuggestion
-	left := container.NewVBox(w.choose, w.form, w.preview, w.refusal,
+	left := container.NewVBox(w.choose, w.form, w.empty, w.preview, w.refusal,
 		container.NewHBox(w.readBtn, w.attachBtn))
 	right := container.NewBorder(w.suggestHead, nil, nil, nil, w.suggestList)
 	split := container.NewHSplit(container.NewVScroll(left), right)
@@ -99,22 +104,37 @@ func (w *templateWorkbench) setConn(c *hostcore.Conn) {
 		return
 	}
 	ctx, gen := w.list.start(w.sh.ctx)
-	run(w.sh.work, ctx, func(ctx context.Context) ([]hostcore.Template, error) {
-		var out []hostcore.Template
+	w.caps = hostcore.Capabilities{Resources: true}
+	run(w.sh.work, ctx, func(ctx context.Context) (templateListing, error) {
+		l := templateListing{caps: hostcore.Capabilities{Resources: true}}
 		for t, err := range c.Templates(ctx, nil) {
 			if err != nil {
-				return out, err
+				return l, err
 			}
-			out = append(out, t)
+			l.templates = append(l.templates, t)
 		}
-		return out, nil
-	}, func(ts []hostcore.Template, err error) {
+		if len(l.templates) > 0 {
+			return l, nil
+		}
+		caps, err := c.Capabilities(ctx) // connected already: no request
+		if err == nil {
+			l.caps = caps
+		}
+		return l, err
+	}, func(l templateListing, err error) {
 		if !w.list.current(gen) {
 			return
 		}
 		w.list.finish(gen)
-		w.showTemplates(ts, err)
+		w.caps = l.caps
+		w.showTemplates(l.templates, err)
 	})
+}
+
+// templateListing is a server's templates, and what it declares.
+type templateListing struct {
+	templates []hostcore.Template
+	caps      hostcore.Capabilities
 }
 
 func (w *templateWorkbench) showTemplates(ts []hostcore.Template, err error) {
@@ -198,9 +218,13 @@ func (w *templateWorkbench) expanded() (string, error) {
 // still empty, as a warning once a value is refused.
 func (w *templateWorkbench) updatePreview() {
 	uri, err := w.expanded()
+	if w.tpl == nil {
+		w.showEmpty()
+		return
+	}
+	w.empty.Hide()
+	w.preview.Show()
 	switch {
-	case w.tpl == nil:
-		w.preview.SetText("This server offers no templates.")
 	case err == nil:
 		w.preview.SetText("→ " + uri)
 	default:
@@ -209,6 +233,21 @@ func (w *templateWorkbench) updatePreview() {
 	showRefusal(w.refusal, err, len(w.values()) < len(w.vars))
 	setEnabled(w.readBtn, err == nil)
 	setEnabled(w.attachBtn, err == nil)
+}
+
+// showEmpty says why there is nothing to fill in: the server lists no
+// templates, or offers no resources at all.
+func (w *templateWorkbench) showEmpty() {
+	msg := "This server offers no templates."
+	if w.conn != nil && !w.caps.Offers(hostcore.FeatureTemplates) {
+		msg = notOffered(w.conn, w.caps)
+	}
+	w.empty.SetText(msg)
+	w.empty.Show()
+	w.preview.Hide()
+	w.refusal.Hide()
+	setEnabled(w.readBtn, false)
+	setEnabled(w.attachBtn, false)
 }
 
 // showRefusal puts why a URI cannot be made under its preview; incomplete
@@ -239,9 +278,15 @@ func (w *templateWorkbench) suggest(name string) {
 	chosen := w.values()
 	delete(chosen, name)
 	w.complete.Do(func() {
-		run(w.sh.work, w.sh.ctx, func(ctx context.Context) (hostcore.Completion, error) {
-			return c.Complete(ctx, tpl, name, prefix, chosen)
-		}, func(got hostcore.Completion, err error) {
+		run(w.sh.work, w.sh.ctx, func(ctx context.Context) (completionAnswer, error) {
+			got, err := c.Complete(ctx, tpl, name, prefix, chosen)
+			a := completionAnswer{got, true}
+			if err == nil && len(got.Values) == 0 { // connected already: no request
+				ok, oerr := c.Offers(ctx, hostcore.FeatureCompletions)
+				a.offered = ok || oerr != nil
+			}
+			return a, err
+		}, func(got completionAnswer, err error) {
 			if w.tpl == nil || w.tpl.URITemplate != tpl || w.fields[name] == nil || w.fields[name].Text != prefix || !maps.Equal(chosenOthers(w.values(), name), chosen) {
 				return // the person typed on: a newer request is coming
 			}
@@ -255,12 +300,21 @@ func chosenOthers(values map[string]string, name string) map[string]string {
 	return values
 }
 
+// completionAnswer is the server's suggestions, and whether it offers
+// completion at all.
+type completionAnswer struct {
+	hostcore.Completion
+	offered bool
+}
+
 // completionNote heads the suggestions: how many, and whether the server
 // has more.
-func completionNote(c hostcore.Completion, err error) string {
+func completionNote(c completionAnswer, err error) string {
 	switch {
 	case err != nil:
 		return "no suggestions: " + oneLine(err)
+	case !c.offered:
+		return "none: the server offers no completion"
 	case len(c.Values) == 0:
 		return "none"
 	case c.HasMore || c.Total > len(c.Values):

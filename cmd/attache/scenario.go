@@ -20,9 +20,10 @@ import (
 
 // A scenario scripts the window into a state worth looking at, through the
 // ui package's exported methods (the same work a tap or a keystroke starts),
-// for scripts/screenshots.sh. The scenarios that read from "everything" and
-// "images" expect servers of those names in the config: the npm
-// server-everything and mcptestd --mode image.
+// for scripts/screenshots.sh. The scenarios that read from "everything",
+// "images" and "files" expect servers of those names in the config: the
+// npm server-everything, mcptestd --mode image and the npm
+// server-filesystem (tools only: no resources capability).
 var scenarios = map[string]func(s *script) error{
 	"first-screen": func(*script) error { return nil },
 	"template-suggestions": func(s *script) error {
@@ -38,6 +39,12 @@ var scenarios = map[string]func(s *script) error{
 		return nil
 	},
 	"over-budget": overBudget,
+	"no-resources": func(s *script) error {
+		return s.showTools("files", ui.TabResources)
+	},
+	"no-templates": func(s *script) error {
+		return s.showTools("files", ui.TabTemplates)
+	},
 }
 
 // scenarioNames lists the scenarios, for error messages.
@@ -97,6 +104,15 @@ func (s *script) readListed(server, uri string) error {
 		return err
 	}
 	return s.try(func() error { return s.app.SelectResource(uri) })
+}
+
+// showTools switches to server and brings tab to the front.
+func (s *script) showTools(server string, tab ui.PickerTab) error {
+	if err := s.try(func() error { return s.app.SelectServer(server, "") }); err != nil {
+		return err
+	}
+	s.do(func() { s.app.ShowPicker(tab) })
+	return nil
 }
 
 // overBudget attaches four demo memories under a small budget and makes two

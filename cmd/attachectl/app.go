@@ -46,6 +46,8 @@ type globalFlags struct {
 	// authorizeParams are K=V query parameters added to the page fetched
 	// by --authorize-with http-get (a test server's approval parameter).
 	authorizeParams []string
+	// transport is --transport: auto, streamable or sse, for --url.
+	transport string
 }
 
 const version = "0.1.0"
@@ -59,7 +61,7 @@ resources and templates, read resources, expand templates and complete their
 variables.
 
 SERVER is a configured server name, or leave it out and give an ad-hoc server
-with --stdio "CMD ARGS" or --url URL (with --header K=V).
+with --stdio "CMD ARGS" or --url URL (with --header K=V, --transport).
 
 Exit codes: 0 ok, 2 usage or invalid input, 3 not found, 4 unauthorized or
 forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
@@ -71,6 +73,7 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 	f.StringVar(&a.flags.stdio, "stdio", "", `ad-hoc stdio server: "CMD ARGS" (split as a shell would)`)
 	f.StringVar(&a.flags.url, "url", "", "ad-hoc Streamable HTTP server URL")
 	f.StringArrayVar(&a.flags.headers, "header", nil, "K=V header for --url (repeatable)")
+	f.StringVar(&a.flags.transport, "transport", "auto", "transport for --url: auto (Streamable HTTP, else legacy HTTP+SSE), streamable or sse")
 	f.StringVar(&a.flags.account, "account", "", "account to act as (default: the server's first)")
 	f.BoolVar(&a.flags.json, "json", false, "print JSON")
 	f.DurationVar(&a.flags.timeout, "timeout", 30*time.Second, "timeout for connecting and for each request")
@@ -210,7 +213,14 @@ func (a *app) adHocServer() (hostcore.ServerConfig, error) {
 		if err != nil {
 			return hostcore.ServerConfig{}, err
 		}
-		return hostcore.ServerConfig{Name: "ad-hoc", URL: a.flags.url, Headers: headers}, nil
+		transport := a.flags.transport
+		if transport == "auto" {
+			transport = hostcore.TransportAuto
+		}
+		return hostcore.ServerConfig{Name: "ad-hoc", URL: a.flags.url, Headers: headers, Transport: transport}, nil
+	}
+	if a.flags.transport != "auto" {
+		return hostcore.ServerConfig{}, usageError("--transport is for --url; a --stdio server is reached over stdio")
 	}
 	words, err := shlex.Split(a.flags.stdio)
 	if err != nil || len(words) == 0 {

@@ -61,6 +61,11 @@ context.arguments).`,
 			if err != nil {
 				return err
 			}
+			if len(got.Values) == 0 {
+				if err := a.sayNotOffered(cmd.Context(), c, hostcore.FeatureCompletions, "offers no completion"); err != nil {
+					return err
+				}
+			}
 			if a.flags.json {
 				return a.printJSON(map[string]any{"values": got.Values, "hasMore": got.HasMore, "total": got.Total})
 			}

@@ -22,7 +22,8 @@ func (a *app) infoCmd() *cobra.Command {
 			info := c.Info()
 			out := map[string]any{"server": c.Server.Name, "account": c.Account.Name,
 				"protocolVersion": info.ProtocolVersion, "implementation": info.Server,
-				"capabilities": info.Capabilities, "instructions": info.Instructions}
+				"capabilities": info.Capabilities, "instructions": info.Instructions,
+				"handshake": info.Handshake}
 			if a.flags.json {
 				return a.printJSON(out)
 			}
@@ -34,6 +35,12 @@ func (a *app) infoCmd() *cobra.Command {
 				}
 			}
 			fmt.Fprintf(a.stdout, "protocol version: %s\n", info.ProtocolVersion)
+			hs := info.Handshake
+			how := "probed"
+			if hs.Remembered {
+				how = "remembered from an earlier connect"
+			}
+			fmt.Fprintf(a.stdout, "handshake:        %s over %s (%s)\n", hs.Opening, hs.Transport, how)
 			if caps := info.Capabilities; caps != nil {
 				fmt.Fprintf(a.stdout, "resources:        %v (subscribe %v, listChanged %v)\n", caps.Resources != nil,
 					caps.Resources != nil && caps.Resources.Subscribe, caps.Resources != nil && caps.Resources.ListChanged)

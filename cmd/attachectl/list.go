@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"iter"
@@ -22,9 +23,13 @@ func (a *app) resourcesCmd() *cobra.Command {
 				return err
 			}
 			items := c.ResourcesWith(cmd.Context(), &hostcore.ListOptions{OnPage: a.progress("resources"), MaxItems: maxItems})
-			return listAll(a, items, func(r hostcore.Resource) string {
+			n, err := listAll(a, items, func(r hostcore.Resource) string {
 				return fmt.Sprintf("%s\t%s\t%s", a.line(r.URI), a.line(r.DisplayName()), a.line(r.MIMEType))
 			})
+			if err != nil || n > 0 {
+				return err
+			}
+			return a.sayNotOffered(cmd.Context(), c, hostcore.FeatureResources, "offers no resources")
 		},
 	}
 	cmd.Flags().IntVar(&maxItems, "max-items", hostcore.DefaultMaxListItems, "stop with an error past this many resources")
@@ -43,9 +48,13 @@ func (a *app) templatesCmd() *cobra.Command {
 				return err
 			}
 			items := c.TemplatesWith(cmd.Context(), &hostcore.ListOptions{OnPage: a.progress("templates"), MaxItems: maxItems})
-			return listAll(a, items, func(t hostcore.Template) string {
+			n, err := listAll(a, items, func(t hostcore.Template) string {
 				return fmt.Sprintf("%s\t%s\t%s", a.line(t.URITemplate), a.line(t.DisplayName()), a.line(t.MIMEType))
 			})
+			if err != nil || n > 0 {
+				return err
+			}
+			return a.sayNotOffered(cmd.Context(), c, hostcore.FeatureTemplates, "offers no resources, so no templates")
 		},
 	}
 	cmd.Flags().IntVar(&maxItems, "max-items", hostcore.DefaultMaxListItems, "stop with an error past this many templates")
@@ -62,17 +71,32 @@ func (a *app) progress(what string) func(hostcore.ListProgress) {
 	}
 }
 
+// sayNotOffered tells stderr, after an empty listing, that the server
+// declared no capability for it, so that "nothing there" and "nothing
+// offered" read differently; stdout stays an empty listing ([] with
+// --json) and the exit code 0. The server was asked for nothing it did not
+// declare (see hostcore.Conn.Offers).
+func (a *app) sayNotOffered(ctx context.Context, c *hostcore.Conn, f hostcore.Feature, what string) error {
+	ok, err := c.Offers(ctx, f)
+	if err != nil || ok {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "%s %s\n", a.line(c.Server.Name), what)
+	return nil
+}
+
 // listAll prints items as they arrive: lines, or with --json one array
 // written element by element so that memory stays flat on long listings.
 // line escapes what the server sent (see terminal.go); JSON escapes it too.
-func listAll[T any](a *app, items iter.Seq2[T, error], line func(T) string) error {
+// It returns how many items it printed.
+func listAll[T any](a *app, items iter.Seq2[T, error], line func(T) string) (int, error) {
 	n := 0
 	for it, err := range items {
 		if err != nil {
 			if a.flags.json && n > 0 {
 				fmt.Fprintln(a.stdout, "]")
 			}
-			return err
+			return n, err
 		}
 		if !a.flags.json {
 			fmt.Fprintln(a.stdout, line(it))
@@ -81,7 +105,7 @@ func listAll[T any](a *app, items iter.Seq2[T, error], line func(T) string) erro
 		}
 		b, err := json.Marshal(it)
 		if err != nil {
-			return err
+			return n, err
 		}
 		sep := ",\n  "
 		if n == 0 {
@@ -97,5 +121,5 @@ func listAll[T any](a *app, items iter.Seq2[T, error], line func(T) string) erro
 			fmt.Fprintln(a.stdout, "\n]")
 		}
 	}
-	return nil
+	return n, nil
 }

@@ -93,7 +93,7 @@ func TestHostileServerThroughCLI(t *testing.T) {
 	t.Run("info", func(t *testing.T) {
 		r := ctl(t, env, "info", "--stdio", stdio)
 		clean(t, "info", r.stdout+r.stderr)
-		if r.code != 0 || strings.Count(r.stdout, "\n") != 8 || !strings.Contains(r.stdout, `mcptest-hostile\x1b]0;pwned\x07 1.0\u009b`) ||
+		if r.code != 0 || strings.Count(r.stdout, "\n") != 9 || !strings.Contains(r.stdout, `mcptest-hostile\x1b]0;pwned\x07 1.0\u009b`) ||
 			!strings.Contains(r.stdout, `instructions:     Obey.\n\x1b]0;pwned\x07Really\r\nattachectl: all good`) {
 			t.Errorf("info: %+v", r)
 		}
