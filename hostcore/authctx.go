@@ -284,6 +284,12 @@ func (a *authContext) redactError(err error) error {
 			cp.err = redactedError{cp.err, a.secrets}
 		}
 		cp.msg = a.secrets.Redact(cp.msg)
+		if cp.stderr != nil {
+			cp.stderr = make([]string, len(he.stderr))
+			for i, l := range he.stderr {
+				cp.stderr[i] = a.secrets.Redact(l)
+			}
+		}
 		return &cp
 	}
 	return redactedError{err, a.secrets}

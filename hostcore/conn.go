@@ -72,6 +72,7 @@ type Conn struct {
 	oauth    *oauthHandler // signs in, for an HTTP server without an Authorization header
 	closed   bool
 	cs       *mcp.ClientSession
+	proc     *process // cs's stdio server
 	info     ConnInfo
 	failures int       // consecutive failed connects
 	retryAt  time.Time // no connect attempt before this
@@ -279,13 +280,17 @@ func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
 func (c *Conn) connect(ctx context.Context, auth *authContext) (*mcp.ClientSession, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.host.opts.ConnectTimeout)
 	defer cancel()
+	defer context.AfterFunc(c.host.hurry, cancel)() // nor any connect
+	ctx, status := withStatus(ctx)
 	cs, transport, err := c.handshake(ctx, auth)
 	if err != nil {
-		return nil, auth.redactError(err)
+		return nil, auth.redactError(c.explain(err, "connecting to "+c.Server.Name, "", status, true))
 	}
 	if st, ok := transport.(*stdioTransport); ok && st.cmd.Process != nil {
+		st.connected()
 		c.mu.Lock()
 		c.info.PID = st.cmd.Process.Pid
+		c.proc = st.proc
 		c.mu.Unlock()
 	}
 	return cs, nil
@@ -309,11 +314,12 @@ func (c *Conn) resourceListChanged(context.Context, *mcp.ResourceListChangedRequ
 func (c *Conn) transport(auth *authContext) mcp.Transport {
 	maxLine := int(c.host.opts.MaxBodyBytes*2) + 1<<20 // base64 and JSON escaping
 	if c.Server.IsHTTP() {
-		rt := newCredentialRoundTripper(c.host.opts.HTTPTransport, auth, c.tap, int64(maxLine))
+		rt := newCredentialRoundTripper(c.host.opts.HTTPTransport, auth, c.tap, int64(maxLine)).forHost(c.host)
 		t := &mcp.StreamableClientTransport{
-			Endpoint:   auth.url,
-			HTTPClient: &http.Client{Transport: rt},
-			MaxRetries: 2,
+			Endpoint:     auth.url,
+			HTTPClient:   &http.Client{Transport: rt},
+			MaxRetries:   2,
+			MaxEventSize: maxLine,
 		}
 		if o := c.oauthOf(); o != nil {
 			t.OAuthHandler = o
@@ -323,7 +329,7 @@ func (c *Conn) transport(auth *authContext) mcp.Transport {
 	cmd := exec.Command(auth.command, auth.args...)
 	cmd.Dir = auth.dir
 	cmd.Env = slices.Clone(auth.env)
-	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine}
+	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine, hurry: c.host.hurry, guard: c.host.guard}
 }
 
 // merge returns base overlaid with over.
@@ -349,13 +355,14 @@ func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Co
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.host.opts.RequestTimeout)
 	defer cancel()
+	defer context.AfterFunc(c.host.hurry, cancel)() // a host out of time waits for no request
 	ctx, status := withStatus(ctx)
 	res, err := f(ctx, cs)
 	if err != nil {
 		c.mu.Lock()
 		auth := c.auth
 		c.mu.Unlock()
-		err = auth.redactError(classify(err, op, uri, status.get()))
+		err = auth.redactError(c.explain(err, op, uri, status, false))
 		switch {
 		case errors.Is(err, ErrTransport):
 			c.markDead(cs, err)

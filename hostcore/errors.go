@@ -58,9 +58,10 @@ type Error struct {
 	// HTTPStatus is the HTTP status, when one explains the failure.
 	HTTPStatus int
 	// URI is the resource concerned, if any.
-	URI string
-	msg string
-	err error
+	URI    string
+	msg    string
+	err    error
+	stderr []string
 }
 
 // Kind returns the error's kind.
@@ -79,6 +80,12 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.err }
+
+// Stderr returns the last lines (at most 20, oldest first) that a stdio
+// server wrote to stderr before a failure to connect to it, or before its
+// stdout broke the transport's rules; nil for other errors. Like the
+// detail, they are for the inspector and for whoever debugs the server.
+func (e *Error) Stderr() []string { return e.stderr }
 
 // Is reports whether target is the sentinel of e's kind.
 func (e *Error) Is(target error) bool {
@@ -137,6 +144,16 @@ const (
 // concerned, if any; status is the HTTP status of the failed request, if
 // any.
 func classify(err error, op, uri string, status int) error {
+	return classifyRecorded(err, op, uri, nil, httpOutcome{code: status}, 0)
+}
+
+// classifyRecorded is classify for a failure the transport recorded facts
+// about, which come first: a stdio server's breach of the transport's rules
+// (stdout that is not JSON-RPC, a message over the size limit), and what
+// the HTTP requests of the call or connect met (see requestStatus). go-sdk
+// reports most of these as text only. limit is the host's MaxBodyBytes,
+// for the message.
+func classifyRecorded(err error, op, uri string, breach error, http httpOutcome, limit int64) error {
 	if err == nil {
 		return nil
 	}
@@ -144,31 +161,39 @@ func classify(err error, op, uri string, status int) error {
 	if errors.As(err, &he) {
 		return err
 	}
-	e := classifyKind(err, op, uri, status)
+	e := classifyKind(err, op, uri, breach, http, limit)
 	e.URI, e.err = uri, err
-	if status >= 400 {
-		e.HTTPStatus = status
+	if http.code >= 400 {
+		e.HTTPStatus = http.code
 	}
 	return e
 }
 
-func classifyKind(err error, op, uri string, status int) *Error {
+func classifyKind(err error, op, uri string, breach error, http httpOutcome, limit int64) *Error {
 	var rpc *jsonrpc.Error
+	var junk *notJSONError
+	status := http.code
 	switch {
+	case errors.As(breach, &junk) && junk.stdout:
+		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the server wrote %q on stdout, which is not JSON-RPC (is the command an MCP server over stdio?)", op, junk.start)}
+	case errors.As(breach, &junk):
+		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the server answered %q, which is not JSON-RPC", op, junk.start)}
+	case errors.Is(breach, errBodyTooLarge), http.tooLarge:
+		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the reply is over the size limit of %d bytes", op, limit)}
 	case status == 401:
 		return &Error{kind: KindUnauthorized, msg: op + ": the server refused the credentials (HTTP 401)"}
 	case status == 403:
 		return &Error{kind: KindForbidden, msg: op + ": the server forbids this account (HTTP 403)"}
 	case errors.As(err, &rpc):
 		e := classifyRPC(rpc, op, uri)
-		if e.kind == KindTransport && status >= 500 {
-			e.kind, e.msg = KindServerFault, fmt.Sprintf("%s: the server failed (HTTP %d)", op, status)
+		if byStatus := classifyHTTP(op, http); e.kind == KindTransport && byStatus != nil {
+			return byStatus // go-sdk's "rejected by transport": the status says why
 		}
 		return e
-	case status == 404 || status == 405:
-		return &Error{kind: KindTransport, msg: fmt.Sprintf("%s: no MCP endpoint at the server's URL (HTTP %d); check the URL", op, status)}
-	case status >= 500:
-		return &Error{kind: KindServerFault, msg: fmt.Sprintf("%s: the server failed (HTTP %d)", op, status)}
+	case errors.Is(err, mcp.ErrSessionMissing):
+		return &Error{kind: KindTransport, msg: op + ": the server ended the session"}
+	case classifyHTTP(op, http) != nil:
+		return classifyHTTP(op, http)
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{kind: KindTimeout, msg: op + ": the server did not answer in time"}
 	case errors.Is(err, context.Canceled):
@@ -178,6 +203,36 @@ func classifyKind(err error, op, uri string, status int) *Error {
 	default:
 		return &Error{kind: KindProtocol, msg: op + ": the server's reply could not be understood"}
 	}
+}
+
+// classifyHTTP classifies a failure by what its HTTP requests met, or
+// returns nil when that says nothing. A URL that is not an MCP endpoint is
+// a transport failure that names it: a wrong URL is never blamed on the
+// server's authors.
+func classifyHTTP(op string, http httpOutcome) *Error {
+	switch status := http.code; {
+	case http.notMCP != "":
+		return &Error{kind: KindTransport, msg: fmt.Sprintf("%s: %s answered with %s, which is not MCP; check the URL", op, orTheURL(http.url), http.notMCP)}
+	case status == 404 || status == 405:
+		return &Error{kind: KindTransport, msg: fmt.Sprintf("%s: no MCP endpoint at %s (HTTP %d); check the URL", op, orTheURL(http.url), status)}
+	case status == 429:
+		msg := op + ": the server is busy (HTTP 429 Too Many Requests)"
+		if http.retryIn > 0 {
+			msg += fmt.Sprintf(" and asks to wait %s, longer than the host waits", http.retryIn)
+		}
+		return &Error{kind: KindServerFault, msg: msg}
+	case status >= 500:
+		return &Error{kind: KindServerFault, msg: fmt.Sprintf("%s: the server failed (HTTP %d)", op, status)}
+	}
+	return nil
+}
+
+// orTheURL is u, or words for it when it is unknown.
+func orTheURL(u string) string {
+	if u == "" {
+		return "the server's URL"
+	}
+	return u
 }
 
 // classifyRPC classifies a JSON-RPC error by its code. A resource request
@@ -233,6 +288,21 @@ func isTransport(err error) bool {
 // errProcessExited marks a stdio server whose process is gone.
 var errProcessExited = errors.New("server process exited")
 
+// notJSONError is a server writing something other than JSON-RPC: on its
+// stdout (a banner, a log line), which the stdio transport forbids, or in
+// an HTTP reply it says is JSON. start is the beginning of what it wrote.
+type notJSONError struct {
+	start  string
+	stdout bool
+}
+
+func (e *notJSONError) Error() string {
+	if e.stdout {
+		return fmt.Sprintf("the server wrote %q on stdout, which is not JSON-RPC", e.start)
+	}
+	return fmt.Sprintf("the server answered %q, which is not JSON-RPC", e.start)
+}
+
 // NewUsageError returns an error of kind usage with msg, for front ends that
 // refuse a command line or a form.
 func NewUsageError(msg string) *Error { return &Error{kind: KindUsage, msg: msg} }
@@ -240,3 +310,35 @@ func NewUsageError(msg string) *Error { return &Error{kind: KindUsage, msg: msg}
 // NewError returns an error of kind with msg, for front ends and adapters
 // that report a failure of their own in the host's terms.
 func NewError(kind Kind, msg string) *Error { return &Error{kind: kind, msg: msg} }
+
+// explain classifies the failure of a connect or a call from the facts its
+// transports recorded in st (see requestStatus) and from err. An err that
+// is classified already (the handshake classifies each attempt) is
+// classified again from its cause when a recorded fact says more: a stdio
+// server's breach of the transport's rules, a reply over the size limit,
+// an HTTP answer that is not MCP, the URL of a 404 or 405, a 429. A stdio
+// server's failure to connect, and a breach, carry the tail of its stderr.
+func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting bool) error {
+	p := st.process()
+	if p == nil && !connecting {
+		c.mu.Lock()
+		p = c.proc
+		c.mu.Unlock()
+	}
+	breach, out := p.breach(), st.outcome()
+	if breach == nil {
+		breach = out.breach
+	}
+	var he *Error
+	if errors.As(err, &he) && he.err != nil && (breach != nil || out.tooLarge || out.notMCP != "" ||
+		out.code == 404 || out.code == 405 || out.code == 429) {
+		err = he.err
+	}
+	err = classifyRecorded(err, op, uri, breach, out, c.host.opts.MaxBodyBytes)
+	if p != nil && (connecting || breach != nil) && errors.As(err, &he) && he.stderr == nil {
+		cp := *he
+		cp.stderr = p.stderr.Lines()
+		err = &cp
+	}
+	return err
+}

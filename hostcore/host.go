@@ -56,6 +56,12 @@ type Host struct {
 	conns  map[connKey]*Conn
 	inputs map[string]map[string]string // server -> input id -> value, memory only
 
+	// hurry is done when Shutdown runs out of time: stdio servers are then
+	// stopped without grace, and HTTP requests cancelled.
+	hurry    context.Context
+	hurryNow context.CancelFunc
+	guard    *watchdog // kills the stdio servers' groups if the host dies
+
 	memTokens memoryTokens // grants, when OAuth has no TokenStore
 
 	handshakes handshakeMemory // how each server was last opened, by identity
@@ -103,6 +109,8 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
+	h.hurry, h.hurryNow = context.WithCancel(context.Background())
+	h.guard = &watchdog{log: h.log}
 	return h
 }
 
@@ -156,8 +164,18 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	return c, nil
 }
 
-// Close closes every connection (and ends every stdio server process).
-func (h *Host) Close() error {
+// Close closes every connection (and ends every stdio server process),
+// all at once. A stdio server gets a grace period to exit after its stdin
+// closes, and another after SIGTERM, before its process group is killed.
+func (h *Host) Close() error { return h.Shutdown(context.Background()) }
+
+// Shutdown is Close within ctx: once ctx is done, stdio servers still
+// running are stopped without the grace periods (SIGTERM, then SIGKILL
+// within a tenth of a second) and HTTP requests still running (the
+// session's DELETE) are cancelled. A command out of time or interrupted
+// thus ends at once, and leaves no server behind.
+func (h *Host) Shutdown(ctx context.Context) error {
+	defer context.AfterFunc(ctx, h.hurryNow)()
 	h.mu.Lock()
 	conns := make([]*Conn, 0, len(h.conns))
 	for _, c := range h.conns {
@@ -168,13 +186,19 @@ func (h *Host) Close() error {
 		q.cancel() // no one will use the answer
 	}
 	h.mu.Unlock()
-	var first error
-	for _, c := range conns {
-		if err := c.Close(); err != nil && first == nil {
-			first = err
+	errs := make([]error, len(conns))
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Go(func() { errs[i] = c.Close() })
+	}
+	wg.Wait()
+	h.guard.close()
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
-	return first
+	return nil
 }
 
 // inputValue returns the value of a VS Code input for server, asking once:

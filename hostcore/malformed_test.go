@@ -23,7 +23,7 @@ var faultCases = []struct {
 	{mcptest.ModeNeitherTextNorBlob, hostcore.ErrProtocol, "neither text nor blob", nil},
 	{mcptest.ModeBadBase64, hostcore.ErrProtocol, "could not be understood", nil},
 	{mcptest.ModeResultNotObject, hostcore.ErrProtocol, "could not be understood", nil},
-	{mcptest.ModeNotJSON, hostcore.ErrProtocol, "could not be understood", nil},
+	{mcptest.ModeNotJSON, hostcore.ErrProtocol, "which is not JSON-RPC", nil},
 	{mcptest.ModeOversize, hostcore.ErrProtocol, "size limit", []string{"--body-bytes", "3000000"}},
 	{mcptest.ModeWrongURI, hostcore.ErrProtocol, "another uri", nil},
 	{mcptest.ModeNotFound32002, hostcore.ErrNotFound, "no such resource", nil},

@@ -73,12 +73,21 @@ func (t *Tap) record(dir Direction, raw []byte) {
 	if t == nil {
 		return
 	}
-	m := TapMessage{Dir: dir, At: t.now.now()}
+	t.keep(dir, bytes.Clone(raw[:min(len(raw), tapMaxMessage)]), len(raw) > tapMaxMessage)
+}
+
+// keep stores one message, which becomes the tap's: the caller does not
+// touch raw again. truncated says the caller kept only part of it.
+func (t *Tap) keep(dir Direction, raw []byte, truncated bool) {
+	if t == nil {
+		return
+	}
+	m := TapMessage{Dir: dir, At: t.now.now(), Truncated: truncated}
 	_ = json.Unmarshal(raw, &m.env) // an unparsable message is still recorded
 	if len(raw) > tapMaxMessage {
 		raw, m.Truncated = raw[:tapMaxMessage], true
 	}
-	m.Raw = bytes.Clone(raw)
+	m.Raw = raw
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.msgs = append(t.msgs, m)
@@ -125,7 +134,9 @@ func (t *Tap) Find(method, key string) (Exchange, bool) {
 
 // framer splits a byte stream into JSON values and hands each to emit. It
 // tracks nesting, strings and escapes, so it does not depend on how the
-// stream was chunked or whether values are separated by newlines.
+// stream was chunked or whether values are separated by newlines. It keeps
+// at most tapMaxMessage bytes of a value or of a line that is not JSON.
+// The host's own messages go through it; a server's go through a gate.
 type framer struct {
 	emit     func([]byte)
 	buf      []byte
@@ -144,16 +155,14 @@ func (f *framer) Write(p []byte) (int, error) {
 func (f *framer) step(c byte) {
 	if f.depth == 0 && c != '{' && c != '[' {
 		if len(f.buf) > 0 || (c != '\n' && c != '\r' && c != ' ' && c != '\t') {
-			f.buf = append(f.buf, c) // not JSON: keep it, emit at the line's end
+			f.keep(c) // not JSON: keep it, emit at the line's end
 			if c == '\n' {
 				f.flush()
 			}
 		}
 		return
 	}
-	if len(f.buf) < tapMaxMessage+1 {
-		f.buf = append(f.buf, c)
-	}
+	f.keep(c)
 	switch {
 	case f.inString && f.escaped:
 		f.escaped = false
@@ -169,6 +178,12 @@ func (f *framer) step(c byte) {
 		if f.depth == 0 {
 			f.flush()
 		}
+	}
+}
+
+func (f *framer) keep(c byte) {
+	if len(f.buf) <= tapMaxMessage {
+		f.buf = append(f.buf, c)
 	}
 }
 

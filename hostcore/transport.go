@@ -6,14 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -23,16 +20,24 @@ import (
 // stdioTransport starts a server process and speaks MCP over its stdin and
 // stdout. Unlike mcp.CommandTransport it puts the process in its own process
 // group, so that closing the session also ends the children it started (npx
-// starting node, a shell starting a server), and it taps the raw bytes.
+// starting node, a shell starting a server); should the host die without
+// closing it, the process dies too (Pdeathsig on Linux, see procAttr) and
+// the host's watchdog kills its group. It taps the raw bytes, and notices
+// a stdout that breaks the transport's rules (see framer).
 type stdioTransport struct {
 	cmd       *exec.Cmd
 	tap       *Tap
 	maxLine   int
-	terminate time.Duration // how long Close waits for a clean exit before signalling
+	terminate time.Duration   // how long Close waits for a clean exit before signalling
+	hurry     context.Context // done when the host wants its servers gone at once
+	guard     *watchdog
+
+	proc    *process    // the process Connect started
+	release func() bool // stops the connect context from hurrying proc's stop
 }
 
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	t.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	t.cmd.SysProcAttr = procAttr()
 	stdin, err := t.cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -41,25 +46,43 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	stderr := &tailBuffer{max: 4096}
-	t.cmd.Stderr = stderr
-	if err := t.cmd.Start(); err != nil {
+	p := newProcess(t.cmd, t.terminate)
+	if err := p.start(t.guard); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", t.cmd.Path, err)
 	}
-	p := &process{cmd: t.cmd, stderr: stderr, exited: make(chan struct{}), terminate: t.terminate}
-	go p.wait()
+	t.proc = p
+	statusOf(ctx).started(p)
+	// A connect that runs out of time (or is cancelled) stops the process
+	// without the grace a clean close gets; so does a host out of time.
+	t.release = context.AfterFunc(ctx, p.hurry)
+	if t.hurry != nil {
+		unhurry := context.AfterFunc(t.hurry, p.hurry)
+		go func() { <-p.exited; unhurry() }()
+	}
 	in := &framer{emit: func(b []byte) { t.tap.record(Sent, b) }}
-	out := &framer{emit: func(b []byte) { t.tap.record(Received, b) }}
+	out := newGate(stdout, t.maxLine, &jsonSplit{})
+	out.record = func(b []byte, truncated bool) { t.tap.keep(Received, b, truncated) }
+	out.fault, out.stdout = p.setFault, true
 	conn, err := (&mcp.IOTransport{
-		Reader:        &exitAwareReader{r: io.NopCloser(io.TeeReader(stdout, out)), closer: stdout, p: p},
-		Writer:        teeWriteCloser{w: stdin, tee: in},
-		MaxLineLength: t.maxLine,
+		Reader: &exitAwareReader{r: io.NopCloser(out), closer: stdout, p: p},
+		Writer: teeWriteCloser{w: stdin, tee: in},
+		// The gate refuses a message over maxLine first; go-sdk's own bound
+		// is a second line, with room for the white space it reads ahead.
+		MaxLineLength: t.maxLine + 1<<20,
 	}).Connect(ctx)
 	if err != nil {
 		p.kill()
 		return nil, err
 	}
 	return &processConn{Connection: conn, p: p}, nil
+}
+
+// connected is called once the session is up: from then on only a close
+// (or the host running out of time) stops the process.
+func (t *stdioTransport) connected() {
+	if t.release != nil {
+		t.release()
+	}
 }
 
 // process is a running server process and what it wrote to stderr.
@@ -69,11 +92,45 @@ type process struct {
 	exited    chan struct{}
 	err       error // the exit status, once exited is closed
 	terminate time.Duration
+	guard     *watchdog
+
+	hurried   chan struct{} // closed when stopping must not wait
+	hurryOnce sync.Once
+
+	mu    sync.Mutex
+	fault error // the first breach of the transport's rules on stdout
 }
 
-func (p *process) wait() {
-	p.err = p.cmd.Wait()
-	close(p.exited)
+func newProcess(cmd *exec.Cmd, terminate time.Duration) *process {
+	p := &process{cmd: cmd, stderr: &tailBuffer{}, exited: make(chan struct{}), hurried: make(chan struct{}), terminate: terminate}
+	cmd.Stderr = p.stderr
+	return p
+}
+
+// start starts the process and waits for it, from a goroutine locked to its
+// OS thread for the process's whole life. On Linux the kernel sends the
+// process SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG
+// follows the thread, not the process: golang/go#27505). The Go runtime
+// ends a thread only when a goroutine locked to it exits, and no other
+// goroutine runs on a locked thread, so the thread lives until the process
+// has been waited for, and ends early only with the host itself.
+func (p *process) start(guard *watchdog) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		guard.ready() // before the server starts: it is listed as soon as it has
+		if err := p.cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		p.guard = guard
+		guard.add(p.cmd.Process.Pid)
+		started <- nil
+		p.err = p.cmd.Wait()
+		close(p.exited)
+	}()
+	return <-started
 }
 
 // exitError explains why the process ended, with the tail of its stderr.
@@ -83,11 +140,38 @@ func (p *process) exitError() error {
 	if p.err != nil {
 		msg = p.err.Error()
 	}
-	if tail := strings.TrimSpace(p.stderr.String()); tail != "" {
-		msg += "; stderr: " + tail
+	if tail := p.stderr.Lines(); len(tail) > 0 {
+		msg += "; stderr: " + strings.Join(tail, " | ")
 	}
 	return fmt.Errorf("%w (%s)", errProcessExited, msg)
 }
+
+// setFault records the first breach of the transport's rules on stdout.
+func (p *process) setFault(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.fault == nil {
+		p.fault = err
+	}
+}
+
+// breach returns the first breach of the transport's rules, if any. It is
+// safe on a nil process.
+func (p *process) breach() error {
+	if p == nil {
+		return nil
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.fault
+}
+
+// hurry makes stop give a clean exit hurryGrace instead of terminate.
+func (p *process) hurry() { p.hurryOnce.Do(func() { close(p.hurried) }) }
+
+// hurryGrace is how long a hurried stop waits for an exit before each
+// signal.
+const hurryGrace = 50 * time.Millisecond
 
 // stop ends the process: it waits for a clean exit after stdin closed, then
 // signals the whole group (SIGTERM, then SIGKILL), and always finally kills
@@ -97,21 +181,40 @@ func (p *process) stop() {
 	if d <= 0 {
 		d = 2 * time.Second
 	}
-	select {
-	case <-p.exited:
-	case <-time.After(d):
+	if !p.exitedWithin(d) {
 		syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-p.exited:
-		case <-time.After(d):
-		}
+		p.exitedWithin(d)
 	}
 	p.kill()
 }
 
+// exitedWithin reports whether the process exits within d, or within
+// hurryGrace once hurried.
+func (p *process) exitedWithin(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	case <-p.hurried:
+	}
+	t.Reset(hurryGrace)
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// kill kills the process group, waits for the process, and tells the
+// watchdog the group is gone.
 func (p *process) kill() {
 	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 	<-p.exited
+	p.guard.remove(p.cmd.Process.Pid)
 }
 
 // processConn ends the process when the connection closes.
@@ -163,216 +266,52 @@ func (t teeWriteCloser) Write(b []byte) (int, error) {
 
 func (t teeWriteCloser) Close() error { return t.w.Close() }
 
-// tailBuffer keeps the last max bytes written to it.
+// The tail of a server's stderr that the host keeps: the last lines, each
+// cut to a length.
+const (
+	stderrLines   = 20
+	stderrLineMax = 500
+)
+
+// tailBuffer keeps the last stderrLines lines written to it, each cut to
+// stderrLineMax bytes. It is safe for concurrent use.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu      sync.Mutex
+	lines   []string
+	partial []byte
 }
 
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if len(b.buf) > b.max {
-		b.buf = b.buf[len(b.buf)-b.max:]
+	n := len(p)
+	for len(p) > 0 {
+		line, rest, found := bytes.Cut(p, []byte("\n"))
+		if room := stderrLineMax - len(b.partial); room > 0 {
+			b.partial = append(b.partial, line[:min(room, len(line))]...)
+		}
+		if !found {
+			break
+		}
+		b.lines = append(b.lines, strings.TrimSuffix(string(b.partial), "\r"))
+		if len(b.lines) > stderrLines {
+			b.lines = append(b.lines[:0], b.lines[len(b.lines)-stderrLines:]...)
+		}
+		b.partial, p = b.partial[:0], rest
 	}
-	return len(p), nil
+	return n, nil
 }
 
-func (b *tailBuffer) String() string {
+// Lines returns the last lines, oldest first, with an unfinished last line.
+func (b *tailBuffer) Lines() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return string(b.buf)
-}
-
-// credentialRoundTripper sends the authorization context's headers to the
-// context's own origin and nowhere else, records the JSON-RPC bodies in the
-// tap, and records each request's HTTP status in that request's context
-// (see withStatus), so that go-sdk's error, which carries the status only
-// as text, is classified by the status of its own request.
-//
-// A redirect to another origin is followed without any credential: the
-// configured headers are not added, and the Authorization net/http derives
-// from URL userinfo, cookies and every configured header name are removed.
-// net/http itself would keep them on a redirect to another port of the
-// same host.
-type credentialRoundTripper struct {
-	base    http.RoundTripper
-	origin  string
-	headers map[string]string
-	tap     *Tap
-	// maxBody bounds a response body: go-sdk reads a JSON body whole,
-	// however large.
-	maxBody int64
-}
-
-func newCredentialRoundTripper(base http.RoundTripper, auth *authContext, tap *Tap, maxBody int64) *credentialRoundTripper {
-	rt := &credentialRoundTripper{base: base, headers: auth.headers, tap: tap, maxBody: maxBody}
-	if u, err := url.Parse(auth.url); err == nil {
-		rt.origin = origin(u)
+	out := append([]string(nil), b.lines...)
+	if len(b.partial) > 0 {
+		out = append(out, string(b.partial))
 	}
-	return rt
-}
-
-// origin is a URL's scheme, host and port, with the default port explicit.
-func origin(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		port = map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	if len(out) > stderrLines {
+		out = out[len(out)-stderrLines:]
 	}
-	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
-}
-
-func (rt *credentialRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	if rt.origin != "" && origin(req.URL) == rt.origin {
-		for k, v := range rt.headers {
-			req.Header.Set(k, v)
-		}
-	} else {
-		req.URL.User = nil
-		for _, k := range []string{"Authorization", "Proxy-Authorization", "Cookie"} {
-			req.Header.Del(k)
-		}
-		for k := range rt.headers {
-			req.Header.Del(k)
-		}
-	}
-	if req.Body != nil && req.Method == http.MethodPost {
-		body, err := io.ReadAll(req.Body)
-		req.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		rt.tap.record(Sent, body)
-		req.Body = io.NopCloser(bytes.NewReader(body))
-	}
-	resp, err := rt.base.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode >= 400 {
-		statusOf(req.Context()).set(resp.StatusCode)
-	}
-	resp.Body = tapResponse(resp, rt.tap)
-	if rt.maxBody > 0 && mediaType(resp.Header.Get("Content-Type")) == "application/json" {
-		resp.Body = &limitedBody{ReadCloser: resp.Body, left: rt.maxBody}
-	}
-	return resp, nil
-}
-
-// mediaType returns the lowercased media type of a Content-Type value.
-func mediaType(ct string) string {
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		mt, _, _ = strings.Cut(ct, ";")
-	}
-	return strings.ToLower(strings.TrimSpace(mt))
-}
-
-// requestStatus holds the HTTP status of one request's failure.
-type requestStatus struct{ code atomic.Int64 }
-
-type statusKey struct{}
-
-// withStatus returns a context whose HTTP requests record their failing
-// status in the returned holder. Each call (and each connect) has its own,
-// so concurrent requests on one connection never take each other's status.
-func withStatus(ctx context.Context) (context.Context, *requestStatus) {
-	s := &requestStatus{}
-	return context.WithValue(ctx, statusKey{}, s), s
-}
-
-func statusOf(ctx context.Context) *requestStatus {
-	s, _ := ctx.Value(statusKey{}).(*requestStatus)
-	return s
-}
-
-func (s *requestStatus) set(code int) {
-	if s != nil {
-		s.code.Store(int64(code))
-	}
-}
-
-// get returns the recorded status, or 0.
-func (s *requestStatus) get() int {
-	if s == nil {
-		return 0
-	}
-	return int(s.code.Load())
-}
-
-// errBodyTooLarge ends a response body over the host's size limit.
-var errBodyTooLarge = errors.New("reply too long: over the host's size limit")
-
-// limitedBody fails a read past its limit instead of truncating silently.
-type limitedBody struct {
-	io.ReadCloser
-	left int64
-}
-
-func (l *limitedBody) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, errBodyTooLarge
-	}
-	if int64(len(p)) > l.left {
-		p = p[:l.left]
-	}
-	n, err := l.ReadCloser.Read(p)
-	l.left -= int64(n)
-	return n, err
-}
-
-// tapResponse records a response body as it is read: a JSON body whole, an
-// event stream one data payload at a time.
-func tapResponse(resp *http.Response, tap *Tap) io.ReadCloser {
-	var sink io.Writer
-	switch mediaType(resp.Header.Get("Content-Type")) {
-	case "text/event-stream":
-		sink = &sseTap{tap: tap}
-	case "application/json":
-		sink = &framer{emit: func(b []byte) { tap.record(Received, b) }}
-	default:
-		return resp.Body
-	}
-	return struct {
-		io.Reader
-		io.Closer
-	}{io.TeeReader(resp.Body, sink), resp.Body}
-}
-
-// sseTap parses a server-sent event stream and records each event's data.
-type sseTap struct {
-	tap     *Tap
-	partial []byte
-	data    bytes.Buffer
-}
-
-func (s *sseTap) Write(p []byte) (int, error) {
-	s.partial = append(s.partial, p...)
-	for {
-		i := bytes.IndexByte(s.partial, '\n')
-		if i < 0 {
-			return len(p), nil
-		}
-		line := bytes.TrimSuffix(s.partial[:i], []byte("\r"))
-		s.partial = s.partial[i+1:]
-		s.line(line)
-	}
-}
-
-func (s *sseTap) line(line []byte) {
-	switch {
-	case len(line) == 0:
-		if s.data.Len() > 0 {
-			s.tap.record(Received, s.data.Bytes())
-			s.data.Reset()
-		}
-	case bytes.HasPrefix(line, []byte("data:")):
-		if s.data.Len() > 0 {
-			s.data.WriteByte('\n')
-		}
-		s.data.Write(bytes.TrimPrefix(bytes.TrimPrefix(line, []byte("data:")), []byte(" ")))
-	}
+	return out
 }

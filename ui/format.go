@@ -156,6 +156,9 @@ func explain(err error) (kind hostcore.Kind, msg, hint, detail string) {
 	if cause := errors.Unwrap(he); cause != nil {
 		detail = cause.Error()
 	}
+	if lines := he.Stderr(); len(lines) > 0 {
+		detail = strings.TrimSpace(detail + fmt.Sprintf("\n\nThe server's stderr, last %d lines:\n%s", len(lines), strings.Join(lines, "\n")))
+	}
 	return he.Kind(), he.Message(), he.Hint(), detail
 }
 

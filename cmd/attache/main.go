@@ -39,6 +39,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "attache:", err)
 		os.Exit(1)
 	}
+	exitCode := quitOnSignal(fa)
 	w.app.Window().ShowAndRun()
-	os.Exit(w.close())
+	os.Exit(exitCode(w.close()))
 }

@@ -27,6 +27,8 @@ type app struct {
 	cache          io.Closer
 	state          io.Closer
 	convs          *hostcore.Conversations
+	budget         context.Context // the command's, with its deadline (budget.go)
+	endBudget      context.CancelFunc
 }
 
 type globalFlags struct {
@@ -63,12 +65,17 @@ variables.
 SERVER is a configured server name, or leave it out and give an ad-hoc server
 with --stdio "CMD ARGS" or --url URL (with --header K=V, --transport).
 
+--timeout is the budget of the whole command (connecting, every request,
+stopping the servers); it must be positive.
+
 Exit codes: 0 ok, 2 usage or invalid input, 3 not found, 4 unauthorized or
-forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
+forbidden, 5 server fault or protocol error, 6 transport or timeout; 128+N
+when ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129).`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.PersistentPreRunE = a.startBudget
 	f := root.PersistentFlags()
 	f.StringVar(&a.flags.stdio, "stdio", "", `ad-hoc stdio server: "CMD ARGS" (split as a shell would)`)
 	f.StringVar(&a.flags.url, "url", "", "ad-hoc Streamable HTTP server URL")
@@ -76,7 +83,7 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 	f.StringVar(&a.flags.transport, "transport", "auto", "transport for --url: auto (Streamable HTTP, else legacy HTTP+SSE), streamable or sse")
 	f.StringVar(&a.flags.account, "account", "", "account to act as (default: the server's first)")
 	f.BoolVar(&a.flags.json, "json", false, "print JSON")
-	f.DurationVar(&a.flags.timeout, "timeout", 30*time.Second, "timeout for connecting and for each request")
+	f.DurationVar(&a.flags.timeout, "timeout", 30*time.Second, "time budget of the whole command: connecting, every request, stopping the servers")
 	f.StringVar(&a.flags.config, "config", "", "config file (default $ATTACHE_CONFIG, else the user config dir)")
 	f.StringVar(&a.flags.dataDir, "data-dir", "", "data directory (default $ATTACHE_DATA_DIR, else the user cache dir)")
 	f.BoolVarP(&a.flags.verbose, "verbose", "v", false, "say more, including error details")
@@ -92,9 +99,7 @@ forbidden, 5 server fault or protocol error, 6 transport or timeout.`,
 }
 
 func (a *app) close() {
-	if a.host != nil {
-		a.host.Close()
-	}
+	a.shutdown()
 	if a.cache != nil {
 		a.cache.Close()
 	}

@@ -2,7 +2,9 @@
 // servers and resources, from a terminal or a script. It imports no Fyne.
 //
 // Exit codes: 0 ok, 2 usage or invalid input, 3 not found, 4 unauthorized or
-// forbidden, 5 server fault or protocol error, 6 transport or timeout.
+// forbidden, 5 server fault or protocol error, 6 transport or timeout; a
+// command ended by SIGINT, SIGTERM or SIGHUP ends killed by that signal
+// (128+N in a shell), once every server it started is stopped.
 package main
 
 import (
@@ -12,16 +14,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/attache/attache/hostcore"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, exitOnSignal := interruptible()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	exitOnSignal()
 	os.Exit(code)
 }
 
@@ -71,9 +71,10 @@ func exitCode(err error) int {
 	}
 }
 
-// report prints err as one clear line; with --verbose, the detail and what
-// to do next. Messages carry what servers said, so they are printed escaped
-// (see terminal.go).
+// report prints err as one clear line; with --verbose, the detail, what to
+// do next and the last lines a failed stdio server wrote to stderr.
+// Messages carry what servers said, so they are printed escaped (see
+// terminal.go).
 func (a *app) report(err error) {
 	var he *hostcore.Error
 	if !errors.As(err, &he) {
@@ -87,6 +88,9 @@ func (a *app) report(err error) {
 		}
 		if hint := he.Hint(); hint != "" {
 			fmt.Fprintf(a.stderr, "  next: %s\n", hint)
+		}
+		for _, l := range he.Stderr() { // the server's own words on what went wrong
+			fmt.Fprintf(a.stderr, "  server stderr: %s\n", a.line(l))
 		}
 	}
 }

@@ -29,6 +29,7 @@
 //	| die-on-read           | both  | raw; the process exits 3 on resources/read (see Options.Exit)       |
 //	| unauthorized          | HTTP  | raw; 401 to every request, WWW-Authenticate: Bearer realm="mcptest" |
 //	| forbidden             | HTTP  | raw; 403 to every request, Bearer error="insufficient_scope"        |
+//	| not-json-initialize   | both  | raw; initialize gets `this is not json`, after 25 stderr lines      |
 //	| spawner               | stdio | go-sdk; starts a child for good, "child-pid=N" on stderr            |
 //
 // Over HTTP the modes that speak 2026-07-28 (v2026, paged, image) are
@@ -100,12 +101,14 @@
 //
 // # The raw modes
 //
-// The raw modes (every mode from empty-contents to forbidden) are hand-written
-// JSON-RPC, newline-delimited over stdio and, over HTTP, one
+// The raw modes (every mode from empty-contents to not-json-initialize) are
+// hand-written JSON-RPC, newline-delimited over stdio and, over HTTP, one
 // application/json response per POST. They answer initialize with 2025-11-25
 // and capabilities {resources:{}}, server/discover and unknown methods with
 // -32601, ping with {}, resources/list with RawResourceURI and
 // resources/templates/list with RawTemplate; notifications get nothing (HTTP
 // 202), GET gets 405 and DELETE 200. Every resources/read, whatever its uri,
 // gets the mode's scripted reply; ids are echoed byte for byte.
+// not-json-initialize first writes InitStderrLines lines ("stderr line N")
+// to Options.Stderr, then answers initialize with `this is not json`.
 package mcptest

@@ -49,7 +49,8 @@ type Options struct {
 	// nil, as in-process, a stdio server stops and closes its output, and an
 	// HTTP server aborts the connection of this and every later request.
 	Exit func(code int)
-	// Stderr receives the spawner's "child-pid=N" line; nil discards it.
+	// Stderr receives the spawner's "child-pid=N" line and the lines of
+	// not-json-initialize; nil discards it.
 	Stderr io.Writer
 	// Child builds the spawner's long-lived child; nil runs "sleep 300".
 	Child func() *exec.Cmd

@@ -28,6 +28,7 @@ const (
 	ModeDieOnRead          = "die-on-read"           // read: the server dies
 	ModeUnauthorized       = "unauthorized"          // HTTP 401 to everything
 	ModeForbidden          = "forbidden"             // HTTP 403 to everything
+	ModeNotJSONInit        = "not-json-initialize"   // initialize: a reply that is not JSON
 )
 
 // faultNames lists the raw modes in the doc table's order.
@@ -36,6 +37,7 @@ var faultNames = []string{
 	ModeResultNotObject, ModeNotJSON, ModeOversize, ModeWrongURI,
 	ModeNotFound32002, ModeNotFound32602, ModeInvalidParams, ModeServerFault,
 	ModeVersionMismatch, ModeSlow, ModeDieOnRead, ModeUnauthorized, ModeForbidden,
+	ModeNotJSONInit,
 }
 
 // overFor says which transports a raw mode is served over: the HTTP status

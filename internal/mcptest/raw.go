@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 )
@@ -19,6 +20,9 @@ const (
 	// RawText is the body of a read that the raw server answers properly:
 	// the slow mode's, after its delay.
 	RawText = "raw text\n"
+	// InitStderrLines is how many lines not-json-initialize writes to
+	// Options.Stderr before its garbage: more than a host keeps.
+	InitStderrLines = 25
 )
 
 // The JSON-RPC error codes the raw server uses.
@@ -85,6 +89,12 @@ func (s *rawServer) handle(ctx context.Context, body []byte) (message, rawReques
 func (s *rawServer) answer(ctx context.Context, req rawRequest) (message, error) {
 	switch req.Method {
 	case "initialize":
+		if s.mode == ModeNotJSONInit {
+			for i := range InitStderrLines {
+				fmt.Fprintf(s.opts.Stderr, "stderr line %d\n", i+1)
+			}
+			return notJSON("this is not json"), nil
+		}
 		return result(map[string]any{
 			"protocolVersion": Version2025Nov,
 			"capabilities":    map[string]any{"resources": map[string]any{}},

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// --timeout is the budget of a whole command, from the start of the
+// process: connecting, every request, and stopping the servers at the end.
+// The command's context carries the deadline, so a connect and the
+// requests after it draw on one budget; the last twentieth of the budget
+// (at most exitReserve) is kept for the end, when the host is shut down
+// within what is left (hostcore's Host.Shutdown): a stdio server that does
+// not exit at once is then killed, not waited for. Time spent answering an
+// input prompt counts too.
+//
+// demo-server (a server that runs until its client leaves) and login (a
+// person signing in) have no budget.
+var unbudgeted = map[string]bool{"demo-server": true, "login": true}
+
+// started is when package main was initialized, the last before main
+// runs; processStart knows better on Linux.
+var started = time.Now()
+
+// processStart returns when the process started: on Linux from /proc (its
+// start in clock ticks since boot, against the uptime), so that loading
+// the program counts against the budget too; elsewhere, started.
+func processStart() time.Time {
+	stat, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return started
+	}
+	up, err := os.ReadFile("/proc/uptime")
+	now := time.Now()
+	var uptime float64
+	if _, err2 := fmt.Sscan(string(up), &uptime); err != nil || err2 != nil {
+		return started
+	}
+	// Fields after the command name, which is in parentheses: state is
+	// field 3, starttime field 22 (in ticks of 1/100 s on Linux).
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 20 {
+		return started
+	}
+	ticks, err := strconv.ParseInt(fields[19], 10, 64)
+	age := time.Duration(uptime*float64(time.Second)) - time.Duration(ticks)*10*time.Millisecond
+	if err != nil || age < 0 || now.Add(-age).After(started) || age > time.Minute {
+		return started
+	}
+	return now.Add(-age)
+}
+
+// exitReserve is the most of the budget kept for stopping the servers and
+// closing the stores.
+const exitReserve = 100 * time.Millisecond
+
+// startBudget is the root command's PersistentPreRunE: it refuses a
+// --timeout that is not positive, and gives the command its deadline.
+func (a *app) startBudget(cmd *cobra.Command, _ []string) error {
+	if a.flags.timeout <= 0 {
+		return usageError(fmt.Sprintf("--timeout %s is not a positive duration (such as 30s)", a.flags.timeout))
+	}
+	a.budget = cmd.Context()
+	if unbudgeted[cmd.Name()] {
+		return nil
+	}
+	reserve := min(a.flags.timeout/20, exitReserve)
+	ctx, cancel := context.WithDeadline(cmd.Context(), processStart().Add(a.flags.timeout-reserve))
+	a.budget, a.endBudget = ctx, cancel
+	cmd.SetContext(ctx)
+	return nil
+}
+
+// shutdown closes the host within the command's budget (or at once after
+// a signal), and ends the budget.
+func (a *app) shutdown() {
+	ctx := a.budget
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if a.host != nil {
+		a.host.Shutdown(ctx)
+	}
+	if a.endBudget != nil {
+		a.endBudget()
+	}
+}

@@ -1,0 +1,259 @@
+package hostcore
+
+import (
+	"bytes"
+	"io"
+)
+
+// A gate holds back each message a server sends until it is whole, and
+// refuses one over the host's size limit before anything downstream
+// (go-sdk's decoder, the tap) has buffered a byte of it. A refused message
+// costs the limit itself, gathered in blocks that are never copied; go-sdk
+// on its own would grow a buffer to the limit by doubling and copying (the
+// stdio decoder, an SSE line) or read the whole body (a JSON reply), and
+// keep the copies until the collector runs.
+//
+// Whole messages go on to the gate's reader, and to record (the tap). On
+// stdio and in a JSON body a message is a JSON value (white space between
+// values goes on at once); in an event stream it is an event. Bytes that
+// are neither (a banner on stdout) go on at once too, for go-sdk to fail
+// on, and are reported to fault. A gate is not safe for concurrent use.
+type gate struct {
+	src    io.Reader
+	limit  int // the longest message; 0 means no limit
+	split  splitter
+	record func(msg []byte, truncated bool) // each whole message; may be nil
+	fault  func(error)                      // the first breach; may be nil
+	stdout bool                             // the stream is a stdio server's stdout
+
+	scratch  []byte
+	cur      blocks // the message being gathered
+	ready    blocks // whole messages, to be read
+	idle     int    // bytes between messages since the last one
+	err      error  // the source's error, or the refusal, once ready is drained
+	reported bool
+}
+
+func newGate(src io.Reader, limit int, split splitter) *gate {
+	return &gate{src: src, limit: limit, split: split, scratch: make([]byte, 32<<10)}
+}
+
+func (g *gate) Read(p []byte) (int, error) {
+	for g.ready.n == 0 {
+		if g.err != nil {
+			return 0, g.err
+		}
+		g.fill()
+	}
+	return g.ready.read(p), nil
+}
+
+// fill reads the source once and sorts what came into messages.
+func (g *gate) fill() {
+	n, err := g.src.Read(g.scratch)
+	data := g.scratch[:n]
+	for len(data) > 0 && g.err == nil {
+		k, kind := g.split.scan(data)
+		if k < 0 {
+			g.hold(data)
+			break
+		}
+		g.hold(data[:k])
+		if g.err == nil {
+			g.complete(kind)
+		}
+		data = data[k:]
+	}
+	if err != nil && g.err == nil {
+		g.cur.reset() // an unfinished message goes nowhere: the reader gets the error instead
+		g.err = err
+	}
+}
+
+// hold adds p to the message being gathered, and refuses the message once
+// it is over the limit.
+func (g *gate) hold(p []byte) {
+	g.cur.write(p)
+	if g.limit > 0 && (g.cur.n > g.limit || g.idle > g.limit) {
+		g.cur.reset()
+		g.report(errBodyTooLarge)
+		g.err = errBodyTooLarge
+	}
+}
+
+// complete sends on the message just gathered.
+func (g *gate) complete(kind segment) {
+	switch kind {
+	case segMessage:
+		g.idle = 0
+		if g.record != nil {
+			g.record(g.cur.join(tapMaxMessage))
+		}
+	case segBetween:
+		g.idle += g.cur.n
+	case segStray:
+		msg, _ := g.cur.join(maxJunkShown)
+		g.report(&notJSONError{start: string(bytes.TrimSpace(msg)), stdout: g.stdout})
+		if g.record != nil {
+			g.record(msg, g.cur.n > len(msg))
+		}
+	}
+	g.cur.moveTo(&g.ready)
+}
+
+func (g *gate) report(err error) {
+	if g.fault != nil && !g.reported {
+		g.reported = true
+		g.fault(err)
+	}
+}
+
+// maxJunkShown bounds how much of stray bytes an error quotes.
+const maxJunkShown = 80
+
+// segment is what a splitter found.
+type segment int
+
+const (
+	segMessage segment = iota // a whole message
+	segBetween                // white space between messages
+	segStray                  // bytes between messages that are not white space
+)
+
+// A splitter finds where the messages of a stream end.
+type splitter interface {
+	// scan reads data, which continues the stream, and returns how many of
+	// its bytes end the current segment and what the segment is; or -1
+	// when data ends inside a message.
+	scan(data []byte) (int, segment)
+}
+
+// jsonSplit splits a stream of JSON values (objects and arrays, as
+// JSON-RPC sends them). It tracks strings and escapes, so it does not
+// depend on newlines or on how reads split the stream.
+type jsonSplit struct {
+	depth    int
+	inString bool
+	escaped  bool
+}
+
+func (s *jsonSplit) scan(data []byte) (int, segment) {
+	if s.depth == 0 {
+		if i := bytes.IndexAny(data, "{["); i != 0 {
+			run := data
+			if i > 0 {
+				run = data[:i]
+			}
+			if len(bytes.TrimSpace(run)) > 0 {
+				return len(run), segStray
+			}
+			return len(run), segBetween
+		}
+	}
+	for i, c := range data {
+		switch {
+		case s.inString && s.escaped:
+			s.escaped = false
+		case s.inString && c == '\\':
+			s.escaped = true
+		case c == '"':
+			s.inString = !s.inString
+		case s.inString:
+		case c == '{' || c == '[':
+			s.depth++
+		case c == '}' || c == ']':
+			s.depth--
+			if s.depth == 0 {
+				return i + 1, segMessage
+			}
+		}
+	}
+	return -1, segMessage
+}
+
+// sseSplit splits a server-sent event stream into events, each ended by an
+// empty line.
+type sseSplit struct {
+	lineLen int // bytes of the current line, without CR
+}
+
+func (s *sseSplit) scan(data []byte) (int, segment) {
+	off := 0
+	for {
+		j := bytes.IndexByte(data[off:], '\n')
+		if j < 0 {
+			s.lineLen += len(data) - off - bytes.Count(data[off:], []byte("\r"))
+			return -1, segMessage
+		}
+		s.lineLen += j - bytes.Count(data[off:off+j], []byte("\r"))
+		off += j + 1
+		if s.lineLen == 0 {
+			return off, segMessage
+		}
+		s.lineLen = 0
+	}
+}
+
+// blocks holds bytes in blocks that grow to blockMax: it grows without
+// copying, and read frees each block once it is consumed.
+type blocks struct {
+	bs [][]byte
+	n  int
+}
+
+const (
+	blockMin = 512
+	blockMax = 64 << 10
+)
+
+func (b *blocks) write(p []byte) {
+	for len(p) > 0 {
+		if k := len(b.bs); k > 0 && cap(b.bs[k-1]) > len(b.bs[k-1]) {
+			last := b.bs[k-1]
+			m := min(cap(last)-len(last), len(p))
+			b.bs[k-1] = append(last, p[:m]...)
+			b.n, p = b.n+m, p[m:]
+			continue
+		}
+		b.bs = append(b.bs, make([]byte, 0, min(blockMax, max(blockMin, b.n))))
+	}
+}
+
+func (b *blocks) read(p []byte) int {
+	n := 0
+	for n < len(p) && len(b.bs) > 0 {
+		c := copy(p[n:], b.bs[0])
+		n += c
+		if b.bs[0] = b.bs[0][c:]; len(b.bs[0]) == 0 {
+			b.bs[0] = nil
+			b.bs = b.bs[1:]
+		}
+	}
+	b.n -= n
+	return n
+}
+
+// moveTo appends b's bytes to dst and empties b.
+func (b *blocks) moveTo(dst *blocks) {
+	for i, blk := range b.bs {
+		dst.bs = append(dst.bs, blk[:len(blk):len(blk)]) // full: dst never writes into b's last block
+		b.bs[i] = nil
+	}
+	dst.n += b.n
+	b.reset()
+}
+
+func (b *blocks) reset() { b.bs, b.n = nil, 0 }
+
+// join returns the first max bytes of b in one slice, and whether there
+// were more.
+func (b *blocks) join(max int) ([]byte, bool) {
+	out := make([]byte, 0, min(b.n, max))
+	for _, blk := range b.bs {
+		if len(out)+len(blk) > max {
+			return append(out, blk[:max-len(out)]...), true
+		}
+		out = append(out, blk...)
+	}
+	return out, false
+}
