@@ -273,18 +273,18 @@ func (c *Conn) dial(ctx context.Context, auth *authContext, p dialPlan) (dialed,
 		t = c.sseTransport(auth)
 	}
 	d, status, err := c.open(ctx, t, p.version)
-	if err != nil && p.fallback && legacyFallback(status.get()) && ctx.Err() == nil {
-		c.host.log.Info("Streamable HTTP refused; trying HTTP+SSE", "server", c.Server.Name, "status", status.get())
+	if err != nil && p.fallback && legacyFallback(status.outcome().code) && ctx.Err() == nil {
+		c.host.log.Info("Streamable HTTP refused; trying HTTP+SSE", "server", c.Server.Name, "status", status.outcome().code)
 		sse, sseStatus, sseErr := c.open(ctx, c.sseTransport(auth), p.version)
 		if sseErr == nil {
 			d, err, p.transport = sse, nil, TransportSSE
 		} else {
 			c.host.log.Info("HTTP+SSE refused too", "server", c.Server.Name,
-				"err", auth.redactError(classify(sseErr, op, "", sseStatus.get())))
+				"err", auth.redactError(c.explain(sseErr, op, "", sseStatus, true)))
 		}
 	}
 	if err != nil {
-		return dialed{}, classify(err, op, "", status.get())
+		return dialed{}, c.explain(err, op, "", status, true)
 	}
 	d.rec.Transport = p.transport
 	return d, nil

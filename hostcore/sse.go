@@ -49,7 +49,7 @@ type sseTransport struct {
 // context, with the same round tripper as Streamable HTTP.
 func (c *Conn) sseTransport(auth *authContext) mcp.Transport {
 	maxLine := int(c.host.opts.MaxBodyBytes*2) + 1<<20 // base64 and JSON escaping, as for Streamable HTTP
-	rt := newCredentialRoundTripper(c.host.opts.HTTPTransport, auth, c.tap, int64(maxLine))
+	rt := newCredentialRoundTripper(c.host.opts.HTTPTransport, auth, c.tap, int64(maxLine)).forHost(c.host)
 	return &sseTransport{inner: &mcp.SSEClientTransport{
 		Endpoint:     auth.url,
 		HTTPClient:   &http.Client{Transport: rt},
