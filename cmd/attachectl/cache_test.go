@@ -56,7 +56,7 @@ func TestCacheAcrossProcesses(t *testing.T) {
 		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
 			t.Fatalf("read %v: %+v", args, r)
 		}
-		return out.Cache.Status, out.Cache.Scope
+		return out.Host.Cache.Status, out.Host.Cache.Scope
 	}
 	if st, scope := status(); st != "miss" || scope != "private" || reads.Load() != 1 {
 		t.Fatalf("first read: %s %s, %d server reads; want a private miss and 1", st, scope, reads.Load())

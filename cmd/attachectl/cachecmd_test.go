@@ -57,7 +57,7 @@ func TestCachePurgeAccountIsExact(t *testing.T) {
 		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
 			t.Fatalf("read as %s: %+v", account, r)
 		}
-		return out.Cache.Status
+		return out.Host.Cache.Status
 	}
 	byAccount := func() map[string]int {
 		t.Helper()

@@ -78,7 +78,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
 		t.Fatalf("read --json: %+v", r)
 	}
-	if out.URI != uri || len(out.Contents) != 1 || out.Contents[0].Text == nil || out.ProtocolVersion == "" {
+	if out.Host.URI != uri || len(out.Result.Contents) != 1 || out.Result.Contents[0].Text == nil || out.Host.ProtocolVersion == "" {
 		t.Errorf("read --json = %+v", out)
 	}
 	// The other tenant cannot see it, and gets "not found", exit code 3.
@@ -223,5 +223,48 @@ func TestFaultsThroughCLI(t *testing.T) {
 	r := ctl(t, env, "read", "--stdio", mcptestd+" --mode "+mcptest.ModeOversize+" --stdio --body-bytes 40000000", mcptest.RawResourceURI)
 	if r.code != exitServer || !strings.Contains(r.stderr, "size limit") {
 		t.Errorf("oversize: %+v; want exit 5 naming the size limit", r)
+	}
+}
+
+// TestReadJSONIsHonest: read --json keeps the server's result apart from
+// what the host adds. server-everything sends no ttlMs or cacheScope: the
+// result has none, and no field the server never sent (a size); threengram
+// sends both, and they appear as sent; a hit carries the contents only.
+func TestReadJSONIsHonest(t *testing.T) {
+	stdio := `node "` + everythingPath(t) + `" stdio`
+	env := privateEnv(t)
+	decode := func(r result) (map[string]any, readOutput) {
+		t.Helper()
+		var raw map[string]any
+		var out readOutput
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &raw) != nil || json.Unmarshal([]byte(r.stdout), &out) != nil {
+			t.Fatalf("read --json: %+v", r)
+		}
+		return raw["result"].(map[string]any), out
+	}
+	res, out := decode(ctl(t, env, "read", "--stdio", stdio, "demo://resource/static/document/architecture.md", "--json"))
+	if _, ok := res["ttlMs"]; ok {
+		t.Errorf("result has a ttlMs the server never sent: %v", res)
+	}
+	for _, c := range res["contents"].([]any) {
+		if _, ok := c.(map[string]any)["size"]; ok {
+			t.Errorf("a content has a size the server never sent: %v", c)
+		}
+	}
+	if len(out.Host.Sizes) != 1 || out.Host.Sizes[0] != len(*out.Result.Contents[0].Text) {
+		t.Errorf("host sizes %v for %d bytes", out.Host.Sizes, len(*out.Result.Contents[0].Text))
+	}
+	if !strings.Contains(out.Host.Cache.NotStored, "sent no ttlMs") {
+		t.Errorf("why not stored: %q; want it to say the server sent no ttlMs", out.Host.Cache.NotStored)
+	}
+
+	uri := "threengram://memory/" + strings.Fields(ctl(t, env, "complete", "demo", threengram.MemoryTemplate, "id", "m").stdout)[0]
+	res, _ = decode(ctl(t, env, "read", "demo", uri, "--json"))
+	if res["ttlMs"] != float64(86400000) || res["cacheScope"] != "private" {
+		t.Errorf("threengram's hints as sent: %v", res)
+	}
+	res, out = decode(ctl(t, env, "read", "demo", uri, "--json"))
+	if _, ok := res["ttlMs"]; ok || out.Host.Cache.Status != "hit" || out.Host.Cache.TTLMs != 86400000 {
+		t.Errorf("a hit: result %v, cache %+v; want the contents only, the hints under host.cache", res, out.Host.Cache)
 	}
 }

@@ -88,7 +88,7 @@ func TestOAuthEndToEnd(t *testing.T) {
 		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &out) != nil {
 			t.Fatalf("read: %+v", r)
 		}
-		return out.Cache.Status, *out.Contents[0].Text
+		return out.Host.Cache.Status, *out.Result.Contents[0].Text
 	}
 	expiry := func() time.Time {
 		var rows []struct {

@@ -63,12 +63,32 @@ with --out, the bytes are exactly the server's.`,
 }
 
 // readOutput is the --json shape of a read.
+// readOutput is read --json: what the server sent and what the host adds,
+// kept apart, so that nothing the server never sent reads as if it had.
 type readOutput struct {
-	URI             string          `json:"uri"`
-	Contents        []contentOutput `json:"contents"`
-	ProtocolVersion string          `json:"protocolVersion"`
-	ElapsedMs       int64           `json:"elapsedMs"`
-	Cache           cacheOutput     `json:"cache"`
+	// Result is the server's result: its contents exactly as sent, and
+	// its cache hints as sent (absent when it sent none). A result served
+	// from the cache has the contents as the server sent them then; its
+	// hints are in Host.Cache.
+	Result resultOutput `json:"result"`
+	// Host is the host's own report on the read.
+	Host hostOutput `json:"host"`
+}
+
+type resultOutput struct {
+	Contents   []contentOutput `json:"contents"`
+	TTLMs      *int64          `json:"ttlMs,omitempty"`
+	CacheScope string          `json:"cacheScope,omitempty"`
+}
+
+type hostOutput struct {
+	URI             string `json:"uri"`
+	ProtocolVersion string `json:"protocolVersion"`
+	ElapsedMs       int64  `json:"elapsedMs"`
+	// Sizes are the byte sizes of the contents, in order (decoded for a
+	// blob), which the server does not send.
+	Sizes []int       `json:"sizes"`
+	Cache cacheOutput `json:"cache"`
 }
 
 // cacheOutput is the --json shape of a read's cache status.
@@ -87,17 +107,25 @@ type contentOutput struct {
 	MIMEType string  `json:"mimeType,omitempty"`
 	Text     *string `json:"text,omitempty"`
 	Blob     []byte  `json:"blob,omitempty"` // encoding/json writes base64
-	Size     int     `json:"size"`
 }
 
 func readJSON(res *hostcore.ReadResult) readOutput {
 	ci := res.Cache
-	o := readOutput{URI: res.URI, ProtocolVersion: res.ProtocolVersion, ElapsedMs: res.Elapsed.Milliseconds(),
-		Contents: []contentOutput{},
-		Cache: cacheOutput{Status: string(ci.Status), Scope: ci.Scope, TTLMs: ci.TTL.Milliseconds(),
-			TTLLeftMs: ci.TTLLeft.Milliseconds(), AgeMs: ci.Age.Milliseconds(), Account: ci.Account, NotStored: ci.NotStored}}
+	o := readOutput{
+		Result: resultOutput{Contents: []contentOutput{}},
+		Host: hostOutput{URI: res.URI, ProtocolVersion: res.ProtocolVersion, ElapsedMs: res.Elapsed.Milliseconds(), Sizes: []int{},
+			Cache: cacheOutput{Status: string(ci.Status), Scope: ci.Scope, TTLMs: ci.TTL.Milliseconds(),
+				TTLLeftMs: ci.TTLLeft.Milliseconds(), AgeMs: ci.Age.Milliseconds(), Account: ci.Account, NotStored: ci.NotStored}},
+	}
+	if fetched := ci.Status != hostcore.CacheHit && ci.Status != hostcore.CacheStale; fetched {
+		if res.Hints.TTLSent {
+			ms := res.Hints.TTLMs
+			o.Result.TTLMs = &ms
+		}
+		o.Result.CacheScope = res.Hints.Scope
+	}
 	for _, c := range res.Contents {
-		co := contentOutput{URI: c.URI, MIMEType: c.MIMEType, Size: c.Size()}
+		co := contentOutput{URI: c.URI, MIMEType: c.MIMEType}
 		if c.IsBlob {
 			co.Blob = c.Blob
 			if co.Blob == nil {
@@ -107,7 +135,8 @@ func readJSON(res *hostcore.ReadResult) readOutput {
 			text := c.Text
 			co.Text = &text
 		}
-		o.Contents = append(o.Contents, co)
+		o.Result.Contents = append(o.Result.Contents, co)
+		o.Host.Sizes = append(o.Host.Sizes, c.Size())
 	}
 	return o
 }
