@@ -144,8 +144,9 @@ func (d Document) Markdown() string {
 // run of backticks in it, so a body containing Markdown or fences cannot
 // end its block early; an image is a line such as "[image: image/png, 1,234
 // bytes]" (the image itself goes as an image part); another blob is its
-// summary in brackets. Entries of a multi-entry read each get a sub-heading
-// with their uri and mimeType. Header values containing control characters
+// summary in brackets. Text goes through RenderBody first, so a threengram
+// memory reads as a heading line and its content. Entries of a multi-entry
+// read each get a sub-heading with their uri and mimeType. Header values containing control characters
 // (a newline could forge a heading) are rendered as Go-quoted strings.
 func (s Section) Markdown() string {
 	var b strings.Builder
@@ -210,12 +211,13 @@ func (p Part) writeMarkdown(w *strings.Builder) {
 	case PartBinary:
 		write(w, "[", headerValue(p.Summary), "]\n")
 	default:
+		text := RenderBody(p.MIMEType, p.Text) // a memory as a person reads it, not escaped JSON
 		fence := "```"
-		if n := longestRun(p.Text, '`') + 1; n > 3 {
+		if n := longestRun(text, '`') + 1; n > 3 {
 			fence = strings.Repeat("`", n)
 		}
-		write(w, fence, "\n", p.Text)
-		if p.Text != "" && !strings.HasSuffix(p.Text, "\n") {
+		write(w, fence, "\n", text)
+		if text != "" && !strings.HasSuffix(text, "\n") {
 			w.WriteString("\n")
 		}
 		write(w, fence, "\n")
