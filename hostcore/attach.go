@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -200,34 +199,15 @@ func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *RankOptions
 	if err != nil {
 		return Packing{}, nil, err
 	}
-	items := make([]*Item, len(atts))
-	sem := make(chan struct{}, readConcurrency)
-	var wg sync.WaitGroup
-	for i, a := range atts {
-		items[i] = itemOf(a)
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			items[i].Contents, items[i].ReadErr = cv.read(ctx, a)
-		})
+	reads := cv.readAll(ctx, atts)
+	items := make([]*Item, len(reads))
+	for i, r := range reads {
+		items[i] = r.item
 	}
-	wg.Wait()
 	return Rank(items, opts), atts, nil
 }
 
 func itemOf(a Attachment) *Item {
 	return &Item{ID: fmt.Sprint(a.ID), Server: a.Server.Name, Account: a.Account, URI: a.URI,
 		Annotations: a.Annotations, PriorityOverride: a.PriorityOverride, Pinned: a.Pinned, Order: a.Position}
-}
-
-func (cv *Conversations) read(ctx context.Context, a Attachment) ([]Content, error) {
-	c, err := cv.ConnFor(a)
-	if err != nil {
-		return nil, err
-	}
-	res, err := c.Read(ctx, a.URI, ReadUse)
-	if err != nil {
-		return nil, err
-	}
-	return res.Contents, nil
 }

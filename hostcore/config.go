@@ -26,6 +26,8 @@ type Config struct {
 	Servers []ServerConfig `json:"servers"`
 	// Imports names files whose servers are merged in at load time.
 	Imports []ImportSource `json:"imports,omitempty"`
+	// Providers are the model providers (see ProviderConfig); never a key.
+	Providers []ProviderConfig `json:"providers,omitempty"`
 
 	mu   sync.RWMutex
 	path string
@@ -196,6 +198,9 @@ func LoadConfig(path string) (*Config, error) {
 		if err := c.Servers[i].Validate(); err != nil {
 			return nil, newError(KindUsage, err, "config %s", path)
 		}
+	}
+	if err := validateProviders(c.Providers); err != nil {
+		return nil, newError(KindUsage, err, "config %s", path)
 	}
 	c.loadImports()
 	return c, nil

@@ -17,5 +17,9 @@ func TestDependencies(t *testing.T) {
 		"github.com/attache/attache/ui",
 		"github.com/attache/attache/threengram",
 		"github.com/attache/attache/cmd",
+		// The model providers' SDKs live in package provider, an adapter.
+		"github.com/attache/attache/provider",
+		"github.com/openai",
+		"github.com/anthropics",
 	)
 }

@@ -2,23 +2,31 @@ package hostcore
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Tools are not what Attaché is for: it attaches resources, and runs no
-// model's tool calls. The host lists and calls tools only where something
-// outside the app needs it, such as the client that the MCP conformance
-// suite drives (attachectl conformance-client), whose authorization
-// scenarios sign in on a tools/call. Both go through call, so their errors
-// carry a kind and the HTTP status of their own request.
+// Attaché attaches resources; tools are the model's. The host lists and
+// calls them for the model loop (see Chat, where every call waits for the
+// person's approval), for attachectl tools and call, and for the client
+// that the MCP conformance suite drives (attachectl conformance-client),
+// whose authorization scenarios sign in on a tools/call. Both go through
+// call, so their errors carry a kind and the HTTP status of their own
+// request.
 
 // Tool is one entry of tools/list.
 type Tool struct {
 	Name        string `json:"name"`
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
+	// InputSchema is the JSON Schema of the tool's arguments, as the
+	// server sent it; the model is given it as is.
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// ReadOnly is the server's readOnlyHint: a hint to show the person
+	// when asking to approve a call, never a reason to skip asking.
+	ReadOnly bool `json:"readOnly,omitempty"`
 }
 
 // ToolResult is what a tools/call returned.
@@ -28,6 +36,11 @@ type ToolResult struct {
 	// IsError is set when the tool reported a failure of its own: the
 	// request succeeded, the tool did not.
 	IsError bool `json:"isError,omitempty"`
+	// Structured is the result's structuredContent, if any.
+	Structured json.RawMessage `json:"structuredContent,omitempty"`
+	// Omitted describes each content entry that is not text (an image, a
+	// resource link), in order: "image/png, 1,234 bytes".
+	Omitted []string `json:"omitted,omitempty"`
 }
 
 // Tools lists every tool of every page. A server that repeats a cursor, or
@@ -46,7 +59,7 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 		}
 		for _, t := range res.Tools {
 			if t != nil {
-				out = append(out, Tool{Name: t.Name, Title: t.Title, Description: t.Description})
+				out = append(out, toolOf(t))
 			}
 		}
 		cursor = res.NextCursor
@@ -75,10 +88,17 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 		return nil, err
 	}
 	var parts []string
+	out := &ToolResult{IsError: res.IsError}
 	for _, ct := range res.Content {
 		if t, ok := ct.(*mcp.TextContent); ok {
 			parts = append(parts, t.Text)
+		} else {
+			out.Omitted = append(out.Omitted, describeContent(ct))
 		}
 	}
-	return &ToolResult{Text: strings.Join(parts, "\n"), IsError: res.IsError}, nil
+	out.Text = strings.Join(parts, "\n")
+	if res.StructuredContent != nil {
+		out.Structured, _ = json.Marshal(res.StructuredContent)
+	}
+	return out, nil
 }

@@ -50,4 +50,52 @@ var migrations = []string{
 	// delete another's removals while it can still undo them.
 	`ALTER TABLE conversations ADD COLUMN removed_by TEXT;
 	ALTER TABLE attachments ADD COLUMN removed_by TEXT;`,
+
+	// 3: the model loop. A turn keeps the context it sent (the system
+	// prompt and every attachment's verdict, cache status and digest) and
+	// the tools it offered, as JSON; its requests and messages are rows of
+	// their own, appended as they happen, so a failure or a Stop loses
+	// nothing. Tool switches and "Always" grants are per conversation.
+	`CREATE TABLE turns (
+		id INTEGER PRIMARY KEY,
+		conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+		seq INTEGER NOT NULL CHECK (seq > 0),
+		provider TEXT NOT NULL,
+		model TEXT NOT NULL,
+		started_at TEXT NOT NULL,
+		finished_at TEXT,
+		status TEXT NOT NULL CHECK (status IN ('running', 'done', 'failed', 'stopped')),
+		error_kind TEXT NOT NULL,
+		error TEXT NOT NULL,
+		context TEXT NOT NULL CHECK (json_valid(context)),
+		tools TEXT NOT NULL CHECK (json_valid(tools)),
+		listing_tokens INTEGER NOT NULL,
+		UNIQUE (conversation_id, seq)
+	);
+	CREATE TABLE turn_requests (
+		turn_id INTEGER NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+		round INTEGER NOT NULL CHECK (round > 0),
+		record TEXT NOT NULL CHECK (json_valid(record)),
+		PRIMARY KEY (turn_id, round)
+	);
+	CREATE TABLE turn_messages (
+		turn_id INTEGER NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+		seq INTEGER NOT NULL,
+		role TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'tool')),
+		message TEXT NOT NULL CHECK (json_valid(message)),
+		PRIMARY KEY (turn_id, seq)
+	);
+	CREATE TABLE tool_switches (
+		conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+		server TEXT NOT NULL CHECK (server <> ''),
+		enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+		PRIMARY KEY (conversation_id, server)
+	);
+	CREATE TABLE tool_grants (
+		conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+		server TEXT NOT NULL CHECK (server <> ''),
+		tool TEXT NOT NULL CHECK (tool <> ''),
+		granted_at TEXT NOT NULL,
+		PRIMARY KEY (conversation_id, server, tool)
+	);`,
 }

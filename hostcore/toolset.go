@@ -1,0 +1,199 @@
+package hostcore
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A conversation's tools come from its servers: by default those of its
+// attachments (each with the account of its first attachment), plus any
+// server the person switched on, minus any switched off (ToolSettings).
+// Both APIs want tool names of at most 64 letters, digits, '_' and '-', and
+// unique in a request; a tool keeps its own name when it is unique among
+// the offered servers, so a model (or a script) can call get_memories by
+// that name.
+
+// maxToolName is the longest tool name both APIs accept.
+const maxToolName = 64
+
+// badToolRune is what a tool name may not contain.
+var badToolRune = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+
+// emptySchema is the schema of a tool that declares none: both APIs want
+// an object schema.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// toolServer is a server whose tools a turn offers.
+type toolServer struct {
+	name string
+	conn *Conn
+}
+
+// toolServers returns the servers whose tools conv offers, by name, and
+// says why a server switched on could not be reached.
+func (cv *Conversations) toolServers(atts []Attachment, settings ToolSettings) ([]toolServer, []string) {
+	var out []toolServer
+	var warnings []string
+	seen := map[string]bool{}
+	add := func(name string, conn func() (*Conn, error)) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		if on, set := settings.Servers[name]; set && !on {
+			return
+		}
+		c, err := conn()
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", name, messageOf(err)))
+			return
+		}
+		out = append(out, toolServer{name, c})
+	}
+	for _, a := range atts {
+		add(a.Server.Name, func() (*Conn, error) { return cv.ConnFor(a) })
+	}
+	for _, name := range slices.Sorted(maps.Keys(settings.Servers)) {
+		if settings.Servers[name] {
+			add(name, func() (*Conn, error) {
+				sc, err := cv.ServerFor(ServerRef{Name: name})
+				if err != nil {
+					return nil, err
+				}
+				return cv.host.ConnFor(sc, "")
+			})
+		}
+	}
+	slices.SortFunc(out, func(a, b toolServer) int { return cmp.Compare(a.name, b.name) })
+	return out, warnings
+}
+
+// offerTools lists the tools of servers and names them for the model. A
+// server whose tools cannot be listed is left out, with a warning.
+func offerTools(ctx context.Context, servers []toolServer) ([]OfferedTool, map[string]*Conn, []string) {
+	var offered []OfferedTool
+	var warnings []string
+	conns := map[string]*Conn{}
+	owners := map[string]int{} // tool name → how many servers offer one
+	for _, s := range servers {
+		tools, err := s.conn.Tools(ctx)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", s.name, messageOf(err)))
+			continue
+		}
+		conns[s.name] = s.conn
+		for _, t := range tools {
+			owners[t.Name]++
+			schema := t.InputSchema
+			if len(schema) == 0 || string(schema) == "null" {
+				schema = emptySchema
+			}
+			offered = append(offered, OfferedTool{Server: s.name, Account: s.conn.Account.Name, Tool: t.Name,
+				Description: t.Description, InputSchema: schema, ReadOnly: t.ReadOnly})
+		}
+	}
+	used := map[string]bool{}
+	for i := range offered {
+		t := &offered[i]
+		name := t.Tool
+		if owners[name] > 1 {
+			name = t.Server + "__" + name
+		}
+		t.Name = uniqueToolName(toolName(name), used)
+		used[t.Name] = true
+	}
+	return offered, conns, warnings
+}
+
+// toolName makes name acceptable to both APIs: other characters become
+// '_', and a name too long keeps its start and a hash of the whole.
+func toolName(name string) string {
+	n := badToolRune.ReplaceAllString(name, "_")
+	if n == "" {
+		n = "tool"
+	}
+	if len(n) > maxToolName {
+		sum := sha256.Sum256([]byte(name))
+		n = n[:maxToolName-9] + "_" + hex.EncodeToString(sum[:4])
+	}
+	return n
+}
+
+// uniqueToolName suffixes name with _2, _3... until no other tool has it.
+func uniqueToolName(name string, used map[string]bool) string {
+	if !used[name] {
+		return name
+	}
+	for i := 2; ; i++ {
+		suffix := "_" + strconv.Itoa(i)
+		n := name
+		if len(n)+len(suffix) > maxToolName {
+			n = n[:maxToolName-len(suffix)]
+		}
+		if !used[n+suffix] {
+			return n + suffix
+		}
+	}
+}
+
+// listingTokens is what a listing costs: the tokens of the specs as JSON,
+// which is close to what the providers turn them into (OpenAI and Anthropic
+// render tools into the prompt in formats of their own, which they do not
+// publish).
+func listingTokens(tools []OfferedTool, counter TokenCounter) int {
+	if len(tools) == 0 {
+		return 0
+	}
+	specs := make([]ToolSpec, len(tools))
+	for i, t := range tools {
+		specs[i] = t.Spec()
+	}
+	b, err := json.Marshal(specs)
+	if err != nil {
+		return 0
+	}
+	return counter.Count(string(b))
+}
+
+// toolOf converts a go-sdk tool to the host's.
+func toolOf(t *mcp.Tool) Tool {
+	out := Tool{Name: t.Name, Title: t.Title, Description: t.Description}
+	if t.InputSchema != nil {
+		out.InputSchema, _ = json.Marshal(t.InputSchema)
+	}
+	if t.Annotations != nil {
+		out.ReadOnly = t.Annotations.ReadOnlyHint
+		if out.Title == "" {
+			out.Title = t.Annotations.Title
+		}
+	}
+	return out
+}
+
+// describeContent says what a non-text entry of a tool result is.
+func describeContent(c mcp.Content) string {
+	switch c := c.(type) {
+	case *mcp.ImageContent:
+		return "image, " + headerValue(c.MIMEType) + ", " + quantity(len(c.Data), "byte")
+	case *mcp.AudioContent:
+		return "audio, " + headerValue(c.MIMEType) + ", " + quantity(len(c.Data), "byte")
+	case *mcp.ResourceLink:
+		return "resource link " + headerValue(c.URI)
+	case *mcp.EmbeddedResource:
+		if c.Resource == nil {
+			return "embedded resource"
+		}
+		return "embedded resource " + headerValue(c.Resource.URI)
+	}
+	return fmt.Sprintf("%T", c)
+}
