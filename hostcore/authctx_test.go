@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/threengram"
 )
@@ -48,16 +47,10 @@ func (l *requestLog) entries() []string {
 // token per tenant.
 func loggedThreengram(t *testing.T) (endpoint string, tokens map[string]string, log *requestLog, store *threengram.Store) {
 	t.Helper()
-	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := seededStore(t)
 	ctx := context.Background()
-	if _, err := s.Seed(ctx, assets.Corpus); err != nil {
-		t.Fatal(err)
-	}
 	tokens = map[string]string{}
+	var err error
 	for _, tn := range []string{"acme", "globex"} {
 		if tokens[tn], err = s.IssueToken(ctx, tn, []string{threengram.ScopeRead}); err != nil {
 			t.Fatal(err)
@@ -176,15 +169,8 @@ func TestRedirectToAnotherOriginCarriesNoCredential(t *testing.T) {
 // server answers one with 401 and three with not found, in that order.
 // Only the one is unauthorized.
 func TestStatusIsPerRequest(t *testing.T) {
-	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := seededStore(t)
 	ctx := context.Background()
-	if _, err := s.Seed(ctx, assets.Corpus); err != nil {
-		t.Fatal(err)
-	}
 	tok, _ := s.IssueToken(ctx, "acme", []string{threengram.ScopeRead})
 	mine, _, _ := s.IDsWithPrefix(ctx, "acme", "", 4)
 	theirs, _, _ := s.IDsWithPrefix(ctx, "globex", "", 3)

@@ -32,18 +32,26 @@ func threengramStdio(t testing.TB) hostcore.ServerConfig {
 	}
 }
 
-// threengramHTTP serves the reference server on loopback and returns a
-// config entry with one account per tenant, each with its bearer token.
-func threengramHTTP(t testing.TB) (hostcore.ServerConfig, *threengram.Store) {
+// seededStore opens a threengram store with the sample corpus in a fresh
+// directory, closed at the end of the test.
+func seededStore(t testing.TB) *threengram.Store {
+	t.Helper()
 	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	ctx := context.Background()
-	if _, err := s.Seed(ctx, assets.Corpus); err != nil {
+	if _, err := s.Seed(context.Background(), assets.Corpus); err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// threengramHTTP serves the reference server on loopback and returns a
+// config entry with one account per tenant, each with its bearer token.
+func threengramHTTP(t testing.TB) (hostcore.ServerConfig, *threengram.Store) {
+	s := seededStore(t)
+	ctx := context.Background()
 	srv := httptest.NewServer(threengram.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
 	sc := hostcore.ServerConfig{Name: "threengram-http", URL: srv.URL + "/mcp"}
