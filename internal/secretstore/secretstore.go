@@ -51,6 +51,8 @@ type Store struct {
 	why     error // why the keyring is not used
 	warned  sync.Once
 	mu      sync.Mutex
+
+	keysWarned sync.Once // for API keys (apikey.go)
 }
 
 // Open returns the store of the config directory dir.
