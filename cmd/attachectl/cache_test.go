@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/attache/attache/assets"
 	"github.com/attache/attache/threengram"
 )
 
@@ -20,13 +19,8 @@ import (
 // reaches the server, and the same uri under the other account is a miss.
 func TestCacheAcrossProcesses(t *testing.T) {
 	dir := t.TempDir()
-	s, err := threengram.OpenStore(filepath.Join(dir, "tg.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := seededStore(t)
 	ctx := context.Background()
-	s.Seed(ctx, assets.Corpus)
 	var reads atomic.Int32
 	handler := threengram.NewHTTPHandler(s, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/assets"
 	"github.com/attache/attache/threengram"
 )
 
@@ -21,13 +20,8 @@ import (
 // each reads the same memory into a private partition of its own.
 func TestCachePurgeAccountIsExact(t *testing.T) {
 	dir := t.TempDir()
-	s, err := threengram.OpenStore(filepath.Join(dir, "tg.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := seededStore(t)
 	ctx := context.Background()
-	s.Seed(ctx, assets.Corpus)
 	srv := httptest.NewServer(threengram.NewHTTPHandler(s, nil))
 	defer srv.Close()
 	var accounts []any

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/assets"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/threengram"
@@ -124,13 +123,8 @@ func TestExpandPrintsURI(t *testing.T) {
 }
 
 func TestAdHocHTTPWithHeaderAndUnauthorized(t *testing.T) {
-	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := seededStore(t)
 	ctx := context.Background()
-	s.Seed(ctx, assets.Corpus)
 	tok, _ := s.IssueToken(ctx, "acme", []string{threengram.ScopeRead})
 	srv := httptest.NewServer(threengram.NewHTTPHandler(s, nil))
 	defer srv.Close()

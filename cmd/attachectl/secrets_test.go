@@ -64,6 +64,21 @@ func threengramProcess(t *testing.T) (endpoint, db string, tokens map[string]str
 	return endpoint, db, tokens
 }
 
+// seededStore opens a threengram store with the sample corpus in a fresh
+// directory, closed at the end of the test.
+func seededStore(t *testing.T) *threengram.Store {
+	t.Helper()
+	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if _, err := s.Seed(context.Background(), assets.Corpus); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // writeConfig writes a config with one server (and the imports given) and
 // returns the env that points attachectl at it and at a private data dir.
 func writeConfig(t *testing.T, server map[string]any, imports ...map[string]string) []string {
@@ -137,13 +152,8 @@ func jsonQuoted(s string) string {
 // prompt, and searches what they print, and every file of the data dir,
 // for the token: 0 matches.
 func TestSecretsNeverShown(t *testing.T) {
-	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := seededStore(t)
 	ctx := context.Background()
-	s.Seed(ctx, assets.Corpus)
 	secret, _ := s.IssueToken(ctx, "acme", []string{threengram.ScopeRead})
 	handler := threengram.NewHTTPHandler(s, nil)
 	// threengram takes bearer tokens; this front lets URL userinfo carry
