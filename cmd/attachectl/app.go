@@ -95,6 +95,7 @@ when ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129).`,
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
 		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.infoCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
 		a.loginCmd(), a.logoutCmd(), a.accountsCmd(), a.demoServerCmd(), a.conformanceCmd())
+	root.AddCommand(a.modelCmds()...)
 	return root
 }
 
