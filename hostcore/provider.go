@@ -108,6 +108,32 @@ func (c *Config) FindProvider(name string) (ProviderConfig, error) {
 	return ProviderConfig{}, newError(KindUsage, nil, "no provider named %q (known: %s)", name, strings.Join(names, ", "))
 }
 
+// UpsertProvider adds or replaces (by name) a provider, for a provider
+// editor; Save writes it. The entry is checked first, and it holds no key
+// to write: keep one with the front end's key store.
+func (c *Config) UpsertProvider(p ProviderConfig) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if i := slices.IndexFunc(c.Providers, func(x ProviderConfig) bool { return x.Name == p.Name }); i >= 0 {
+		c.Providers[i] = p
+	} else {
+		c.Providers = append(c.Providers, p)
+	}
+	return nil
+}
+
+// RemoveProvider deletes a provider; it reports whether there was one.
+func (c *Config) RemoveProvider(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(c.Providers)
+	c.Providers = slices.DeleteFunc(c.Providers, func(p ProviderConfig) bool { return p.Name == name })
+	return len(c.Providers) != n
+}
+
 // validateProviders checks every provider entry and that names are unique.
 func validateProviders(ps []ProviderConfig) error {
 	seen := map[string]bool{}

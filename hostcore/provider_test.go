@@ -81,3 +81,31 @@ func TestNoProvider(t *testing.T) {
 		t.Errorf("FindProvider with none = %v", err)
 	}
 }
+
+// The provider editor's edits: add, replace by name, remove, refuse a bad
+// entry; Save writes them.
+func TestUpsertProvider(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	cfg, _ := hostcore.LoadConfig(path)
+	local := hostcore.ProviderConfig{Name: "local", Kind: hostcore.ProviderOpenAI, Model: "a"}
+	for _, p := range []hostcore.ProviderConfig{local, {Name: "claude", Kind: hostcore.ProviderAnthropic, Model: "b"}} {
+		if err := cfg.UpsertProvider(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	local.Model = "c"
+	cfg.UpsertProvider(local)
+	if err := cfg.UpsertProvider(hostcore.ProviderConfig{Name: "bad", Kind: "x", Model: "m"}); err == nil {
+		t.Error("a bad entry was added")
+	}
+	if !cfg.RemoveProvider("claude") || cfg.RemoveProvider("claude") {
+		t.Error("RemoveProvider did not report what it removed")
+	}
+	if err := cfg.Save(); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := hostcore.LoadConfig(path)
+	if diff := cmp.Diff([]hostcore.ProviderConfig{local}, again.ProviderList()); diff != "" {
+		t.Errorf("providers saved (-want +got):\n%s", diff)
+	}
+}
