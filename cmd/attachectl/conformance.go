@@ -14,8 +14,9 @@ import (
 // commands would: connect (initialize, signing in when the server asks),
 // list the tools, and call each with empty arguments, which is where a
 // server asks for more scopes (a 403 insufficient_scope, and a step-up
-// sign-in). Attaché runs no tools of its own accord, so the command is
-// hidden from the help: it is a test client, not a feature.
+// sign-in). It calls every tool without asking anyone, which no person's
+// command should (send and call ask, or act on explicit arguments), so it
+// is hidden from the help: it is a test client, not a feature.
 func (a *app) conformanceCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:    "conformance-client SERVER | conformance-client --url URL",
