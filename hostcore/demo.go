@@ -20,12 +20,35 @@ func DemoServer(exe, dataDir string) ServerConfig {
 		Name:    DemoServerName,
 		Title:   "threengram demo",
 		Command: exe,
-		Args:    []string{DemoCommand, "--db", filepath.Join(dataDir, "demo-threengram.db")},
+		Args:    []string{DemoCommand, "--db", DemoDatabase(dataDir)},
 		Accounts: []Account{
 			{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}},
 			{Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "globex"}},
 		},
 		Source: "builtin",
+	}
+}
+
+// DemoDatabase is the demo's threengram database under dataDir.
+func DemoDatabase(dataDir string) string { return filepath.Join(dataDir, "demo-threengram.db") }
+
+// DemoOAuthServerName is the name of the built-in demo reached over HTTP
+// with OAuth.
+const DemoOAuthServerName = "demo-oauth"
+
+// DemoOAuthServer returns the built-in demo over loopback HTTP with OAuth:
+// the threengram reference server that the app runs in its own process at
+// endpoint (its /mcp URL), as its tenants' authorization server too. Its one
+// account holds no credential: it signs in, and the tenant is whichever
+// the person picks on the server's login page.
+func DemoOAuthServer(endpoint string) ServerConfig {
+	return ServerConfig{
+		Name:      DemoOAuthServerName,
+		Title:     "threengram",
+		URL:       endpoint,
+		Transport: TransportStreamable,
+		Accounts:  []Account{{Name: "me"}},
+		Source:    "builtin",
 	}
 }
 

@@ -180,6 +180,9 @@ func classifyKind(err error, op, uri string, breach error, http httpOutcome, lim
 		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the server answered %q, which is not JSON-RPC", op, junk.start)}
 	case errors.Is(breach, errBodyTooLarge), http.tooLarge:
 		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the reply is over the size limit of %d bytes", op, limit)}
+	case status == 401 && errors.Is(err, context.Canceled):
+		// The 401 started a sign-in, which was then canceled.
+		return &Error{kind: KindCanceled, msg: op + ": the sign-in was canceled"}
 	case status == 401:
 		return &Error{kind: KindUnauthorized, msg: op + ": the server refused the credentials (HTTP 401)"}
 	case status == 403:

@@ -38,11 +38,16 @@ type OAuthOptions struct {
 	// Host's life.
 	Tokens TokenStore
 	// Present points the person (or, for test servers that approve without
-	// one, an HTTP client) at the authorization URL of server. The host
-	// then waits for the redirect on its loopback listener. Nil means the
-	// host never starts a sign-in: a server that asks for one gets
+	// one, an HTTP client) at the authorization page. The host waits for
+	// the redirect on its loopback listener meanwhile: Present may return
+	// at once, or hold the page up until ctx ends, which it does when the
+	// sign-in ends (it succeeded, failed, timed out or was abandoned). An
+	// error from Present abandons the sign-in; return context.Canceled
+	// when the person canceled it. Present is called on a goroutine of the
+	// host's, never on the one that asked for the read. Nil means the host
+	// never starts a sign-in: a server that asks for one gets
 	// Unauthorized, saying how to sign in.
-	Present func(ctx context.Context, server, authURL string) error
+	Present func(ctx context.Context, page SignInPage) error
 	// ClientMetadataURL is the https URL of the host's Client ID Metadata
 	// Document, used as its client_id where the authorization server
 	// supports it (and no pre-registered client is configured).
@@ -52,6 +57,18 @@ type OAuthOptions struct {
 	// ClientName is the name registered with Dynamic Client Registration;
 	// "" means "Attaché".
 	ClientName string
+}
+
+// SignInPage is an authorization page to show: whose sign-in it is, and
+// where.
+type SignInPage struct {
+	// Server and Account name the configured server and the account that
+	// signs in.
+	Server, Account string
+	// URL is the authorization server's page, with the request in its
+	// query. It holds no secret (PKCE keeps the verifier at home), so it
+	// may be shown and copied.
+	URL string
 }
 
 // OAuthClient is a client pre-registered with a server's authorization
@@ -163,6 +180,13 @@ type oauthHandler struct {
 	grant   *Grant
 	source  *grantSource
 	stepUps int
+	// abandoned says why a sign-in of this connection ended without one
+	// (the person canceled it, or let it time out); "" while none has.
+	// Later requests that need a sign-in then fail at once, instead of
+	// asking again: the reads that wait on the same connect, and the
+	// watcher's, would otherwise put the page back up as soon as the
+	// person closed it. A new sign-in (Login) opens a new connection.
+	abandoned string
 }
 
 func (h *Host) tokens() TokenStore {
@@ -175,18 +199,25 @@ func (h *Host) tokens() TokenStore {
 // newOAuthHandler returns the handler of an HTTP connection that presents
 // no Authorization header of its own, or nil when OAuth is off.
 func newOAuthHandler(c *Conn, a *authContext) *oauthHandler {
-	if c.host.opts.OAuth == nil || !c.Server.IsHTTP() {
+	if c.host.opts.OAuth == nil || !c.Server.IsHTTP() || ownCredential(a.url, a.headers) {
 		return nil
 	}
-	for k := range a.headers {
-		if http.CanonicalHeaderKey(k) == "Authorization" {
-			return nil
+	return &oauthHandler{c: c, key: GrantKey{Resource: canonicalURL(a.url), Account: c.Account.Name}}
+}
+
+// ownCredential reports whether an HTTP server is reached with a
+// credential of the config's own: an Authorization header, or URL userinfo
+// (HTTP Basic). Such a context never signs in.
+func ownCredential(rawURL string, headers ...map[string]string) bool {
+	for _, hs := range headers {
+		for k := range hs {
+			if http.CanonicalHeaderKey(k) == "Authorization" {
+				return true
+			}
 		}
 	}
-	if u, err := url.Parse(a.url); err == nil && u.User != nil {
-		return nil // userinfo: HTTP Basic is its credential
-	}
-	return &oauthHandler{c: c, key: GrantKey{Resource: canonicalURL(a.url), Account: c.Account.Name}}
+	u, err := url.Parse(rawURL)
+	return err == nil && u.User != nil
 }
 
 // current returns the connection's grant and its token source, loading
@@ -327,11 +358,21 @@ func (o *oauthHandler) signIn(ctx context.Context, req *http.Request, resp *http
 	if opts.Present == nil {
 		return o.signInError("the server asks for a sign-in")
 	}
+	o.mu.Lock()
+	abandoned := o.abandoned
+	o.mu.Unlock()
+	if abandoned != "" {
+		return o.signInError(abandoned)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("listening for the sign-in redirect: %w", err)
 	}
 	defer ln.Close()
+	// The page stays up until the sign-in ends, the code exchanged and
+	// the grant kept, so that what shows it can then show who signed in.
+	shown, endShown := context.WithCancel(ctx)
+	defer endShown()
 	redirect := "http://" + ln.Addr().String() + "/callback"
 	var issuer string
 	name := opts.ClientName
@@ -348,7 +389,7 @@ func (o *oauthHandler) signIn(ctx context.Context, req *http.Request, resp *http
 		AcceptUnadvertisedIss: true,
 		Client:                o.c.host.oauthHTTPClient(),
 		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			res, err := o.awaitRedirect(ctx, ln, args.URL)
+			res, err := o.awaitRedirect(ctx, shown, ln, args.URL)
 			if err == nil {
 				issuer = res.Iss
 				if issuer == "" {
@@ -407,9 +448,10 @@ func (o *oauthHandler) granted(ctx context.Context, cfg *oauth2.Config, tok *oau
 	return src, nil
 }
 
-// awaitRedirect presents the authorization URL and waits for the browser's
-// redirect to the loopback listener, the timeout, or ctx.
-func (o *oauthHandler) awaitRedirect(ctx context.Context, ln net.Listener, authURL string) (*auth.AuthorizationResult, error) {
+// awaitRedirect presents the authorization URL (for as long as shown
+// lasts) and waits for the browser's redirect to the loopback listener,
+// the timeout, ctx, or an error from Present.
+func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, ln net.Listener, authURL string) (*auth.AuthorizationResult, error) {
 	opts := o.c.host.opts.OAuth
 	timeout := opts.Timeout
 	if timeout <= 0 {
@@ -437,21 +479,50 @@ func (o *oauthHandler) awaitRedirect(ctx context.Context, ln net.Listener, authU
 	})}
 	go srv.Serve(ln)
 	defer srv.Close()
-	if err := opts.Present(ctx, o.c.Server.Name, authURL); err != nil {
-		return nil, fmt.Errorf("presenting the sign-in page: %w", err)
-	}
-	select {
-	case q := <-got:
-		if e := q.Get("error"); e != "" {
-			return nil, fmt.Errorf("the authorization server said %s: %s", e, q.Get("error_description"))
+	// Present runs beside the wait: it may hold the page up, and the
+	// redirect may come while it does.
+	presented := make(chan error, 1)
+	page := SignInPage{Server: o.c.Server.Name, Account: o.c.Account.Name, URL: authURL}
+	go func() { presented <- opts.Present(shown, page) }()
+	for {
+		select {
+		case err := <-presented:
+			if errors.Is(err, context.Canceled) {
+				return nil, o.canceled(err)
+			} else if err != nil {
+				o.abandon("the sign-in could not be shown")
+				return nil, fmt.Errorf("presenting the sign-in page: %w", err)
+			}
+			presented = nil // shown; keep waiting
+		case q := <-got:
+			if e := q.Get("error"); e != "" {
+				return nil, fmt.Errorf("the authorization server said %s: %s", e, q.Get("error_description"))
+			}
+			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				why := fmt.Sprintf("no sign-in came within %s", timeout)
+				o.abandon(why)
+				return nil, o.signInError(why)
+			}
+			return nil, o.canceled(ctx.Err())
 		}
-		return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("no sign-in within %s", timeout)
-		}
-		return nil, ctx.Err()
 	}
+}
+
+// canceled is the error of a sign-in that the person or the caller
+// canceled. It carries its kind, so that the 401 that started the sign-in
+// does not make it read as refused credentials.
+func (o *oauthHandler) canceled(cause error) error {
+	o.abandon("the sign-in was canceled")
+	return newError(KindCanceled, cause, "%s: the sign-in was canceled", o.c)
+}
+
+// abandon records why a sign-in ended without one.
+func (o *oauthHandler) abandon(why string) {
+	o.mu.Lock()
+	o.abandoned = why
+	o.mu.Unlock()
 }
 
 // sourceFor returns the refreshing, persisting token source of g.
@@ -582,6 +653,25 @@ func (c *Conn) resolvedSecret(v string) string {
 // Grants returns every kept sign-in, for people to see (never the tokens).
 func (h *Host) Grants(ctx context.Context) ([]Grant, error) {
 	return h.tokens().List(ctx)
+}
+
+// CanSignIn reports whether account ("" for the first) of sc would sign
+// in when the server asks: OAuth is on in this host, sc is an HTTP server,
+// and the account sends no Authorization header or URL userinfo of its own.
+func (h *Host) CanSignIn(sc ServerConfig, account string) bool {
+	acct, err := sc.Account(account)
+	return err == nil && h.opts.OAuth != nil && sc.IsHTTP() && !ownCredential(sc.URL, sc.Headers, acct.Headers)
+}
+
+// GrantOf returns the kept sign-in of account ("" for the first) at the
+// HTTP server sc, or nil. The store may be the OS keyring: call it off any
+// thread that must not block.
+func (h *Host) GrantOf(ctx context.Context, sc ServerConfig, account string) (*Grant, error) {
+	acct, err := sc.Account(account)
+	if err != nil || !sc.IsHTTP() {
+		return nil, err
+	}
+	return h.tokens().Load(ctx, GrantKey{Resource: canonicalURL(sc.URL), Account: acct.Name})
 }
 
 // Login signs account in to an HTTP server: it logs the account out (an

@@ -5,9 +5,11 @@
 # body (the npm server-everything), on an image blob (mcptestd --mode image)
 # and on an error, the attachments panel over budget, and the resources and
 # templates tabs of a server that offers no resources (the npm
-# server-filesystem); each in the light and the dark theme (THEMES="light"
-# for one, SCENARIOS="a b" for some). Installs what a fresh Debian or Ubuntu
-# machine lacks first.
+# server-filesystem), and the sign-in on the card of the built-in demo over
+# HTTP with OAuth (Sign in, the wait for the browser, signed in, signed
+# out; the script plays the browser, on threengram's login page); each in
+# the light and the dark theme (THEMES="light" for one, SCENARIOS="a b" for
+# some). Installs what a fresh Debian or Ubuntu machine lacks first.
 #
 # Each shot is a fresh first launch (its own config, data and preferences).
 # The app scripts itself into the state (attache --scenario NAME, through the
@@ -17,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen template-suggestions read-markdown read-image read-error over-budget no-resources no-templates"}
+SCENARIOS=${SCENARIOS:-"first-screen template-suggestions read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -57,7 +59,7 @@ shoot() {
 	config "$dir"
 	mkfifo "$dir/stdin"
 	LANG=en_US.UTF-8 FYNE_THEME=$theme XDG_CONFIG_HOME="$dir/xdg" ATTACHE_CONFIG="$dir/config.json" \
-		ATTACHE_DATA_DIR="$dir/data" bin/attache --scenario "$name" <"$dir/stdin" >"$dir/stdout" 2>"$dir/stderr" &
+		ATTACHE_DATA_DIR="$dir/data" ATTACHE_TOKEN_STORE=file bin/attache --scenario "$name" <"$dir/stdin" >"$dir/stdout" 2>"$dir/stderr" &
 	pid=$!
 	exec 3>"$dir/stdin" # the app holds its state until this closes
 	for _ in $(seq 600); do

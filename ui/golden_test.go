@@ -15,18 +15,25 @@ import (
 var update = flag.Bool("update", false, "rewrite the markup goldens in testdata/")
 
 // A screen's golden is its markup (Fyne's test renderer: every object, its
-// position, size and text). A server's process id is the one thing that
-// differs between runs; it is written as "pid N", and the size of the text
-// that holds it is left out, since it depends on the digits.
+// position, size and text). What differs between runs is written as a
+// placeholder, and the size of the text that holds it is left out, since
+// it depends on the digits: a server's process id ("pid N"), the port of a
+// loopback HTTP server ("127.0.0.1:PORT"), and the time of day an access
+// token expires, which golang.org/x/oauth2 stamps on the real clock
+// ("until HH:MM").
 var (
-	volatile = regexp.MustCompile(`<text[^>]*>[^<]*pid \d+[^<]*</text>`)
+	volatile = regexp.MustCompile(`<text[^>]*>[^<]*(pid \d+|127\.0\.0\.1:\d+|until \d\d:\d\d)[^<]*</text>`)
 	sizeAttr = regexp.MustCompile(` size="[^"]*"`)
 	pid      = regexp.MustCompile(`pid \d+`)
+	port     = regexp.MustCompile(`127\.0\.0\.1:\d+`)
+	clock    = regexp.MustCompile(`until \d\d:\d\d`)
 )
 
 func redact(markup string) string {
 	return volatile.ReplaceAllStringFunc(markup, func(s string) string {
-		return pid.ReplaceAllString(sizeAttr.ReplaceAllString(s, ""), "pid N")
+		s = pid.ReplaceAllString(sizeAttr.ReplaceAllString(s, ""), "pid N")
+		s = port.ReplaceAllString(s, "127.0.0.1:PORT")
+		return clock.ReplaceAllString(s, "until HH:MM")
 	})
 }
 
@@ -39,15 +46,39 @@ func assertMarkup(t *testing.T, name string, o fyne.CanvasObject) {
 	defer mainMu.Unlock()
 	raw := test.RenderObjectToMarkup(o)
 	got := redact(raw)
+	if *update || got != raw {
+		compareGolden(t, name, got)
+		return
+	}
+	test.AssertObjectRendersToMarkup(t, name, o) // nothing to redact: Fyne's own assertion
+}
+
+// assertMarkupAt is assertMarkup for an object rendered at width, the
+// width of the column it lives in. Fyne's test canvas first lays an object
+// out at its minimum size, where a wrapped label wraps at every word and
+// learns a height it then keeps; a canvas of the column's width from the
+// start shows what the window shows.
+func assertMarkupAt(t *testing.T, name string, o fyne.CanvasObject, width float32) {
+	t.Helper()
+	mainMu.Lock()
+	c := test.NewCanvas()
+	c.SetPadded(false)
+	c.Resize(fyne.NewSize(width, 1))
+	c.SetContent(o)
+	got := redact(test.RenderToMarkup(c))
+	mainMu.Unlock()
+	compareGolden(t, name, got)
+}
+
+// compareGolden compares got with testdata/name, or rewrites it with
+// -update.
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return
-	}
-	if got == raw { // nothing to redact: Fyne's own assertion
-		test.AssertObjectRendersToMarkup(t, name, o)
 		return
 	}
 	want, err := os.ReadFile(path)

@@ -41,6 +41,10 @@ type harness struct {
 	host *hostcore.Host
 	cv   *hostcore.Conversations
 	app  *App
+	// extra are built-in servers beside the usual ones, and oauth the
+	// host's sign-in options (nil: off); set them before open.
+	extra []hostcore.ServerConfig
+	oauth *hostcore.OAuthOptions
 }
 
 // demoServer is the reference server as the built-in demo: two accounts on
@@ -102,9 +106,9 @@ func (h *harness) open() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock,
-		Builtin: []hostcore.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
-			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}})
+	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock, OAuth: h.oauth,
+		Builtin: append([]hostcore.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
+			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...)})
 	h.cv = hostcore.NewConversations(h.host, st)
 	h.do(func() {
 		h.app = New(h.fa, h.cv, &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond})

@@ -106,3 +106,61 @@ func (a *App) Decisions() []hostcore.Decision {
 
 // Content returns the window's content, for captures of part of it.
 func (a *App) Content() fyne.CanvasObject { return a.sh.win.Content() }
+
+// SignIn taps Sign in on the card of server for account ("" for its
+// first).
+func (a *App) SignIn(server, account string) error {
+	key, err := a.signInKey(server, account)
+	if err == nil {
+		a.servers.signIn(key)
+	}
+	return err
+}
+
+// CancelSignIn taps Cancel while the sign-in of server's account waits.
+func (a *App) CancelSignIn(server, account string) error {
+	key, err := a.signInKey(server, account)
+	if err == nil {
+		a.servers.cancelSignIn(key)
+	}
+	return err
+}
+
+// SignOut taps Sign out on the card of server for account.
+func (a *App) SignOut(server, account string) error {
+	key, err := a.signInKey(server, account)
+	if err == nil {
+		a.servers.signOut(key)
+	}
+	return err
+}
+
+// SignInPage returns the address of the sign-in page that the card of
+// server shows for account while the host waits on it, or "".
+func (a *App) SignInPage(server, account string) string {
+	key, err := a.signInKey(server, account)
+	if err != nil {
+		return ""
+	}
+	if st := a.servers.signInOf(key); st.page != nil {
+		return st.page.url
+	}
+	return ""
+}
+
+// signInKey names the sign-in row of server's account ("" for its first).
+func (a *App) signInKey(server, account string) (signInKey, error) {
+	c := a.servers.cardOf(server)
+	if c == nil {
+		return signInKey{}, fmt.Errorf("no card for server %q", server)
+	}
+	acct, err := c.sc.Account(account)
+	if err != nil {
+		return signInKey{}, err
+	}
+	key := signInKey{server, acct.Name}
+	if a.servers.rowOf(key) == nil {
+		return signInKey{}, fmt.Errorf("%s does not sign in as %s", server, acct.Name)
+	}
+	return key, nil
+}

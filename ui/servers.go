@@ -29,6 +29,9 @@ type serversPanel struct {
 	warning *widget.Label
 	form    *serverForm // the one open, if any
 	root    fyne.CanvasObject
+	// signIns is what the panel knows of each account's sign-in (see
+	// signin.go); it outlives the cards, which reload rebuilds.
+	signIns map[signInKey]*signIn
 }
 
 // serverCard shows one server.
@@ -40,6 +43,9 @@ type serverCard struct {
 	process  *widget.Label
 	caps     *widget.Label
 	accounts *widget.RadioGroup
+	// signIns are the accounts that sign in (HTTP servers with OAuth).
+	signIns []*signInRow
+	root    fyne.CanvasObject
 }
 
 func newServersPanel(sh *shell, use func(*hostcore.Conn)) *serversPanel {
@@ -81,6 +87,9 @@ func (p *serversPanel) reload() {
 		}
 		card := p.newCard(sc)
 		p.cards = append(p.cards, card)
+		for _, r := range card.signIns {
+			r.show(p, p.signInOf(r.key))
+		}
 		p.list.Add(card.buildUI(p))
 	}
 	var warnings []string
@@ -115,6 +124,11 @@ func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
 		p.use(conn)
 	})
 	c.accounts.Horizontal = true
+	for _, name := range sc.AccountNames() {
+		if p.sh.host.CanSignIn(sc, name) {
+			c.signIns = append(c.signIns, newSignInRow(p, signInKey{sc.Name, name}))
+		}
+	}
 	return c
 }
 
@@ -126,7 +140,15 @@ func (c *serverCard) buildUI(p *serversPanel) fyne.CanvasObject {
 		edit.Importance, remove.Importance = widget.LowImportance, widget.LowImportance
 		title = container.NewBorder(nil, nil, nil, container.NewHBox(edit, remove), c.title)
 	}
-	return container.New(rowsLayout{}, title, c.source, c.state, c.process, c.caps, c.accounts)
+	c.root = container.New(rowsLayout{}, title, c.source, c.state, c.process, c.caps, c.accounts)
+	if len(c.signIns) > 0 {
+		rows := container.NewVBox(c.root)
+		for _, r := range c.signIns {
+			rows.Add(r.root)
+		}
+		c.root = rows
+	}
+	return c.root
 }
 
 // builtinFirst orders servers as the panel shows them: the built-in demo
@@ -202,6 +224,11 @@ func (p *serversPanel) refreshStates() {
 		if c.state.Text != text || c.state.Importance != imp {
 			c.state.Importance = imp
 			c.state.SetText(text)
+			// A connection that changed may have signed in (a read asked)
+			// or lost its sign-in (revoked): look at what is kept again.
+			for _, r := range c.signIns {
+				p.loadGrant(r.key)
+			}
 		}
 		if p := processText(info); c.process.Text != p {
 			c.process.SetText(p)

@@ -45,6 +45,10 @@ var scenarios = map[string]func(s *script) error{
 	"no-templates": func(s *script) error {
 		return s.showTools("files", ui.TabTemplates)
 	},
+	"sign-in":         func(*script) error { return nil }, // the demo-oauth card as it starts
+	"sign-in-waiting": func(s *script) error { _, err := s.startSignIn(); return err },
+	"signed-in":       func(s *script) error { return s.signInAs("acme") },
+	"signed-out":      signedOut,
 }
 
 // scenarioNames lists the scenarios, for error messages.
@@ -62,6 +66,9 @@ type script struct {
 	app   *ui.App
 	host  *hostcore.Host
 	start *startup
+	// holding says the scene keeps work in flight on purpose (a sign-in
+	// waiting for the browser): settling then waits for frames only.
+	holding bool
 }
 
 // settleTimeout bounds the wait for the window to show an action's outcome.
@@ -81,7 +88,7 @@ func (s *script) try(f func() error) error {
 // started, and painted it.
 func (s *script) settle() error {
 	deadline := time.Now().Add(settleTimeout)
-	for !s.app.Idle() {
+	for !s.holding && !s.app.Idle() {
 		if time.Now().After(deadline) {
 			return errors.New("the window did not settle")
 		}

@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
+	"path/filepath"
 	"time"
 
 	"fyne.io/fyne/v2"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
+	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/state"
 	"github.com/attache/attache/ui"
 )
@@ -66,6 +69,9 @@ type wiring struct {
 	host    *hostcore.Host
 	closers []io.Closer
 	code    int
+	// scripted is a run of --scenario or --measure-startup: the script,
+	// not a browser, answers sign-in pages.
+	scripted bool
 }
 
 // wire builds the host over the config, the body cache and the state
@@ -88,14 +94,20 @@ func wire(fa fyne.App, f flags, start time.Time) (*wiring, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &wiring{}
+	w := &wiring{scripted: f.scenario != "" || f.measure}
 	bodies, st, err := w.openStores(dataDir, logger)
 	if err != nil {
 		return nil, err
 	}
+	builtin := []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)}
+	if d, err := startDemoOAuth(demoOAuthAddr, hostcore.DemoDatabase(dataDir), logger); err != nil {
+		logger.Warn("the demo over HTTP with OAuth is off", "err", err)
+	} else {
+		w.closers = append(w.closers, d)
+		builtin = append(builtin, hostcore.DemoOAuthServer(d.endpoint))
+	}
 	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
-		Builtin:     []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
-		PromptInput: w.promptInput})
+		Builtin: builtin, PromptInput: w.promptInput, OAuth: w.oauthOptions(cfgPath, logger)})
 	timing := newStartup(start, logger)
 	w.app = ui.New(fa, hostcore.NewConversations(w.host, st), &ui.Options{
 		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready})
@@ -157,6 +169,31 @@ func newLogger(verbose bool) *slog.Logger {
 // promptInput asks for a VS Code input through the window.
 func (w *wiring) promptInput(ctx context.Context, server string, in hostcore.Input) (string, error) {
 	return w.app.PromptInput(ctx, server, in)
+}
+
+// oauthOptions are the app's sign-in settings: grants in the OS keyring,
+// or a 0600 file beside the config (ATTACHE_TOKEN_STORE=file says so
+// anyway), where attachectl keeps them too, so the two share sign-ins; the
+// page opens in the system browser, and the server's card shows the wait
+// (with the address to copy, and Cancel) until the sign-in ends.
+func (w *wiring) oauthOptions(cfgPath string, logger *slog.Logger) *hostcore.OAuthOptions {
+	store := secretstore.Open(filepath.Dir(cfgPath), &secretstore.Options{
+		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
+		Warn: func(msg string) { logger.Warn(msg) },
+	})
+	present := func(ctx context.Context, page hostcore.SignInPage) error {
+		// Only a web page is opened: the server names it, and another
+		// scheme would run whatever handles it.
+		if u, err := url.Parse(page.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !w.scripted {
+			fyne.Do(func() {
+				if err := fyne.CurrentApp().OpenURL(u); err != nil {
+					logger.Warn("could not open a browser; the server's card shows the address to copy", "err", err)
+				}
+			})
+		}
+		return w.app.PresentSignIn(ctx, page)
+	}
+	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL")}
 }
 
 // exit ends a scripted run from its goroutine. It does not close the window:

@@ -39,7 +39,7 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 			mode = authorizeBrowser
 		}
 	}
-	var present func(ctx context.Context, server, authURL string) error
+	var present func(ctx context.Context, page hostcore.SignInPage) error
 	switch mode {
 	case authorizeBrowser:
 		present = a.presentBrowser
@@ -50,7 +50,9 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 		if err != nil {
 			return nil, err
 		}
-		present = func(ctx context.Context, _, authURL string) error { return presentHTTPGet(ctx, withParams(authURL, extra)) }
+		present = func(ctx context.Context, page hostcore.SignInPage) error {
+			return presentHTTPGet(ctx, withParams(page.URL, extra))
+		}
 	default:
 		return nil, usageError(fmt.Sprintf("--authorize-with %q: want browser, print or http-get", mode))
 	}
@@ -61,14 +63,14 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL")}, nil
 }
 
-func (a *app) presentPrint(_ context.Context, server, authURL string) error {
-	fmt.Fprintf(a.stderr, "attachectl: %s asks you to sign in. Open this page in a browser (waiting for it):\n%s\n", server, authURL)
+func (a *app) presentPrint(_ context.Context, page hostcore.SignInPage) error {
+	fmt.Fprintf(a.stderr, "attachectl: %s asks you to sign in. Open this page in a browser (waiting for it):\n%s\n", page.Server, page.URL)
 	return nil
 }
 
-func (a *app) presentBrowser(ctx context.Context, server, authURL string) error {
-	a.presentPrint(ctx, server, authURL)
-	if err := exec.Command("xdg-open", authURL).Start(); err != nil {
+func (a *app) presentBrowser(ctx context.Context, page hostcore.SignInPage) error {
+	a.presentPrint(ctx, page)
+	if err := exec.Command("xdg-open", page.URL).Start(); err != nil {
 		fmt.Fprintf(a.stderr, "attachectl: could not open a browser (%v); open the page yourself\n", err)
 	}
 	return nil

@@ -1,0 +1,166 @@
+package hostcore_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/threengram"
+)
+
+// threengramOAuth serves the reference server on loopback with OAuth,
+// approving tenant=NAME on a GET of its login page (a test's stand-in for
+// the person), and returns a config entry with one account that signs in.
+func threengramOAuth(t *testing.T) hostcore.ServerConfig {
+	t.Helper()
+	s := seededStore(t)
+	srv := httptest.NewUnstartedServer(nil)
+	issuer := "http://" + srv.Listener.Addr().String()
+	srv.Config.Handler = threengram.NewHTTPHandler(s, &threengram.HTTPOptions{
+		OAuth: &threengram.OAuthOptions{Issuer: issuer, AutoApprove: true}})
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return hostcore.ServerConfig{Name: "tg", URL: issuer + "/mcp", Accounts: []hostcore.Account{{Name: "me"}}}
+}
+
+// approveAcme opens page as a browser would, approving tenant acme.
+func approveAcme(ctx context.Context, page string) error {
+	u, err := url.Parse(page)
+	if err != nil {
+		return err
+	}
+	q := u.Query()
+	q.Set("tenant", "acme")
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
+
+// A presenter may hold the page up until its context ends, which happens
+// once the sign-in has ended: by then the grant is kept, so what showed
+// the page can show who signed in. It is told whose sign-in it shows.
+func TestPresentHoldsUntilSignedIn(t *testing.T) {
+	sc := threengramOAuth(t)
+	var h *hostcore.Host
+	kept := make(chan *hostcore.Grant, 1)
+	h = newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{
+		Present: func(ctx context.Context, page hostcore.SignInPage) error {
+			if page.Server != "tg" || page.Account != "me" {
+				t.Errorf("presented %+v, want server tg, account me", page)
+			}
+			if err := approveAcme(ctx, page.URL); err != nil {
+				return err
+			}
+			<-ctx.Done()
+			g, err := h.GrantOf(context.Background(), sc, "me")
+			if err != nil {
+				t.Error(err)
+			}
+			kept <- g
+			return ctx.Err()
+		}}})
+	g, err := h.Login(context.Background(), sc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := <-kept; got == nil || got.ID != g.ID {
+		t.Errorf("when the page's context ended, the store kept %+v, want the new grant %s", got, g.ID)
+	}
+}
+
+// A sign-in the person cancels ends as canceled, not as refused
+// credentials (the 401 that started it), and a connection whose sign-in
+// was canceled does not ask again: go-sdk's own second opening (initialize
+// after server/discover) and the reads that come later fail at once,
+// asking for a sign-in, instead of putting the page back up. Login asks
+// again.
+func TestCanceledSignIn(t *testing.T) {
+	sc := threengramOAuth(t)
+	var presented atomic.Int32
+	var mode atomic.Int32 // 0: the person cancels; 1: the caller's context is canceled; 2: approve
+	var cancelLogin context.CancelFunc
+	h := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{
+		Present: func(ctx context.Context, page hostcore.SignInPage) error {
+			presented.Add(1)
+			switch mode.Load() {
+			case 0:
+				return context.Canceled
+			case 1:
+				cancelLogin()
+				<-ctx.Done()
+				return ctx.Err()
+			}
+			return approveAcme(ctx, page.URL)
+		}}})
+	ctx := context.Background()
+	c, err := h.ConnFor(sc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		_, err = c.Complete(ctx, threengram.MemoryTemplate, "id", "", nil)
+		if !errors.Is(err, hostcore.ErrSignInNeeded) || !strings.Contains(err.Error(), "the sign-in was canceled") {
+			t.Errorf("reading after a canceled sign-in: %v; want sign-in needed, saying it was canceled", err)
+		}
+	}
+	if n := presented.Load(); n != 1 {
+		t.Errorf("%d pages presented for two reads after a cancel, want 1", n)
+	}
+
+	mode.Store(1)
+	lctx, cancel := context.WithCancel(ctx)
+	cancelLogin = cancel
+	if _, err := h.Login(lctx, sc, ""); !errors.Is(err, hostcore.ErrCanceled) || strings.Contains(err.Error(), "refused") {
+		t.Errorf("a Login canceled while its page is up: %v; want canceled, not refused", err)
+	}
+	mode.Store(2)
+	if _, err := h.Login(ctx, sc, ""); err != nil || presented.Load() != 3 {
+		t.Errorf("Login after canceled sign-ins: %v, %d pages presented in all, want 3", err, presented.Load())
+	}
+}
+
+// Which accounts sign in: those of an HTTP server that send no credential
+// of the config's own, in a host with sign-in on.
+func TestCanSignIn(t *testing.T) {
+	on := hostcore.NewHost(nil, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{}})
+	defer on.Close()
+	off := hostcore.NewHost(nil, nil)
+	defer off.Close()
+	tests := []struct {
+		name string
+		h    *hostcore.Host
+		sc   hostcore.ServerConfig
+		want bool
+	}{
+		{"http", on, hostcore.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp"}, true},
+		{"oauth off", off, hostcore.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp"}, false},
+		{"stdio", on, hostcore.ServerConfig{Name: "s", Command: "server"}, false},
+		{"own header", on, hostcore.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp",
+			Accounts: []hostcore.Account{{Name: "a", Headers: map[string]string{"authorization": "Bearer x"}}}}, false},
+		{"server header", on, hostcore.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp",
+			Headers: map[string]string{"Authorization": "Bearer x"}}, false},
+		{"userinfo", on, hostcore.ServerConfig{Name: "s", URL: "http://u:p@127.0.0.1:1/mcp"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.h.CanSignIn(tt.sc, ""); got != tt.want {
+				t.Errorf("CanSignIn = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
