@@ -40,6 +40,11 @@ type Options struct {
 	Ready func()
 	// Logger receives what the person is not shown; nil discards it.
 	Logger *slog.Logger
+	// Chat sends the conversation's messages to a model, with Models
+	// building the model of a provider of the config. With either nil,
+	// Send only shows the context a model would receive.
+	Chat   *hostcore.Chat
+	Models func(hostcore.ProviderConfig) (hostcore.Model, error)
 }
 
 // Preference keys.

@@ -252,8 +252,9 @@ func (p *attachmentsPanel) restore() {
 	})
 }
 
-// close stops the ranking and the watcher.
+// close stops the ranking and the watcher, and the conversation's turn.
 func (p *attachmentsPanel) close() {
 	p.rank.stop()
 	p.watch.stop()
+	p.preview.chat.close()
 }

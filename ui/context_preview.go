@@ -13,16 +13,20 @@ import (
 
 // contextPreview shows exactly what would be sent to the model: the
 // Markdown of hostcore.Assemble over the current packing, character for
-// character. Until model providers exist, Send shows this same text.
+// character. Send opens the conversation with the model (chatView), or
+// without one, shows this same text.
 type contextPreview struct {
 	sh   *shell
 	doc  string
 	text *widget.Label
 	send *widget.Button
 	copy *widget.Button
+	chat *chatView
 }
 
-func newContextPreview(sh *shell) *contextPreview { return &contextPreview{sh: sh} }
+func newContextPreview(sh *shell) *contextPreview {
+	return &contextPreview{sh: sh, chat: newChatView(sh)}
+}
 
 func (c *contextPreview) buildUI() fyne.CanvasObject {
 	c.text = monospace("", panelColumns)
@@ -60,9 +64,13 @@ func (c *contextPreview) copyDoc() {
 	c.sh.notify(fmt.Sprintf("Copied the context (%s) to the clipboard", byteSize(int64(len(c.doc)))))
 }
 
-// showSend is Send while no model provider is configured: it shows what
-// would be sent.
+// showSend opens the conversation with the model; without a model loop
+// (Options.Chat), it shows what would be sent.
 func (c *contextPreview) showSend() {
+	if c.sh.opts.Chat != nil && c.sh.opts.Models != nil && c.sh.conv.ID != 0 {
+		c.chat.show()
+		return
+	}
 	copyAll := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), c.copyDoc)
 	note := caption("No model provider is configured yet, so nothing is sent. This is the context a model would receive:")
 	body := container.NewBorder(container.NewBorder(nil, nil, nil, copyAll, note), nil, nil, nil,

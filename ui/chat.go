@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// chatView is the conversation with a model, in a window of its own: the
+// transcript (the person's messages, the model's text as it streams, tool
+// calls and results, warnings, errors and each request's usage), a
+// provider picker, the servers whose tools are offered, and Send and Stop.
+// Its fields are used on the main goroutine only; a turn runs on a
+// goroutine of its own and reports through deliver.
+type chatView struct {
+	sh *shell
+
+	win        fyne.Window
+	lines      *fyne.Container
+	scroll     *container.Scroll
+	entry      *widget.Entry
+	send, stop *widget.Button
+	providers  *widget.Select
+	tools      *fyne.Container
+	conv       int64
+
+	turn      job
+	reply     *widget.Label         // the model's text streaming in, if any
+	replyText strings.Builder       // what reply shows
+	usage     map[int]*widget.Label // this turn's requests by round
+}
+
+func newChatView(sh *shell) *chatView { return &chatView{sh: sh} }
+
+// show opens the conversation's window, or brings it to the front.
+func (c *chatView) show() {
+	if c.win != nil && c.conv == c.sh.conv.ID {
+		c.win.RequestFocus()
+		return
+	}
+	if c.win != nil {
+		c.close()
+	}
+	c.conv = c.sh.conv.ID
+	c.win = fyne.CurrentApp().NewWindow("Conversation: " + c.sh.conv.Title)
+	c.win.SetContent(c.buildUI())
+	c.win.Resize(fyne.NewSize(720, 640))
+	c.win.SetOnClosed(func() { c.turn.stop(); c.win = nil })
+	c.loadTools()
+	c.win.Show()
+}
+
+// close stops the turn in flight and closes the window.
+func (c *chatView) close() {
+	c.turn.stop()
+	if c.win != nil {
+		w := c.win
+		c.win = nil
+		w.Close()
+	}
+}
+
+func (c *chatView) buildUI() fyne.CanvasObject {
+	c.lines = container.NewVBox()
+	c.scroll = container.NewVScroll(c.lines)
+	c.entry = widget.NewMultiLineEntry()
+	c.entry.SetPlaceHolder("Message the model (the conversation's context goes with it)")
+	c.entry.SetMinRowsVisible(3)
+	c.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.sendEntry)
+	c.send.Importance = widget.HighImportance
+	c.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.turn.stop)
+	c.stop.Hide()
+	var names []string
+	for _, pc := range c.sh.host.Config().ProviderList() {
+		names = append(names, pc.Name)
+	}
+	c.providers = widget.NewSelect(names, nil)
+	c.tools = container.NewHBox()
+	if len(names) == 0 {
+		c.say(theme.WarningIcon(), `No model provider is configured. Add one to the config file, for example: "providers": [{"name": "local", "kind": "openai", "baseURL": "http://127.0.0.1:11434/v1", "model": "llama3.2", "apiKeyEnv": "OPENAI_API_KEY"}] (kind is openai or anthropic; the key comes from the environment variable or the keyring, never the file), then open this window again.`)
+		c.send.Disable()
+	} else {
+		c.providers.SetSelectedIndex(0)
+	}
+	top := container.NewHBox(widget.NewLabel("Provider"), c.providers, widget.NewLabel("Tools of"), c.tools)
+	if len(names) < 2 {
+		c.providers.Disable()
+	}
+	bottom := container.NewBorder(nil, nil, nil, container.NewVBox(c.send, c.stop), c.entry)
+	return container.NewBorder(top, bottom, nil, nil, c.scroll)
+}
+
+// say adds a line to the transcript.
+func (c *chatView) say(icon fyne.Resource, text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	row := fyne.CanvasObject(l)
+	if icon != nil {
+		row = container.NewBorder(nil, nil, container.NewVBox(widget.NewIcon(icon)), nil, l)
+	}
+	c.lines.Add(row)
+	c.scroll.ScrollToBottom()
+	return l
+}
+
+// model returns the picked provider's model.
+func (c *chatView) model() (hostcore.Model, hostcore.ProviderConfig, error) {
+	pc, err := c.sh.host.Config().FindProvider(c.providers.Selected)
+	if err != nil {
+		return nil, pc, err
+	}
+	if c.sh.opts.Models == nil {
+		return nil, pc, errors.New("this window cannot build models")
+	}
+	m, err := c.sh.opts.Models(pc)
+	return m, pc, err
+}
+
+// sendEntry sends what the person typed, and runs the turn off the main
+// goroutine; Stop cancels it.
+func (c *chatView) sendEntry() {
+	text := strings.TrimSpace(c.entry.Text)
+	if text == "" || c.turn.running() {
+		return
+	}
+	m, pc, err := c.model()
+	if err != nil {
+		c.say(theme.ErrorIcon(), "Error: "+oneLine(err))
+		return
+	}
+	c.entry.SetText("")
+	c.say(theme.AccountIcon(), "You: "+text)
+	c.reply, c.usage = nil, map[int]*widget.Label{}
+	c.replyText.Reset()
+	c.send.Disable()
+	c.stop.Show()
+	ctx, gen := c.turn.start(c.sh.ctx)
+	chat, conv := c.sh.opts.Chat, c.conv
+	opts := hostcore.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.Model, Tools: hostcore.ToolsAsk,
+		Approve: c.approve,
+		OnEvent: func(e hostcore.Event) {
+			deliver(func() {
+				if c.turn.current(gen) || e.Kind != hostcore.EventText {
+					c.event(e)
+				}
+			})
+		}}
+	go func() {
+		_, err := chat.Send(ctx, conv, text, opts)
+		deliver(func() { c.ended(gen, err) })
+	}()
+}
+
+// ended shows how a turn ended; the text that arrived stays.
+func (c *chatView) ended(gen uint64, err error) {
+	if c.win == nil {
+		return
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled) || errors.Is(err, hostcore.ErrCanceled):
+		c.say(theme.MediaStopIcon(), "Stopped. What arrived is kept.")
+	default:
+		c.say(theme.ErrorIcon(), "Error: "+oneLine(err))
+	}
+	c.turn.finish(gen)
+	c.stop.Hide()
+	c.send.Enable()
+}
+
+// event shows one thing that happened in the turn.
+func (c *chatView) event(e hostcore.Event) {
+	if c.win == nil {
+		return
+	}
+	switch e.Kind {
+	case hostcore.EventText:
+		if c.reply == nil {
+			c.reply = c.say(theme.ComputerIcon(), "")
+		}
+		c.replyText.WriteString(e.Text)
+		c.reply.SetText(c.replyText.String())
+		c.scroll.ScrollToBottom()
+	case hostcore.EventWarning:
+		c.say(theme.WarningIcon(), "Warning: "+e.Text)
+	case hostcore.EventRequest:
+		c.reply = nil
+		c.replyText.Reset()
+		c.usage[e.Request.Round] = c.say(theme.InfoIcon(), usageLine(*e.Request, false))
+	case hostcore.EventReply:
+		if l := c.usage[e.Request.Round]; l != nil {
+			l.SetText(usageLine(*e.Request, true))
+		} else {
+			c.say(theme.InfoIcon(), usageLine(*e.Request, true))
+		}
+	case hostcore.EventToolCall:
+		c.reply = nil
+		c.say(theme.SettingsIcon(), fmt.Sprintf("Tool call: %s of %s with %s", e.Tool.Tool, e.Tool.Server, e.Call.Arguments))
+	case hostcore.EventToolResult:
+		what := "Tool result"
+		if e.Result.IsError {
+			what = "Tool error"
+		}
+		c.say(theme.DocumentIcon(), fmt.Sprintf("%s (%s): %s", what, e.Approval, clipDoc(e.Result.Text)))
+	}
+}
+
+// usageLine is a request's token count: the host's own, and once it is
+// answered, the provider's.
+func usageLine(r hostcore.RequestRecord, answered bool) string {
+	s := fmt.Sprintf("Request %d: host counted %d tokens (tool listing %d)", r.Round, r.Counted.Total, r.Counted.Tools)
+	switch {
+	case !answered:
+		return s + "; waiting for the provider…"
+	case r.Usage.Reported:
+		return s + fmt.Sprintf("; provider reported %d in, %d out", r.Usage.InputTokens, r.Usage.OutputTokens)
+	}
+	return s + "; the provider reported no usage"
+}

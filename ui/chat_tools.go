@@ -1,0 +1,136 @@
+package ui
+
+import (
+	"context"
+	"slices"
+
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// approve asks the person whether to run a tool call
+// (hostcore.SendOptions.Approve): a dialog with the tool, its server and
+// the arguments, and Allow once, Always for this tool in this
+// conversation, or Deny. It waits on the turn's goroutine for the answer or
+// for ctx to end (Stop), which takes the dialog down and denies.
+func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
+	got := make(chan hostcore.Approval, 1)
+	shown := make(chan dialog.Dialog, 1)
+	deliver(func() {
+		if c.win == nil {
+			got <- hostcore.ApproveDeny
+			close(shown)
+			return
+		}
+		var d dialog.Dialog
+		answer := func(a hostcore.Approval) func() {
+			return func() {
+				select {
+				case got <- a:
+				default:
+				}
+				d.Hide()
+			}
+		}
+		note := "The model asks to run " + req.Tool.Tool + " of " + req.Tool.Server
+		if req.Tool.Account != "" {
+			note += " (" + req.Tool.Account + ")"
+		}
+		if req.Tool.ReadOnly {
+			note += ". The server says it only reads."
+		}
+		once := widget.NewButton("Allow once", answer(hostcore.ApproveOnce))
+		once.Importance = widget.HighImportance
+		buttons := container.NewHBox(once,
+			widget.NewButton("Always for this tool in this conversation", answer(hostcore.ApproveAlways)),
+			widget.NewButton("Deny", answer(hostcore.ApproveDeny)))
+		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"),
+			monospace(clipDoc(string(req.Arguments)), panelColumns+24), container.NewCenter(buttons))
+		d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Tool+"?", body, c.win)
+		d.SetOnClosed(func() {
+			select {
+			case got <- hostcore.ApproveDeny:
+			default:
+			}
+		})
+		d.Show()
+		shown <- d
+	})
+	select {
+	case a := <-got:
+		return a, nil
+	case <-ctx.Done():
+		go func() {
+			if d, ok := <-shown; ok {
+				deliver(d.Hide)
+			}
+		}()
+		return hostcore.ApproveDeny, ctx.Err()
+	}
+}
+
+// loadTools shows a switch for each server whose tools may be offered in
+// the conversation: on by default for the servers of its attachments, as
+// hostcore decides, unless the person switched it.
+func (c *chatView) loadTools() {
+	ts, conv := c.sh.opts.Chat.Store(), c.conv
+	type found struct {
+		settings hostcore.ToolSettings
+		attached []string
+	}
+	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (found, error) {
+		s, err := ts.ToolSettings(ctx, conv)
+		if err != nil {
+			return found{}, err
+		}
+		atts, err := c.sh.cv.Store().Attachments(ctx, conv)
+		var names []string
+		for _, a := range atts {
+			if !slices.Contains(names, a.Server.Name) {
+				names = append(names, a.Server.Name)
+			}
+		}
+		return found{s, names}, err
+	}, func(f found, err error) {
+		if err != nil {
+			c.sh.fail(err)
+			return
+		}
+		c.showTools(f.settings, f.attached)
+	})
+}
+
+// showTools lays out the switches.
+func (c *chatView) showTools(s hostcore.ToolSettings, attached []string) {
+	if c.win == nil {
+		return
+	}
+	c.tools.RemoveAll()
+	for _, sc := range c.sh.host.Servers() {
+		name := sc.Name
+		on, set := s.Servers[name]
+		if !set {
+			on = slices.Contains(attached, name)
+		}
+		check := widget.NewCheck(name, nil)
+		check.SetChecked(on)
+		check.OnChanged = func(on bool) { c.switchTools(name, on) }
+		c.tools.Add(check)
+	}
+	c.tools.Refresh()
+}
+
+// switchTools turns a server's tools on or off in the conversation.
+func (c *chatView) switchTools(server string, on bool) {
+	ts, conv := c.sh.opts.Chat.Store(), c.conv
+	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, ts.SetServerTools(ctx, conv, server, on)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			c.sh.fail(err)
+		}
+	})
+}
