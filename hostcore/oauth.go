@@ -354,6 +354,14 @@ func (o *oauthHandler) forget(ctx context.Context) error {
 
 // signIn runs the authorization code flow with a loopback redirect.
 func (o *oauthHandler) signIn(ctx context.Context, req *http.Request, resp *http.Response) error {
+	// A person in a browser may take longer than a connect or a request
+	// may: the sign-in (the page, the wait and the code exchange) keeps to
+	// its own timeout, not the request's deadline, but still ends when the
+	// request is canceled. The request itself may then have run out of
+	// time; the grant is kept, and the next connect uses it (Login
+	// connects again).
+	ctx, stop := patient(ctx)
+	defer stop()
 	opts := o.c.host.opts.OAuth
 	if opts.Present == nil {
 		return o.signInError("the server asks for a sign-in")
@@ -508,6 +516,18 @@ func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, ln net.Listener
 			return nil, o.canceled(ctx.Err())
 		}
 	}
+}
+
+// patient returns a context with ctx's values and cancellation but not
+// its deadline.
+func patient(ctx context.Context) (context.Context, context.CancelFunc) {
+	p, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	unhook := context.AfterFunc(ctx, func() {
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			cancel(ctx.Err())
+		}
+	})
+	return p, func() { unhook(); cancel(nil) }
 }
 
 // canceled is the error of a sign-in that the person or the caller
@@ -693,7 +713,18 @@ func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Gra
 		return nil, err
 	}
 	if _, err := c.Session(ctx); err != nil {
-		return nil, err
+		// The person may have taken longer than the connect timeout: the
+		// grant is kept all the same, so connect again with it.
+		o := c.oauthOf()
+		if o == nil {
+			return nil, err
+		}
+		if g, _, _ := o.current(ctx); g == nil {
+			return nil, err
+		}
+		if _, err := c.Session(ctx); err != nil {
+			return nil, err
+		}
 	}
 	o := c.oauthOf()
 	if o == nil {

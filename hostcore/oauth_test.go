@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/threengram"
@@ -162,5 +163,29 @@ func TestCanSignIn(t *testing.T) {
 				t.Errorf("CanSignIn = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSignInOutlastsTheConnectTimeout: a person takes longer in the browser
+// than a connect may take. The sign-in keeps to its own timeout, the grant
+// is kept, and Login connects again with it.
+func TestSignInOutlastsTheConnectTimeout(t *testing.T) {
+	sc := threengramOAuth(t)
+	h := newHost(t, &hostcore.HostOptions{ConnectTimeout: 500 * time.Millisecond, OAuth: &hostcore.OAuthOptions{
+		Present: func(ctx context.Context, page hostcore.SignInPage) error {
+			select {
+			case <-time.After(1500 * time.Millisecond): // reading the page, choosing a tenant
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			return approveAcme(ctx, page.URL)
+		}}})
+	g, err := h.Login(context.Background(), sc, "")
+	if err != nil {
+		t.Fatalf("a sign-in longer than the connect timeout: %v", err)
+	}
+	c, _ := h.ConnFor(sc, "")
+	if _, err := c.Read(context.Background(), "threengram://memory/nope", hostcore.ReadUse); !errors.Is(err, hostcore.ErrNotFound) {
+		t.Errorf("a read after signing in as %s: %v; want the server's not found", g.Account, err)
 	}
 }
