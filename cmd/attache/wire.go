@@ -109,8 +109,10 @@ func wire(fa fyne.App, f flags, start time.Time) (*wiring, error) {
 	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
 		Builtin: builtin, PromptInput: w.promptInput, OAuth: w.oauthOptions(cfgPath, logger)})
 	timing := newStartup(start, logger)
-	w.app = ui.New(fa, hostcore.NewConversations(w.host, st), &ui.Options{
-		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready})
+	cv := hostcore.NewConversations(w.host, st)
+	w.app = ui.New(fa, cv, &ui.Options{
+		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
+		Chat: newChat(cv, st), Models: providerModels(cfgPath, logger)})
 	timing.watch(w.app.Window())
 	w.script(f, timing)
 	return w, nil

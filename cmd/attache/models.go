@@ -1,0 +1,34 @@
+package main
+
+import (
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/secretstore"
+	"github.com/attache/attache/provider"
+)
+
+// newChat is the model loop over the person's conversations, its turns
+// kept in the state database beside them; nil if the store keeps no turns
+// (the window then only previews the context).
+func newChat(cv *hostcore.Conversations, st hostcore.StateStore) *hostcore.Chat {
+	turns, ok := st.(hostcore.TurnStore)
+	if !ok {
+		return nil
+	}
+	return hostcore.NewChat(cv, turns, nil)
+}
+
+// providerModels builds a provider's model through the vendor's SDK, its
+// key from the environment variable the config names, else from the
+// keyring (or the 0600 file beside the config, as attachectl keeps them).
+func providerModels(cfgPath string, logger *slog.Logger) func(hostcore.ProviderConfig) (hostcore.Model, error) {
+	keys := secretstore.Open(filepath.Dir(cfgPath), &secretstore.Options{
+		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
+		Warn: func(msg string) { logger.Warn(msg) },
+	})
+	opts := &provider.Options{Keys: keys}
+	return func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, opts) }
+}
