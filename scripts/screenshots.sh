@@ -7,7 +7,9 @@
 # templates tabs of a server that offers no resources (the npm
 # server-filesystem), and the sign-in on the card of the built-in demo over
 # HTTP with OAuth (Sign in, the wait for the browser, signed in, signed
-# out; the script plays the browser, on threengram's login page); each in
+# out; the script plays the browser, on threengram's login page), and the
+# conversation's window against the scripted model provider (a streamed
+# answer with its usage, a tool approval prompt, a tool result); each in
 # the light and the dark theme (THEMES="light" for one, SCENARIOS="a b" for
 # some). Installs what a fresh Debian or Ubuntu machine lacks first.
 #
@@ -19,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen template-suggestions read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out"}
+SCENARIOS=${SCENARIOS:-"first-screen template-suggestions read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -72,7 +74,10 @@ shoot() {
 		fi
 		sleep 0.1
 	done
-	wid=$(xdotool search --sync --onlyvisible --name 'Attach' | head -1)
+	# the conversation scenes shoot the conversation's window
+	local title='^Attach'
+	case $name in chat-*) title='^Conversation' ;; esac
+	wid=$(xdotool search --sync --onlyvisible --name "$title" | head -1)
 	import -window "$wid" "$out"
 	exec 3>&-
 	wait "$pid" || true

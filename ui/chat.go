@@ -36,6 +36,9 @@ type chatView struct {
 	reply     *widget.Label         // the model's text streaming in, if any
 	replyText strings.Builder       // what reply shows
 	usage     map[int]*widget.Label // this turn's requests by round
+	// pending answers the tool call the approval dialog asks about, while
+	// it is shown.
+	pending func(hostcore.Approval)
 }
 
 func newChatView(sh *shell) *chatView { return &chatView{sh: sh} }
@@ -50,7 +53,7 @@ func (c *chatView) show() {
 		c.close()
 	}
 	c.conv = c.sh.conv.ID
-	c.win = fyne.CurrentApp().NewWindow("Conversation: " + c.sh.conv.Title)
+	c.win = fyne.CurrentApp().NewWindow("Conversation: " + c.sh.conv.Title + " — Attaché")
 	c.win.SetContent(c.buildUI())
 	c.win.Resize(fyne.NewSize(720, 640))
 	c.win.SetOnClosed(func() { c.turn.stop(); c.win = nil })
@@ -90,10 +93,13 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	} else {
 		c.providers.SetSelectedIndex(0)
 	}
-	top := container.NewHBox(widget.NewLabel("Provider"), c.providers, widget.NewLabel("Tools of"), c.tools)
-	if len(names) < 2 {
-		c.providers.Disable()
+	// One provider needs no picker: a disabled one reads as greyed out.
+	var picked fyne.CanvasObject = c.providers
+	if len(names) == 1 {
+		pc := c.sh.host.Config().ProviderList()[0]
+		picked = widget.NewLabelWithStyle(pc.Name+" ("+pc.Model+")", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
+	top := container.NewHBox(widget.NewLabel("Provider"), picked, widget.NewLabel("Tools of"), c.tools)
 	bottom := container.NewBorder(nil, nil, nil, container.NewVBox(c.send, c.stop), c.entry)
 	return container.NewBorder(top, bottom, nil, nil, c.scroll)
 }
@@ -172,6 +178,7 @@ func (c *chatView) ended(gen uint64, err error) {
 		c.say(theme.ErrorIcon(), "Error: "+oneLine(err))
 	}
 	c.turn.finish(gen)
+	c.pending = nil
 	c.stop.Hide()
 	c.send.Enable()
 }

@@ -28,6 +28,7 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 		var d dialog.Dialog
 		answer := func(a hostcore.Approval) func() {
 			return func() {
+				c.pending = nil
 				select {
 				case got <- a:
 				default:
@@ -51,11 +52,13 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 			monospace(clipDoc(string(req.Arguments)), panelColumns+24), container.NewCenter(buttons))
 		d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Tool+"?", body, c.win)
 		d.SetOnClosed(func() {
+			c.pending = nil
 			select {
 			case got <- hostcore.ApproveDeny:
 			default:
 			}
 		})
+		c.pending = func(a hostcore.Approval) { answer(a)() }
 		d.Show()
 		shown <- d
 	})
