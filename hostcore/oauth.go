@@ -632,12 +632,16 @@ func unionScopes(a, b []string) []string {
 	return out
 }
 
-// tokenScopes returns the scopes a token response granted, else those asked for.
+// tokenScopes returns the scopes a token response granted, else those
+// asked for, sorted: a scope string is a set (RFC 6749 §3.3), and people
+// and tests read it the same way each time.
 func tokenScopes(tok *oauth2.Token, asked []string) []string {
+	out := slices.Clone(asked)
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
-		return splitScopes(s)
+		out = splitScopes(s)
 	}
-	return asked
+	slices.Sort(out)
+	return out
 }
 
 func splitScopes(s string) []string { return strings.Fields(s) }
