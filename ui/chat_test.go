@@ -174,3 +174,38 @@ func findButton(cv fyne.Canvas, text string) *widget.Button {
 	}
 	return nil
 }
+
+// A provider's failure is said in the conversation, and what was sent
+// stays in it.
+func TestChatErrorInConversation(t *testing.T) {
+	h, c, _, _ := chatHarness(t, modeltest.Say(modeltest.Reply{Status: 401}))
+	h.sendChat(c, "Anyone there?")
+	got := h.waitText(c, "Error: ")
+	if !strings.Contains(got, "You: Anyone there?") {
+		t.Errorf("the message was lost from the conversation:\n%s", got)
+	}
+	h.waitFor("Send to come back", func() bool { var r bool; h.do(func() { r = !c.send.Disabled() }); return r })
+}
+
+// With no provider in the config, the window says how to add one, and
+// Send is off.
+func TestChatNoProvider(t *testing.T) {
+	h := newHarness(t)
+	store := h.cv.Store().(hostcore.TurnStore)
+	p := h.app.attachments.preview
+	h.do(func() {
+		h.app.sh.opts.Chat = hostcore.NewChat(h.cv, store, nil)
+		h.app.sh.opts.Models = func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, nil) }
+		test.Tap(p.send)
+	})
+	h.settle()
+	got := h.transcript(p.chat)
+	if !strings.Contains(got, "No model provider is configured") || !strings.Contains(got, `"providers"`) {
+		t.Errorf("the window does not say how to add a provider:\n%s", got)
+	}
+	h.do(func() {
+		if !p.chat.send.Disabled() {
+			t.Error("Send is on with no provider")
+		}
+	})
+}
