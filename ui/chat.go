@@ -216,8 +216,19 @@ func (c *chatView) event(e hostcore.Event) {
 		if e.Result.IsError {
 			what = "Tool error"
 		}
-		c.say(theme.DocumentIcon(), fmt.Sprintf("%s (%s): %s", what, e.Approval, clipDoc(e.Result.Text)))
+		how := approvalWords[e.Approval]
+		if how == "" {
+			how = string(e.Approval)
+		}
+		c.say(theme.DocumentIcon(), fmt.Sprintf("%s (%s): %s", what, how, clipDoc(e.Result.Text)))
 	}
+}
+
+// approvalWords say how a call was approved, beside its result.
+var approvalWords = map[hostcore.Approval]string{
+	hostcore.ApproveOnce:   "allowed once",
+	hostcore.ApproveAlways: "always allowed in this conversation",
+	hostcore.ApproveDeny:   "denied",
 }
 
 // usageLine is a request's token count: the host's own, and once it is

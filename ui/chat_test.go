@@ -114,7 +114,7 @@ func TestChatToolApprovalAllowOnce(t *testing.T) {
 	})
 	h.do(func() { test.Tap(once) })
 	got := h.waitText(c, "Done reading.")
-	for _, want := range []string{"Tool call: get_memories of demo with {\"ids\":[\"" + other + "\"]}", "Tool result (once): "} {
+	for _, want := range []string{"Tool call: get_memories of demo with {\"ids\":[\"" + other + "\"]}", "Tool result (allowed once): "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the conversation lacks %q:\n%s", want, got)
 		}
