@@ -480,13 +480,25 @@ func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, ln net.Listener
 			msg = "The sign-in to " + o.c.Server.Name + " did not succeed (" + e + "). You may close this tab."
 		}
 		fmt.Fprintf(w, "<!doctype html><title>Attaché</title><p style=\"font:16px sans-serif;margin:3em\">%s</p>", html.EscapeString(msg))
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush() // the page reaches the browser before the wait ends
+		}
 		select {
 		case got <- q:
 		default:
 		}
 	})}
 	go srv.Serve(ln)
-	defer srv.Close()
+	defer func() {
+		// Let the redirect's page finish before the listener goes: a
+		// closed connection would show the person an error for a sign-in
+		// that worked.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(ctx) != nil {
+			srv.Close()
+		}
+	}()
 	// Present runs beside the wait: it may hold the page up, and the
 	// redirect may come while it does.
 	presented := make(chan error, 1)
