@@ -155,7 +155,7 @@ func (s *Store) Save(_ context.Context, g *hostcore.Grant) error {
 	if err := keyring.Set(service, k, string(b)); err != nil {
 		return fmt.Errorf("writing the keyring: %w", err)
 	}
-	return s.withIndex(func(idx map[string]hostcore.GrantKey) { idx[k] = g.Key() })
+	return s.withIndex(true, func(idx map[string]hostcore.GrantKey) { idx[k] = g.Key() })
 }
 
 // Delete implements hostcore.TokenStore.
@@ -172,7 +172,7 @@ func (s *Store) Delete(_ context.Context, key hostcore.GrantKey) error {
 	if err := keyring.Delete(service, k); err != nil && !errors.Is(err, keyring.ErrNotFound) {
 		return fmt.Errorf("deleting from the keyring: %w", err)
 	}
-	return s.withIndex(func(idx map[string]hostcore.GrantKey) { delete(idx, k) })
+	return s.withIndex(true, func(idx map[string]hostcore.GrantKey) { delete(idx, k) })
 }
 
 // List implements hostcore.TokenStore.
@@ -190,7 +190,7 @@ func (s *Store) List(ctx context.Context) ([]hostcore.Grant, error) {
 		return out, err
 	}
 	var keys []hostcore.GrantKey
-	if err := s.withIndex(func(idx map[string]hostcore.GrantKey) {
+	if err := s.withIndex(false, func(idx map[string]hostcore.GrantKey) {
 		for _, k := range idx {
 			keys = append(keys, k)
 		}
@@ -226,10 +226,11 @@ func (s *Store) withFile(write bool, f func(map[string]hostcore.Grant) bool) err
 	return s.locked(s.FilePath(), write, &all, func() bool { return f(all) })
 }
 
-// withIndex runs f on the keyring index under the lock and writes it back.
-func (s *Store) withIndex(f func(map[string]hostcore.GrantKey)) error {
+// withIndex runs f on the keyring index under the lock, and writes it back
+// when write says f changed it.
+func (s *Store) withIndex(write bool, f func(map[string]hostcore.GrantKey)) error {
 	idx := map[string]hostcore.GrantKey{}
-	return s.locked(s.indexPath(), true, &idx, func() bool { f(idx); return true })
+	return s.locked(s.indexPath(), write, &idx, func() bool { f(idx); return write })
 }
 
 // locked reads path into v, runs f, and, when write and f say so, writes v
