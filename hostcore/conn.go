@@ -277,12 +277,22 @@ func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
 // connect starts a session, the way the handshake memory says or by
 // probing (handshake.go). The connect timeout starts here, after the
 // inputs were asked for.
-func (c *Conn) connect(ctx context.Context, auth *authContext) (*mcp.ClientSession, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.host.opts.ConnectTimeout)
+func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSession, error) {
+	ctx, cancel := context.WithTimeout(parent, c.host.opts.ConnectTimeout)
 	defer cancel()
 	defer context.AfterFunc(c.host.hurry, cancel)() // nor any connect
 	ctx, status := withStatus(ctx)
 	cs, transport, err := c.handshake(ctx, auth)
+	if err != nil && errors.Is(parent.Err(), context.Canceled) {
+		// The caller canceled: whatever the transport then met (go-sdk
+		// closing the client in the middle of a sign-in, with the
+		// sign-in's error kept only as text) is that cancellation.
+		var he *Error
+		for errors.As(err, &he) && he.err != nil {
+			err = he.err // the handshake's own reading of the failure, a 401, is not what happened
+		}
+		return nil, auth.redactError(newError(KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.cancelReason()))
+	}
 	if err != nil {
 		return nil, auth.redactError(c.explain(err, "connecting to "+c.Server.Name, "", status, true))
 	}

@@ -461,12 +461,28 @@ func patient(ctx context.Context) (context.Context, context.CancelFunc) {
 	return p, func() { unhook(); cancel(nil) }
 }
 
+const signInCanceled = "the sign-in was canceled"
+
 // canceled is the error of a sign-in that the person or the caller
 // canceled. It carries its kind, so that the 401 that started the sign-in
 // does not make it read as refused credentials.
 func (o *oauthHandler) canceled(cause error) error {
-	o.abandon("the sign-in was canceled")
-	return newError(KindCanceled, cause, "%s: the sign-in was canceled", o.c)
+	o.abandon(signInCanceled)
+	return newError(KindCanceled, cause, "%s: %s", o.c, signInCanceled)
+}
+
+// cancelReason says what a canceled connect was doing: "the sign-in was
+// canceled" when a sign-in of o's ended that way, else "canceled". o may
+// be nil.
+func (o *oauthHandler) cancelReason() string {
+	if o != nil {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		if o.abandoned == signInCanceled {
+			return signInCanceled
+		}
+	}
+	return "canceled"
 }
 
 // abandon records why a sign-in ended without one.
