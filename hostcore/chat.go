@@ -287,7 +287,7 @@ func (r *turnRun) loop(ctx context.Context, msgs []Message) error {
 		}
 		for _, call := range reply.ToolCalls {
 			if ctx.Err() != nil {
-				return modelStopped(ctx.Err())
+				return modelStopped(ctx, ctx.Err())
 			}
 			res := r.runTool(ctx, round, call)
 			if serr := r.addMessage(ctx, res); serr != nil {
@@ -337,8 +337,8 @@ func (r *turnRun) finish(ctx context.Context, runErr error) (Turn, error) {
 		if !errors.As(runErr, &he) {
 			he = newError(KindServerFault, runErr, "the turn failed")
 		}
-		if ctx.Err() != nil && he.Kind() != KindCanceled {
-			he = modelStopped(runErr)
+		if ctx.Err() != nil && he.Kind() != KindCanceled && he.Kind() != KindTimeout {
+			he = modelStopped(ctx, runErr)
 		}
 		t.Status, t.ErrorKind, t.Error = TurnFailed, he.Kind(), he.Message()
 		if he.Kind() == KindCanceled {

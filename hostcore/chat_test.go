@@ -213,6 +213,21 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 	if diff := cmp.Diff(reqs[0], replay); diff != "" {
 		t.Errorf("replayed request differs from the one sent (-sent +replayed):\n%s", diff)
 	}
+	// Replay sends that request to a model, and stores nothing.
+	again := (&scriptModel{}).then(say("Still the same."))
+	reply, err := f.ch.Replay(context.Background(), f.conv, 1, again, nil)
+	if err != nil || reply.Text != "Still the same." {
+		t.Fatalf("Replay: %q, %v", reply.Text, err)
+	}
+	if diff := cmp.Diff([]hostcore.ModelRequest{reqs[0]}, again.sent()); diff != "" {
+		t.Errorf("Replay sent another request (-first sent +replayed):\n%s", diff)
+	}
+	if after, _ := f.ch.Store().Turns(context.Background(), f.conv); len(after) != 1 {
+		t.Errorf("Replay stored a turn: %d turns", len(after))
+	}
+	if _, err := f.ch.Replay(context.Background(), f.conv, 7, again, nil); !errors.Is(err, hostcore.ErrNotFound) {
+		t.Errorf("Replay of a turn that does not exist: %v, want not found", err)
+	}
 }
 
 // Ask: every call waits for the person; Always is remembered in the

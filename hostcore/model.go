@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -123,8 +124,12 @@ func NewModelError(kind Kind, status int, cause error, format string, args ...an
 	return e
 }
 
-// modelStopped is the error of a turn the person stopped.
-func modelStopped(cause error) *Error {
+// modelStopped is the error of a turn whose ctx ended: stopped by the
+// person (canceled), or out of the caller's time (its deadline passed).
+func modelStopped(ctx context.Context, cause error) *Error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return newError(KindTimeout, cause, "the turn did not end in time")
+	}
 	return newError(KindCanceled, cause, "stopped")
 }
 

@@ -191,3 +191,23 @@ type ToolSettings struct {
 	// server → tool names.
 	Always map[string][]string `json:"always"`
 }
+
+// Replay sends turn seq of conversation conv again: its first request,
+// rebuilt by ReplayRequest with the exact system prompt and tools it sent,
+// to m. It returns the model's reply and stores nothing, runs no tool the
+// reply calls, and reads nothing: it asks what a model (the same one, or
+// another) makes of the same context now. onText is as for Model.Complete.
+func (ch *Chat) Replay(ctx context.Context, conv int64, seq int, m Model, onText func(string)) (ModelReply, error) {
+	if m == nil {
+		return ModelReply{}, newError(KindUsage, nil, "no model to send to: configure a provider")
+	}
+	turns, err := ch.store.Turns(ctx, conv)
+	if err != nil {
+		return ModelReply{}, err
+	}
+	req, err := ReplayRequest(turns, seq)
+	if err != nil {
+		return ModelReply{}, err
+	}
+	return m.Complete(ctx, req, onText)
+}

@@ -25,6 +25,14 @@ import (
 // person signing in) have no budget.
 var unbudgeted = map[string]bool{"demo-server": true, "login": true}
 
+// modelBudget is the default budget of the commands that wait on a model:
+// send (a local model's reply, a few tool rounds, a person answering tool
+// prompts on the terminal) and turns (--replay) take longer than 30 s. An
+// explicit --timeout still bounds them.
+const modelBudget = 10 * time.Minute
+
+var waitsOnModel = map[string]bool{"send": true, "turns": true}
+
 // started is when package main was initialized, the last before main
 // runs; processStart knows better on Linux.
 var started = time.Now()
@@ -67,12 +75,16 @@ func (a *app) startBudget(cmd *cobra.Command, _ []string) error {
 	if a.flags.timeout <= 0 {
 		return usageError(fmt.Sprintf("--timeout %s is not a positive duration (such as 30s)", a.flags.timeout))
 	}
+	total := a.flags.timeout
+	if waitsOnModel[cmd.Name()] && !cmd.Flags().Changed("timeout") {
+		total = modelBudget // each connect and server request still has 30 s
+	}
 	a.budget = cmd.Context()
 	if unbudgeted[cmd.Name()] {
 		return nil
 	}
-	reserve := min(a.flags.timeout/20, exitReserve)
-	ctx, cancel := context.WithDeadline(cmd.Context(), processStart().Add(a.flags.timeout-reserve))
+	reserve := min(total/20, exitReserve)
+	ctx, cancel := context.WithDeadline(cmd.Context(), processStart().Add(total-reserve))
 	a.budget, a.endBudget = ctx, cancel
 	cmd.SetContext(ctx)
 	return nil

@@ -152,6 +152,19 @@ func TestSendThroughCLI(t *testing.T) {
 			if err := json.Unmarshal([]byte(must(t, env, "turns", "chat", "--request", "1").stdout), &replay); err != nil || replay.System != first.System {
 				t.Errorf("turns --request 1 does not rebuild the first request: %v", err)
 			}
+			// --replay sends that request again and prints the answer, storing nothing.
+			srv.Then(modeltest.Say(modeltest.Reply{Text: "Replayed answer.", Chunks: 3}))
+			r = must(t, env, "turns", "chat", "--replay", "1", "--provider", "scripted")
+			if r.stdout != "Replayed answer.\n" {
+				t.Errorf("turns --replay 1 printed %q", r.stdout)
+			}
+			reqs = srv.Requests()
+			if again, _ := reqs[len(reqs)-1].Parse(); again.System != first.System || again.LastUser() != "What do I know?" || len(again.Tools) != len(first.Tools) {
+				t.Errorf("the replay did not send turn 1's first request again: %+v", again)
+			}
+			if turns := storedTurns(t, env, "chat"); len(turns) != 1 {
+				t.Errorf("a replay stored a turn: %d turns", len(turns))
+			}
 		})
 	}
 }
@@ -434,4 +447,27 @@ func ctlStdin(t *testing.T, env []string, stdin string, args ...string) result {
 		t.Fatal(err)
 	}
 	return result{out.String(), errb.String(), code}
+}
+
+// send waits on a model longer than the 30 s of other commands, but an
+// explicit --timeout still bounds it: a model that does not answer in time
+// ends the command with exit 6, and the message stays in the stored turn.
+func TestSendTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := modeltest.New(&modeltest.Options{Key: "sk-test"}, func(modeltest.Request) modeltest.Reply {
+		<-release
+		return modeltest.Reply{Text: "too late"}
+	})
+	defer srv.Close()
+	defer close(release) // before Close, which waits for the handler
+	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	must(t, env, "context", "new", "c")
+	r := ctl(t, env, "send", "c", "slow?", "--tools", "off", "--timeout", "2s")
+	if r.code != exitTransport || !strings.Contains(r.stderr, "in time") {
+		t.Errorf("exit %d, stderr %q; want exit %d saying it did not answer in time", r.code, r.stderr, exitTransport)
+	}
+	turns := storedTurns(t, env, "c")
+	if len(turns) != 1 || turns[0].Messages[0].Text != "slow?" || turns[0].Status == hostcore.TurnDone {
+		t.Errorf("stored turns = %+v", turns)
+	}
 }

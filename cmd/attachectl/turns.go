@@ -13,7 +13,8 @@ import (
 
 func (a *app) turnsCmd() *cobra.Command {
 	var brief bool
-	var request int
+	var request, replay int
+	var providerName string
 	cmd := &cobra.Command{
 		Use:   "turns CONV",
 		Short: "Show a conversation's turns whole: the context sent, the tools offered, each request, the messages",
@@ -22,7 +23,11 @@ verdict and cache status, the supersession notes, the tools offered and what
 their listing costs, each request's tokens (the host's count next to the
 provider's), the messages and tool calls, and the system prompt exactly as
 sent (--brief leaves it out). --json prints the turns as stored;
---request N prints turn N's first request, rebuilt to be replayed.`,
+--request N prints turn N's first request, rebuilt to be replayed;
+--replay N sends it again to a model (--provider, default the config's
+first) and prints the answer, storing nothing and running no tool: what a
+model makes of the same context now. With --json it prints the reply whole,
+with the tool calls it asked for.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ch, cv, err := a.chat()
@@ -36,6 +41,9 @@ sent (--brief leaves it out). --json prints the turns as stored;
 			turns, err := ch.Store().Turns(cmd.Context(), conv)
 			if err != nil {
 				return err
+			}
+			if replay > 0 {
+				return a.replayTurn(cmd, ch, conv, replay, providerName)
 			}
 			if request > 0 {
 				req, err := hostcore.ReplayRequest(turns, request)
@@ -61,7 +69,36 @@ sent (--brief leaves it out). --json prints the turns as stored;
 	}
 	cmd.Flags().BoolVar(&brief, "brief", false, "leave out the system prompt's text")
 	cmd.Flags().IntVar(&request, "request", 0, "print turn N's first request as JSON, rebuilt for a replay")
+	cmd.Flags().IntVar(&replay, "replay", 0, "send turn N's first request again and print the answer (stores nothing)")
+	cmd.Flags().StringVar(&providerName, "provider", "", "the provider a replay asks (default: the config's first)")
 	return cmd
+}
+
+// replayTurn sends turn seq's first request again and prints the answer
+// as it streams, and the tools it would call on stderr.
+func (a *app) replayTurn(cmd *cobra.Command, ch *hostcore.Chat, conv int64, seq int, providerName string) error {
+	m, _, err := a.model(providerName)
+	if err != nil {
+		return err
+	}
+	var onText func(string)
+	if !a.flags.json {
+		onText = func(s string) { fmt.Fprint(a.stdout, s) }
+	}
+	reply, err := ch.Replay(cmd.Context(), conv, seq, m, onText)
+	if a.flags.json {
+		if err != nil {
+			return err
+		}
+		return a.printJSON(reply)
+	}
+	if reply.Text != "" && !strings.HasSuffix(reply.Text, "\n") {
+		fmt.Fprintln(a.stdout)
+	}
+	for _, c := range reply.ToolCalls {
+		fmt.Fprintf(a.stderr, "attachectl: the model would call %s with %s (not run in a replay)\n", a.line(c.Name), a.line(c.Arguments))
+	}
+	return err
 }
 
 // printTurn prints one turn for a person.
