@@ -45,6 +45,9 @@ type Options struct {
 	// Send only shows the context a model would receive.
 	Chat   *hostcore.Chat
 	Models func(hostcore.ProviderConfig) (hostcore.Model, error)
+	// Keys keeps the providers' API keys for the provider editor; nil
+	// means keys come from environment variables only.
+	Keys ProviderKeys
 }
 
 // Preference keys.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -29,8 +30,12 @@ type chatView struct {
 	entry      *widget.Entry
 	send, stop *widget.Button
 	providers  *widget.Select
+	picker     *fyne.Container // the provider picker, or the only provider's name
 	tools      *fyne.Container
+	always     *fyne.Container // the tools approved for good, each with Revoke
 	conv       int64
+	editor     *providerEditor
+	inspectors map[int]fyne.Window // open turn inspectors, by Seq
 
 	turn      job
 	reply     *widget.Label         // the model's text streaming in, if any
@@ -41,7 +46,11 @@ type chatView struct {
 	pending func(hostcore.Approval)
 }
 
-func newChatView(sh *shell) *chatView { return &chatView{sh: sh} }
+func newChatView(sh *shell) *chatView {
+	c := &chatView{sh: sh}
+	c.editor = newProviderEditor(sh, c.providersChanged)
+	return c
+}
 
 // show opens the conversation's window, or brings it to the front.
 func (c *chatView) show() {
@@ -56,8 +65,9 @@ func (c *chatView) show() {
 	c.win = fyne.CurrentApp().NewWindow("Conversation: " + c.sh.conv.Title + " — Attaché")
 	c.win.SetContent(c.buildUI())
 	c.win.Resize(fyne.NewSize(720, 640))
-	c.win.SetOnClosed(func() { c.turn.stop(); c.win = nil })
+	c.win.SetOnClosed(func() { c.turn.stop(); c.win = nil; c.closeInspectors() })
 	c.loadTools()
+	c.loadTurns()
 	c.win.Show()
 }
 
@@ -69,6 +79,7 @@ func (c *chatView) close() {
 		c.win = nil
 		w.Close()
 	}
+	c.closeInspectors()
 }
 
 func (c *chatView) buildUI() fyne.CanvasObject {
@@ -81,27 +92,61 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.send.Importance = widget.HighImportance
 	c.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.turn.stop)
 	c.stop.Hide()
-	var names []string
-	for _, pc := range c.sh.host.Config().ProviderList() {
-		names = append(names, pc.Name)
-	}
-	c.providers = widget.NewSelect(names, nil)
+	c.providers = widget.NewSelect(nil, nil)
+	c.picker = container.NewStack()
 	c.tools = container.NewHBox()
-	if len(names) == 0 {
-		c.say(theme.WarningIcon(), `No model provider is configured. Add one to the config file, for example: "providers": [{"name": "local", "kind": "openai", "baseURL": "http://127.0.0.1:11434/v1", "model": "llama3.2", "apiKeyEnv": "OPENAI_API_KEY"}] (kind is openai or anthropic; the key comes from the environment variable or the keyring, never the file), then open this window again.`)
-		c.send.Disable()
-	} else {
-		c.providers.SetSelectedIndex(0)
-	}
-	// One provider needs no picker: a disabled one reads as greyed out.
-	var picked fyne.CanvasObject = c.providers
-	if len(names) == 1 {
-		pc := c.sh.host.Config().ProviderList()[0]
-		picked = widget.NewLabelWithStyle(pc.Name+" ("+pc.Model+")", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	}
-	top := container.NewHBox(widget.NewLabel("Provider"), picked, widget.NewLabel("Tools of"), c.tools)
+	c.always = container.NewHBox()
+	c.always.Hide()
+	manage := widget.NewButtonWithIcon("Providers…", theme.SettingsIcon(), c.editor.show)
+	manage.Importance = widget.LowImportance
+	c.showProviders()
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Provider"), c.picker), manage),
+		container.NewHBox(widget.NewLabel("Tools of"), c.tools), c.always)
 	bottom := container.NewBorder(nil, nil, nil, container.NewVBox(c.send, c.stop), c.entry)
 	return container.NewBorder(top, bottom, nil, nil, c.scroll)
+}
+
+// showProviders fills the provider picker from the config. One provider
+// needs no picker (a disabled one reads as greyed out); with none, the
+// window says how to add one, and Send is off.
+func (c *chatView) showProviders() {
+	ps := c.sh.host.Config().ProviderList()
+	names := make([]string, len(ps))
+	for i, pc := range ps {
+		names[i] = pc.Name
+	}
+	picked := c.providers.Selected
+	c.providers.SetOptions(names)
+	switch {
+	case slices.Contains(names, picked):
+		c.providers.SetSelected(picked)
+	case len(names) > 0:
+		c.providers.SetSelectedIndex(0)
+	default:
+		c.providers.ClearSelected()
+	}
+	var shown fyne.CanvasObject = c.providers
+	switch len(ps) {
+	case 0:
+		shown = widget.NewLabel("none")
+		c.say(theme.WarningIcon(), `No model provider is configured. Add one with Providers… above, or in the config file, for example: "providers": [{"name": "local", "kind": "openai", "baseURL": "http://127.0.0.1:11434/v1", "model": "llama3.2", "apiKeyEnv": "OPENAI_API_KEY"}] (kind is openai or anthropic; the key comes from the environment variable or the keyring, never the file).`)
+		c.send.Disable()
+	case 1:
+		shown = widget.NewLabelWithStyle(ps[0].Name+" ("+ps[0].Model+")", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	if len(ps) > 0 && !c.turn.running() {
+		c.send.Enable()
+	}
+	c.picker.Objects = []fyne.CanvasObject{shown}
+	c.picker.Refresh()
+}
+
+// providersChanged follows the provider editor's changes.
+func (c *chatView) providersChanged() {
+	if c.win != nil {
+		c.showProviders()
+	}
 }
 
 // say adds a line to the transcript.
@@ -160,13 +205,14 @@ func (c *chatView) sendEntry() {
 			})
 		}}
 	go func() {
-		_, err := chat.Send(ctx, conv, text, opts)
-		deliver(func() { c.ended(gen, err) })
+		t, err := chat.Send(ctx, conv, text, opts)
+		deliver(func() { c.ended(gen, t, err) })
 	}()
 }
 
-// ended shows how a turn ended; the text that arrived stays.
-func (c *chatView) ended(gen uint64, err error) {
+// ended shows how a turn ended, and the turn's footer; the text that
+// arrived stays.
+func (c *chatView) ended(gen uint64, t hostcore.Turn, err error) {
 	if c.win == nil {
 		return
 	}
@@ -177,10 +223,14 @@ func (c *chatView) ended(gen uint64, err error) {
 	default:
 		c.say(theme.ErrorIcon(), "Error: "+oneLine(err))
 	}
+	if t.ID != 0 {
+		c.turnFooter(t)
+	}
 	c.turn.finish(gen)
 	c.pending = nil
 	c.stop.Hide()
 	c.send.Enable()
+	c.loadTools() // an "Always" given during the turn shows with its Revoke
 }
 
 // event shows one thing that happened in the turn.
@@ -210,17 +260,13 @@ func (c *chatView) event(e hostcore.Event) {
 		}
 	case hostcore.EventToolCall:
 		c.reply = nil
-		c.say(theme.SettingsIcon(), fmt.Sprintf("Tool call: %s of %s with %s", e.Tool.Tool, e.Tool.Server, e.Call.Arguments))
+		c.sayToolCall(e.Tool.Tool, e.Tool.Server, e.Call.Arguments)
 	case hostcore.EventToolResult:
-		what := "Tool result"
-		if e.Result.IsError {
-			what = "Tool error"
-		}
 		how := approvalWords[e.Approval]
 		if how == "" {
 			how = string(e.Approval)
 		}
-		c.say(theme.DocumentIcon(), fmt.Sprintf("%s (%s): %s", what, how, clipDoc(e.Result.Text)))
+		c.sayToolResult(how, *e.Result)
 	}
 }
 

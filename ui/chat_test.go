@@ -22,23 +22,36 @@ func chatHarness(t *testing.T, script ...modeltest.Step) (*harness, *chatView, *
 	t.Cleanup(srv.Close)
 	h := newHarness(t)
 	if err := h.host.Config().UpsertProvider(hostcore.ProviderConfig{Name: "scripted", Kind: hostcore.ProviderOpenAI,
-		BaseURL: srv.OpenAIBaseURL(), Model: "scripted-1"}); err != nil {
+		BaseURL: srv.OpenAIBaseURL(), Model: "scripted-1", MaxRetries: new(int)}); err != nil { // the script answers once
 		t.Fatal(err)
 	}
 	ids := h.memoryIDs("acme", "m", 2)
 	h.attachIDs(ids[0])
+	return h, h.openChat(), srv, ids
+}
+
+// wireChat gives the window a model loop over its conversations, with
+// models built by the real provider adapters.
+func (h *harness) wireChat() {
 	store := h.cv.Store().(hostcore.TurnStore)
 	h.do(func() {
 		h.app.sh.opts.Chat = hostcore.NewChat(h.cv, store, nil)
 		h.app.sh.opts.Models = func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, nil) }
 	})
+}
+
+// openChat wires the model loop and taps Send beside the context preview,
+// which opens the conversation's window.
+func (h *harness) openChat() *chatView {
+	h.t.Helper()
+	h.wireChat()
 	p := h.app.attachments.preview
 	h.do(func() { test.Tap(p.send) })
 	h.settle()
 	if p.chat.win == nil {
-		t.Fatal("Send opened no conversation window")
+		h.t.Fatal("Send opened no conversation window")
 	}
-	return h, p.chat, srv, ids
+	return p.chat
 }
 
 // send types a message and taps Send.
@@ -114,7 +127,7 @@ func TestChatToolApprovalAllowOnce(t *testing.T) {
 	})
 	h.do(func() { test.Tap(once) })
 	got := h.waitText(c, "Done reading.")
-	for _, want := range []string{"Tool call: get_memories of demo with {\"ids\":[\"" + other + "\"]}", "Tool result (allowed once): "} {
+	for _, want := range []string{"Tool call: get_memories of demo with {\"ids\":[\"" + other + "\"]}", "Tool result (allowed once):\n{"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the conversation lacks %q:\n%s", want, got)
 		}
@@ -191,14 +204,8 @@ func TestChatErrorInConversation(t *testing.T) {
 // Send is off.
 func TestChatNoProvider(t *testing.T) {
 	h := newHarness(t)
-	store := h.cv.Store().(hostcore.TurnStore)
 	p := h.app.attachments.preview
-	h.do(func() {
-		h.app.sh.opts.Chat = hostcore.NewChat(h.cv, store, nil)
-		h.app.sh.opts.Models = func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, nil) }
-		test.Tap(p.send)
-	})
-	h.settle()
+	h.openChat()
 	got := h.transcript(p.chat)
 	if !strings.Contains(got, "No model provider is configured") || !strings.Contains(got, `"providers"`) {
 		t.Errorf("the window does not say how to add a provider:\n%s", got)

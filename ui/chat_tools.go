@@ -4,8 +4,10 @@ import (
 	"context"
 	"slices"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
@@ -124,6 +126,44 @@ func (c *chatView) showTools(s hostcore.ToolSettings, attached []string) {
 		c.tools.Add(check)
 	}
 	c.tools.Refresh()
+	c.showAlways(s.Always)
+}
+
+// showAlways lists the tools approved with "Always" in the conversation,
+// each with Revoke: the next call of a revoked tool is asked about again.
+func (c *chatView) showAlways(always map[string][]string) {
+	c.always.RemoveAll()
+	servers := make([]string, 0, len(always))
+	for server := range always {
+		servers = append(servers, server)
+	}
+	slices.Sort(servers)
+	for _, server := range servers {
+		for _, tool := range always[server] {
+			server, tool := server, tool
+			b := widget.NewButtonWithIcon(tool+" of "+server, theme.CancelIcon(), func() { c.revoke(server, tool) })
+			b.Importance = widget.LowImportance
+			c.always.Add(b)
+		}
+	}
+	if len(c.always.Objects) == 0 {
+		c.always.Hide()
+		return
+	}
+	c.always.Objects = append([]fyne.CanvasObject{widget.NewLabel("Always allowed (tap to revoke):")}, c.always.Objects...)
+	c.always.Show()
+	c.always.Refresh()
+}
+
+// revoke forgets "Always" for a tool in the conversation.
+func (c *chatView) revoke(server, tool string) {
+	ts, conv := c.sh.opts.Chat.Store(), c.conv
+	c.sh.act(func(ctx context.Context) error {
+		return ts.RevokeTool(ctx, conv, server, tool)
+	}, func() {
+		c.sh.notify(tool + " of " + server + " will be asked about again in this conversation")
+		c.loadTools()
+	})
 }
 
 // switchTools turns a server's tools on or off in the conversation.

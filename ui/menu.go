@@ -30,7 +30,8 @@ func (a *App) menu() *fyne.MainMenu {
 		fyne.NewMenu("Conversation",
 			fyne.NewMenuItem("New…", a.conversations.askCreate),
 			fyne.NewMenuItem("Rename…", a.conversations.askRename),
-			fyne.NewMenuItem("Send (show the context)", a.attachments.preview.showSend)),
+			fyne.NewMenuItem("Send (show the context)", a.attachments.preview.showSend),
+			fyne.NewMenuItem("Model providers…", a.attachments.preview.chat.editor.show)),
 		fyne.NewMenu("Picker", find, read, attach),
 	)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/provider"
+	"github.com/attache/attache/ui"
 )
 
 // newChat is the model loop over the person's conversations, its turns
@@ -23,12 +24,22 @@ func newChat(cv *hostcore.Conversations, st hostcore.StateStore) *hostcore.Chat 
 
 // providerModels builds a provider's model through the vendor's SDK, its
 // key from the environment variable the config names, else from the
-// keyring (or the 0600 file beside the config, as attachectl keeps them).
-func providerModels(cfgPath string, logger *slog.Logger) func(hostcore.ProviderConfig) (hostcore.Model, error) {
+// keyring (or the 0600 file beside the config, as attachectl keeps them);
+// and returns the key store the provider editor writes keys to.
+func providerModels(cfgPath string, logger *slog.Logger) (func(hostcore.ProviderConfig) (hostcore.Model, error), ui.ProviderKeys) {
 	keys := secretstore.Open(filepath.Dir(cfgPath), &secretstore.Options{
 		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
 		Warn: func(msg string) { logger.Warn(msg) },
 	})
 	opts := &provider.Options{Keys: keys}
-	return func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, opts) }
+	return func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, opts) },
+		providerKeys{keys, opts}
 }
+
+// providerKeys is the secret store as the provider editor sees it.
+type providerKeys struct {
+	*secretstore.Store
+	opts *provider.Options
+}
+
+func (k providerKeys) Source(pc hostcore.ProviderConfig) string { return provider.KeySource(pc, k.opts) }

@@ -110,9 +110,10 @@ func wire(fa fyne.App, f flags, start time.Time) (*wiring, error) {
 		Builtin: builtin, PromptInput: w.promptInput, OAuth: w.oauthOptions(cfgPath, logger)})
 	timing := newStartup(start, logger)
 	cv := hostcore.NewConversations(w.host, st)
+	models, keys := providerModels(cfgPath, logger)
 	w.app = ui.New(fa, cv, &ui.Options{
 		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
-		Chat: newChat(cv, st), Models: providerModels(cfgPath, logger)})
+		Chat: newChat(cv, st), Models: models, Keys: keys})
 	timing.watch(w.app.Window())
 	w.script(f, timing)
 	return w, nil

@@ -1,0 +1,245 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// ProviderKeys keeps the model providers' API keys out of the config file:
+// in the OS keyring, or a 0600 file beside the config where no keyring
+// answers. cmd/attache wires the secret store behind it; the editor only
+// ever writes a key, never shows one.
+type ProviderKeys interface {
+	// Source says where a provider's key comes from: "env NAME",
+	// "keyring" or "none". It never returns the key.
+	Source(pc hostcore.ProviderConfig) string
+	// SetAPIKey keeps a provider's key.
+	SetAPIKey(provider, key string) error
+	// DeleteAPIKey forgets it; it reports whether there was one.
+	DeleteAPIKey(provider string) (bool, error)
+}
+
+// providerEditor is the window that lists the model providers of the
+// config and adds, edits and removes them. A provider is saved to the
+// config file without its key, which goes to ProviderKeys. Its fields are
+// used on the main goroutine only.
+type providerEditor struct {
+	sh *shell
+	// changed is told when the config's providers changed, on the main
+	// goroutine (the conversation window rebuilds its picker).
+	changed func()
+
+	win    fyne.Window
+	rows   *fyne.Container
+	form   dialog.Dialog // the add or edit form, while it is shown
+	fields *providerForm // its fields
+}
+
+func newProviderEditor(sh *shell, changed func()) *providerEditor {
+	return &providerEditor{sh: sh, changed: changed}
+}
+
+// show opens the window, or brings it to the front.
+func (e *providerEditor) show() {
+	if e.win != nil {
+		e.win.RequestFocus()
+		return
+	}
+	e.win = fyne.CurrentApp().NewWindow("Model providers — Attaché")
+	e.rows = container.NewVBox()
+	add := widget.NewButtonWithIcon("Add a provider…", theme.ContentAddIcon(), func() { e.edit(nil) })
+	add.Importance = widget.HighImportance
+	note := widget.NewLabel("Providers are saved in the config file. Their API keys are not: a key comes from the " +
+		"environment variable a provider names, or from the OS keyring (a file of mode 0600 beside the config where " +
+		"there is no keyring).")
+	note.Wrapping = fyne.TextWrapWord
+	e.win.SetContent(container.NewBorder(note, container.NewHBox(add), nil, nil, container.NewVScroll(e.rows)))
+	e.win.Resize(fyne.NewSize(640, 420))
+	e.win.SetOnClosed(func() { e.win, e.form, e.fields = nil, nil, nil })
+	e.list()
+	e.win.Show()
+}
+
+// list lays out a row per provider.
+func (e *providerEditor) list() {
+	if e.win == nil {
+		return
+	}
+	e.rows.RemoveAll()
+	ps := e.sh.host.Config().ProviderList()
+	if len(ps) == 0 {
+		e.rows.Add(widget.NewLabel("No provider yet. Add one: OpenAI or any server that speaks its Chat Completions API " +
+			"(Ollama, llama.cpp, vLLM, LM Studio) by its base URL, or Anthropic."))
+	}
+	for _, pc := range ps {
+		pc := pc
+		name := widget.NewLabelWithStyle(pc.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		what := widget.NewLabel(e.describe(pc))
+		what.Wrapping = fyne.TextWrapWord
+		edit := widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { e.edit(&pc) })
+		remove := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { e.confirmRemove(pc.Name) })
+		e.rows.Add(container.NewBorder(nil, nil, name, container.NewHBox(edit, remove), what))
+	}
+	e.rows.Refresh()
+}
+
+// describe is a provider's row: its kind, model, base URL and where its
+// key comes from.
+func (e *providerEditor) describe(pc hostcore.ProviderConfig) string {
+	base := "the vendor's API"
+	if pc.BaseURL != "" {
+		base = hostcore.RedactURL(pc.BaseURL)
+	}
+	key := "none"
+	if e.sh.opts.Keys != nil {
+		key = e.sh.opts.Keys.Source(pc)
+	} else if pc.APIKeyEnv != "" {
+		key = "env " + pc.APIKeyEnv
+	}
+	return fmt.Sprintf("%s · %s · %s · key: %s", pc.Kind, pc.Model, base, key)
+}
+
+// providerForm is the add or edit form's fields.
+type providerForm struct {
+	name, baseURL, model, keyEnv, key, maxTokens *widget.Entry
+	kind                                         *widget.Select
+}
+
+// edit shows the form for pc, or for a new provider when pc is nil.
+func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
+	f := providerForm{name: widget.NewEntry(), baseURL: widget.NewEntry(), model: widget.NewEntry(),
+		keyEnv: widget.NewEntry(), key: widget.NewPasswordEntry(), maxTokens: widget.NewEntry(),
+		kind: widget.NewSelect([]string{hostcore.ProviderOpenAI, hostcore.ProviderAnthropic}, nil)}
+	f.baseURL.SetPlaceHolder("empty: the vendor's; Ollama: http://127.0.0.1:11434/v1")
+	f.model.SetPlaceHolder("llama3.2, gpt-4.1-mini, claude-sonnet-4-5…")
+	f.keyEnv.SetPlaceHolder("OPENAI_API_KEY (the variable's name, never the key)")
+	f.key.SetPlaceHolder("kept in the keyring; empty keeps the current one")
+	f.maxTokens.SetPlaceHolder(strconv.Itoa(hostcore.DefaultMaxTokens))
+	f.kind.SetSelected(hostcore.ProviderOpenAI)
+	title := "Add a model provider"
+	if pc != nil {
+		title = "Edit " + pc.Name
+		f.name.SetText(pc.Name)
+		f.name.Disable() // the name is the key's entry in the keyring
+		f.kind.SetSelected(pc.Kind)
+		f.baseURL.SetText(pc.BaseURL)
+		f.model.SetText(pc.Model)
+		f.keyEnv.SetText(pc.APIKeyEnv)
+		if pc.MaxTokens > 0 {
+			f.maxTokens.SetText(strconv.Itoa(pc.MaxTokens))
+		}
+	}
+	items := []*widget.FormItem{
+		widget.NewFormItem("Name", f.name), widget.NewFormItem("Kind", f.kind),
+		widget.NewFormItem("Base URL", f.baseURL), widget.NewFormItem("Model", f.model),
+		widget.NewFormItem("Key variable", f.keyEnv), widget.NewFormItem("API key", f.key),
+		widget.NewFormItem("Max tokens", f.maxTokens),
+	}
+	var old hostcore.ProviderConfig
+	if pc != nil {
+		old = *pc
+	}
+	d := dialog.NewForm(title, "Save", "Cancel", items, func(ok bool) {
+		e.form, e.fields = nil, nil
+		if ok {
+			e.save(old, f)
+		}
+	}, e.win)
+	d.Resize(fyne.NewSize(560, 0))
+	e.form, e.fields = d, &f
+	d.Show()
+}
+
+// save checks the form, saves the provider to the config and its key (if
+// one was typed) to the key store, off the main goroutine.
+func (e *providerEditor) save(old hostcore.ProviderConfig, f providerForm) {
+	pc := old
+	pc.Name, pc.Kind = strings.TrimSpace(f.name.Text), f.kind.Selected
+	pc.BaseURL, pc.Model, pc.APIKeyEnv = strings.TrimSpace(f.baseURL.Text), strings.TrimSpace(f.model.Text), strings.TrimSpace(f.keyEnv.Text)
+	pc.MaxTokens = 0
+	if s := strings.TrimSpace(f.maxTokens.Text); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			e.refuse(fmt.Errorf("max tokens %q is not a positive whole number", s))
+			return
+		}
+		pc.MaxTokens = n
+	}
+	if err := pc.Validate(); err != nil {
+		e.refuse(err)
+		return
+	}
+	if old.Name == "" {
+		if _, err := e.sh.host.Config().FindProvider(pc.Name); err == nil {
+			e.refuse(fmt.Errorf("a provider is already named %q", pc.Name))
+			return
+		}
+	}
+	key, keys, cfg := strings.TrimSpace(f.key.Text), e.sh.opts.Keys, e.sh.host.Config()
+	if key != "" && keys == nil {
+		e.refuse(fmt.Errorf("this app has no key store: set the key in the environment variable instead"))
+		return
+	}
+	e.sh.act(func(context.Context) error {
+		if err := cfg.UpsertProvider(pc); err != nil {
+			return err
+		}
+		if err := cfg.Save(); err != nil {
+			return fmt.Errorf("saving the config: %w", err)
+		}
+		if key != "" {
+			if err := keys.SetAPIKey(pc.Name, key); err != nil {
+				return fmt.Errorf("keeping the key of %s: %w", pc.Name, err)
+			}
+		}
+		return nil
+	}, func() {
+		e.sh.notify("Saved the provider " + pc.Name)
+		e.list()
+		e.changed()
+	})
+}
+
+// refuse says why the form was not saved, over the editor.
+func (e *providerEditor) refuse(err error) {
+	if e.win != nil {
+		dialog.ShowError(err, e.win)
+	}
+}
+
+// confirmRemove removes a provider, and its kept key, once confirmed.
+func (e *providerEditor) confirmRemove(name string) {
+	dialog.ShowConfirm("Remove "+name+"?", "The provider leaves the config, and its key kept in the keyring is forgotten. "+
+		"Turns already sent with it stay.", func(ok bool) {
+		if !ok {
+			return
+		}
+		keys, cfg := e.sh.opts.Keys, e.sh.host.Config()
+		e.sh.act(func(context.Context) error {
+			cfg.RemoveProvider(name)
+			if err := cfg.Save(); err != nil {
+				return fmt.Errorf("saving the config: %w", err)
+			}
+			if keys != nil {
+				if _, err := keys.DeleteAPIKey(name); err != nil {
+					return fmt.Errorf("forgetting the key of %s: %w", name, err)
+				}
+			}
+			return nil
+		}, func() {
+			e.sh.notify("Removed the provider " + name)
+			e.list()
+			e.changed()
+		})
+	}, e.win)
+}
