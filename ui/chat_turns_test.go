@@ -161,7 +161,9 @@ func TestChatInspectAndReplay(t *testing.T) {
 	h.do(func() { test.Tap(replay) })
 	h.waitFor("the replayed answer", func() bool {
 		var r bool
-		h.do(func() { r = strings.Contains(labels(w.Canvas().Content()), "scripted (scripted-1) answered:\n\nReplayed answer.") })
+		h.do(func() {
+			r = strings.Contains(labels(w.Canvas().Content()), "scripted (scripted-1) answered:\n\nReplayed answer.")
+		})
 		return r
 	})
 	reqs := srv.Requests()

@@ -42,4 +42,6 @@ type providerKeys struct {
 	opts *provider.Options
 }
 
-func (k providerKeys) Source(pc hostcore.ProviderConfig) string { return provider.KeySource(pc, k.opts) }
+func (k providerKeys) Source(pc hostcore.ProviderConfig) string {
+	return provider.KeySource(pc, k.opts)
+}
