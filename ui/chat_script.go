@@ -41,3 +41,12 @@ func (a *App) AnswerTool(ap hostcore.Approval) error {
 
 // ChatWindow is the conversation's window, nil when it is closed.
 func (a *App) ChatWindow() fyne.Window { return a.attachments.preview.chat.win }
+
+// ShowProviders opens the model provider editor.
+func (a *App) ShowProviders() { a.attachments.preview.chat.editor.show() }
+
+// InspectTurn opens the inspector of turn seq of the open conversation.
+func (a *App) InspectTurn(seq int) { a.attachments.preview.chat.inspect(seq) }
+
+// InspectorOpen reports whether turn seq's inspector is open.
+func (a *App) InspectorOpen(seq int) bool { return a.attachments.preview.chat.inspectors[seq] != nil }

@@ -146,7 +146,7 @@ func TestChatInspectAndReplay(t *testing.T) {
 		tabs.SelectIndex(3)
 	})
 	for _, want := range []string{"1. included · threengram://memory/" + ids[0], "cache ", "Tools offered: ",
-		"get_memories (get_memories of demo)", "## threengram://memory/" + ids[0], "user\n", "Summarise", "First answer."} {
+		"get_memories of demo", "## threengram://memory/" + ids[0], "user\n", "Summarise", "First answer."} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the inspector lacks %q:\n%s", want, shown)
 		}

@@ -106,6 +106,9 @@ func (e *providerEditor) describe(pc hostcore.ProviderConfig) string {
 	} else if pc.APIKeyEnv != "" {
 		key = "env " + pc.APIKeyEnv
 	}
+	if key == "none" && pc.APIKeyEnv != "" {
+		key = "none (" + pc.APIKeyEnv + " is not set, and none is kept)"
+	}
 	return fmt.Sprintf("%s · %s · %s · key: %s", pc.Kind, pc.Model, base, key)
 }
 

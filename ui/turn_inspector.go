@@ -151,7 +151,11 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 	}
 	add(fmt.Sprintf("Tools offered: %d, their listing %d tokens in every request", len(t.Tools), t.ListingTokens), fyne.TextStyle{Bold: true})
 	for _, o := range t.Tools {
-		add(fmt.Sprintf("%s (%s of %s)", o.Name, o.Tool, o.Server), fyne.TextStyle{})
+		if o.Name == o.Tool {
+			add(o.Tool+" of "+o.Server, fyne.TextStyle{})
+		} else {
+			add(fmt.Sprintf("%s (%s of %s)", o.Name, o.Tool, o.Server), fyne.TextStyle{})
+		}
 	}
 	return box
 }

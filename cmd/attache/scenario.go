@@ -52,6 +52,8 @@ var scenarios = map[string]func(s *script) error{
 	"chat-answer":      chatAnswer,
 	"chat-approval":    chatApproval,
 	"chat-tool-result": chatToolResult,
+	"chat-inspect":     chatInspect,
+	"chat-providers":   chatProviders,
 }
 
 // scenarioNames lists the scenarios, for error messages.

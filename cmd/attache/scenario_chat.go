@@ -52,6 +52,30 @@ func chatToolResult(s *script) error {
 	return s.until("the answer", func() bool { return !s.app.ChatRunning() })
 }
 
+// chatInspect is the inspector of the tool-result scene's turn: the
+// context it sent, in rank order.
+func chatInspect(s *script) error {
+	if err := chatToolResult(s); err != nil {
+		return err
+	}
+	s.do(func() { s.app.InspectTurn(1) })
+	return s.until("the turn's inspector", func() bool { return s.app.InspectorOpen(1) })
+}
+
+// chatProviders is the provider editor with two providers: the scripted
+// one, and an Anthropic one whose key comes from the environment.
+func chatProviders(s *script) error {
+	if _, err := s.chatWith(func([]string) []modeltest.Step { return nil }); err != nil {
+		return err
+	}
+	if err := s.host.Config().UpsertProvider(hostcore.ProviderConfig{Name: "claude", Kind: hostcore.ProviderAnthropic,
+		Model: "claude-sonnet-4-5", APIKeyEnv: "ANTHROPIC_API_KEY"}); err != nil {
+		return err
+	}
+	s.do(s.app.ShowProviders)
+	return s.settle()
+}
+
 // chatTool scripts a model that calls get_memories for a second memory,
 // then answers, and sends the question.
 func (s *script) chatTool() error {
