@@ -1,0 +1,241 @@
+package hostcore
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Memories a person can tell apart. A threengram memory is a resource
+// whose body carries its type, topic, project, scope and the time it was
+// recorded; an id alone ("m00qgwdvbb") says none of that. The body is
+// immutable and the server marks it cacheable for a day, so its metadata
+// is read through the cache: one read per memory per day. Its lifecycle
+// (active, archived, superseded) can change at any time, and is asked of
+// the server's get_memories tool every time, never cached.
+
+// MemoryMeta is what tells one memory from another.
+type MemoryMeta struct {
+	URI        string    `json:"uri"`
+	Type       string    `json:"memoryType"`
+	Topic      string    `json:"topic,omitempty"`
+	Project    string    `json:"project,omitempty"`
+	Scope      string    `json:"scope,omitempty"`
+	RecordedAt time.Time `json:"recordedAt,omitzero"`
+}
+
+// Line is the memory's one-line description: "fact · onboarding · anvil-api
+// · 2025-01-19", its parts made safe for one line.
+func (m MemoryMeta) Line() string {
+	parts := []string{headerValue(m.Type)}
+	for _, p := range []string{m.Topic, m.Project} {
+		if p != "" {
+			parts = append(parts, headerValue(p))
+		}
+	}
+	if !m.RecordedAt.IsZero() {
+		parts = append(parts, m.RecordedAt.UTC().Format(time.DateOnly))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// memoryMetaOf reads a memory's metadata from its body, if the body is a
+// threengram memory.
+func memoryMetaOf(uri, mimeType, text string) (MemoryMeta, bool) {
+	if !isJSONType(mimeType) && !(mimeType == "" && looksLikeJSON(text)) {
+		return MemoryMeta{}, false
+	}
+	b, ok := parseMemoryBody(text)
+	if !ok {
+		return MemoryMeta{}, false
+	}
+	m := MemoryMeta{URI: uri, Type: b.MemoryType, Topic: b.Topic, Project: b.Project, Scope: b.Scope}
+	if t, err := time.Parse(time.RFC3339, b.RecordedAt); err == nil {
+		m.RecordedAt = t
+	}
+	return m, true
+}
+
+// MemoryMetaOf returns the metadata of a read's first text entry, if it is
+// a threengram memory.
+func MemoryMetaOf(r *ReadResult) (MemoryMeta, bool) {
+	for _, c := range r.Contents {
+		if !c.IsBlob {
+			return memoryMetaOf(r.URI, c.MIMEType, c.Text)
+		}
+	}
+	return MemoryMeta{}, false
+}
+
+// MemoryMeta reads the resource at uri through the cache (ReadUse) and
+// returns its metadata; ok is false when the body is not a threengram
+// memory.
+func (c *Conn) MemoryMeta(ctx context.Context, uri string) (m MemoryMeta, ok bool, err error) {
+	r, err := c.Read(ctx, uri, ReadUse)
+	if err != nil {
+		return MemoryMeta{}, false, err
+	}
+	m, ok = MemoryMetaOf(r)
+	return m, ok, nil
+}
+
+// MemoryState is a memory's lifecycle as the server says it now.
+type MemoryState struct {
+	// Status is the server's word for it: threengram says "active" or
+	// "archived"; a revised memory stays "active" with SupersededBy set.
+	Status string `json:"status"`
+	// SupersededBy is the id of the memory that replaced it, if any.
+	SupersededBy string `json:"supersededBy,omitempty"`
+	// NotFound is set when the server does not know the id for this
+	// account (another tenant's memory looks missing too).
+	NotFound bool `json:"notFound,omitempty"`
+}
+
+// Current reports whether the memory is neither archived, superseded nor
+// missing.
+func (s MemoryState) Current() bool {
+	return !s.NotFound && s.SupersededBy == "" && (s.Status == "" || s.Status == "active")
+}
+
+// Label says the state in a few words: "archived", "superseded by
+// m1abc", "not found"; "" for a current memory.
+func (s MemoryState) Label() string {
+	switch {
+	case s.NotFound:
+		return "not found"
+	case s.SupersededBy != "":
+		return "superseded by " + headerValue(s.SupersededBy)
+	case s.Current():
+		return ""
+	}
+	return headerValue(s.Status)
+}
+
+// memoryStatesLimit is how many ids one get_memories call may ask about.
+const memoryStatesLimit = 50
+
+// MemoryStates asks the server's get_memories tool for the lifecycle of
+// the memories ids, by id. It is a tool call each time, never answered from
+// the cache: an archive or a revision shows at once.
+func (c *Conn) MemoryStates(ctx context.Context, ids []string) (map[string]MemoryState, error) {
+	out := make(map[string]MemoryState, len(ids))
+	for start := 0; start < len(ids); start += memoryStatesLimit {
+		batch := ids[start:min(start+memoryStatesLimit, len(ids))]
+		res, err := c.CallTool(ctx, "get_memories", map[string]any{"ids": batch})
+		if err != nil {
+			return out, err
+		}
+		var got struct {
+			Memories []struct {
+				ID           string `json:"id"`
+				Status       string `json:"status"`
+				SupersededBy string `json:"supersededBy"`
+			} `json:"memories"`
+			NotFound []string `json:"notFound"`
+		}
+		if err := toolAnswer(res, &got, "get_memories of "+c.Server.Name); err != nil {
+			return out, err
+		}
+		for _, m := range got.Memories {
+			out[m.ID] = MemoryState{Status: m.Status, SupersededBy: m.SupersededBy}
+		}
+		for _, id := range got.NotFound {
+			out[id] = MemoryState{NotFound: true}
+		}
+	}
+	return out, nil
+}
+
+// MemoryHit is one result of a memory search: the memory, a bounded
+// excerpt of its content, and its lifecycle now.
+type MemoryHit struct {
+	ID string `json:"id"`
+	MemoryMeta
+	Excerpt   string      `json:"excerpt"`
+	Truncated bool        `json:"truncated,omitempty"`
+	State     MemoryState `json:"state"`
+}
+
+// MemorySearch is a page of a memory search.
+type MemorySearch struct {
+	Hits []MemoryHit `json:"hits"`
+	// NextCursor asks for the next page; "" on the last.
+	NextCursor string `json:"nextCursor,omitempty"`
+}
+
+// SearchMemories calls the server's search tool with query (the person
+// triggers it; the host never searches on its own). cursor is a previous
+// page's NextCursor, limit the results per page (0: the server's default).
+func (c *Conn) SearchMemories(ctx context.Context, query, cursor string, limit int) (MemorySearch, error) {
+	args := map[string]any{"query": query}
+	if cursor != "" {
+		args["cursor"] = cursor
+	}
+	if limit > 0 {
+		args["limit"] = limit
+	}
+	res, err := c.CallTool(ctx, "search", args)
+	if err != nil {
+		return MemorySearch{}, err
+	}
+	var got struct {
+		Results []struct {
+			ID           string `json:"id"`
+			URI          string `json:"uri"`
+			Topic        string `json:"topic"`
+			MemoryType   string `json:"memoryType"`
+			Project      string `json:"project"`
+			RecordedAt   string `json:"recordedAt"`
+			Status       string `json:"status"`
+			SupersededBy string `json:"supersededBy"`
+			Excerpt      string `json:"excerpt"`
+			Truncated    bool   `json:"truncated"`
+		} `json:"results"`
+		NextCursor string `json:"nextCursor"`
+	}
+	if err := toolAnswer(res, &got, "search of "+c.Server.Name); err != nil {
+		return MemorySearch{}, err
+	}
+	out := MemorySearch{Hits: []MemoryHit{}, NextCursor: got.NextCursor}
+	for _, r := range got.Results {
+		h := MemoryHit{ID: r.ID, Excerpt: r.Excerpt, Truncated: r.Truncated,
+			MemoryMeta: MemoryMeta{URI: r.URI, Type: r.MemoryType, Topic: r.Topic, Project: r.Project},
+			State:      MemoryState{Status: r.Status, SupersededBy: r.SupersededBy}}
+		if t, err := time.Parse(time.RFC3339, r.RecordedAt); err == nil {
+			h.RecordedAt = t
+		}
+		out.Hits = append(out.Hits, h)
+	}
+	return out, nil
+}
+
+// toolAnswer decodes a tool's answer into v: its structured content, else
+// its text as JSON. A result the tool marked as an error is a server
+// fault with the tool's message; an answer that does not decode is a
+// protocol error. what names the tool and its server.
+func toolAnswer(res *ToolResult, v any, what string) error {
+	if res.IsError {
+		return newError(KindServerFault, nil, "%s failed: %s", what, headerValue(clipText(res.Text, 200)))
+	}
+	raw := []byte(res.Structured)
+	if len(raw) == 0 {
+		raw = []byte(res.Text)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return newError(KindProtocol, err, "%s answered something that could not be understood", what)
+	}
+	return nil
+}
+
+// clipText cuts s to at most n bytes, on a rune boundary, marking the cut.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
