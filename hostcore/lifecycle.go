@@ -25,38 +25,72 @@ type Lifecycle struct {
 	NotFound bool `json:"notFound,omitempty"`
 }
 
+// Current reports whether the memory is neither archived, superseded nor
+// missing.
+func (l Lifecycle) Current() bool {
+	return !l.NotFound && l.SupersededBy == "" && (l.Status == "" || l.Status == "active")
+}
+
+// Label says the state in a few words: "archived", "superseded by
+// m1abc", "not found"; "" for a current memory.
+func (l Lifecycle) Label() string {
+	switch {
+	case l.NotFound:
+		return "not found"
+	case l.SupersededBy != "":
+		return "superseded by " + headerValue(l.SupersededBy)
+	case l.Current():
+		return ""
+	}
+	return headerValue(l.Status)
+}
+
+// lifecycleBatch is how many ids one get_memories call asks about
+// (threengram takes at most 50).
+const lifecycleBatch = 50
+
 // MemoryLifecycle asks the server's get_memories tool for the live state of
-// memory ids. It returns an error of kind invalid input when the server has
-// no such tool.
+// memory ids, by id, in calls of at most 50 ids. It returns an error of
+// kind invalid input when the server has no such tool.
 func (c *Conn) MemoryLifecycle(ctx context.Context, ids []string) (map[string]Lifecycle, error) {
+	states := map[string]Lifecycle{}
+	for start := 0; start < len(ids); start += lifecycleBatch {
+		if err := c.lifecycleOf(ctx, ids[start:min(start+lifecycleBatch, len(ids))], states); err != nil {
+			return states, err
+		}
+	}
+	return states, nil
+}
+
+// lifecycleOf asks about one batch of ids, into states.
+func (c *Conn) lifecycleOf(ctx context.Context, ids []string, states map[string]Lifecycle) error {
 	res, err := call(ctx, c, "asking "+c.Server.Name+" for memory state", "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
 		return cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_memories", Arguments: map[string]any{"ids": ids}})
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if res.IsError {
-		return nil, newError(KindInvalidParams, nil, "%s: get_memories failed: %s", c.Server.Name, toolText(res))
+		return newError(KindInvalidParams, nil, "%s: get_memories failed: %s", c.Server.Name, toolText(res))
 	}
 	raw, err := json.Marshal(res.StructuredContent)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var out struct {
 		Memories []Lifecycle `json:"memories"`
 		NotFound []string    `json:"notFound"`
 	}
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, protocolError("", "%s: get_memories answered in an unexpected shape", c.Server.Name)
+		return protocolError("", "%s: get_memories answered in an unexpected shape", c.Server.Name)
 	}
-	states := map[string]Lifecycle{}
 	for _, m := range out.Memories {
 		states[m.ID] = m
 	}
 	for _, id := range out.NotFound {
 		states[id] = Lifecycle{ID: id, NotFound: true}
 	}
-	return states, nil
+	return nil
 }
 
 func toolText(res *mcp.CallToolResult) string {

@@ -14,7 +14,8 @@ import (
 // immutable and the server marks it cacheable for a day, so its metadata
 // is read through the cache: one read per memory per day. Its lifecycle
 // (active, archived, superseded) can change at any time, and is asked of
-// the server's get_memories tool every time, never cached.
+// the server's get_memories tool every time, never cached (see
+// MemoryLifecycle).
 
 // MemoryMeta is what tells one memory from another.
 type MemoryMeta struct {
@@ -81,81 +82,14 @@ func (c *Conn) MemoryMeta(ctx context.Context, uri string) (m MemoryMeta, ok boo
 	return m, ok, nil
 }
 
-// MemoryState is a memory's lifecycle as the server says it now.
-type MemoryState struct {
-	// Status is the server's word for it: threengram says "active" or
-	// "archived"; a revised memory stays "active" with SupersededBy set.
-	Status string `json:"status"`
-	// SupersededBy is the id of the memory that replaced it, if any.
-	SupersededBy string `json:"supersededBy,omitempty"`
-	// NotFound is set when the server does not know the id for this
-	// account (another tenant's memory looks missing too).
-	NotFound bool `json:"notFound,omitempty"`
-}
-
-// Current reports whether the memory is neither archived, superseded nor
-// missing.
-func (s MemoryState) Current() bool {
-	return !s.NotFound && s.SupersededBy == "" && (s.Status == "" || s.Status == "active")
-}
-
-// Label says the state in a few words: "archived", "superseded by
-// m1abc", "not found"; "" for a current memory.
-func (s MemoryState) Label() string {
-	switch {
-	case s.NotFound:
-		return "not found"
-	case s.SupersededBy != "":
-		return "superseded by " + headerValue(s.SupersededBy)
-	case s.Current():
-		return ""
-	}
-	return headerValue(s.Status)
-}
-
-// memoryStatesLimit is how many ids one get_memories call may ask about.
-const memoryStatesLimit = 50
-
-// MemoryStates asks the server's get_memories tool for the lifecycle of
-// the memories ids, by id. It is a tool call each time, never answered from
-// the cache: an archive or a revision shows at once.
-func (c *Conn) MemoryStates(ctx context.Context, ids []string) (map[string]MemoryState, error) {
-	out := make(map[string]MemoryState, len(ids))
-	for start := 0; start < len(ids); start += memoryStatesLimit {
-		batch := ids[start:min(start+memoryStatesLimit, len(ids))]
-		res, err := c.CallTool(ctx, "get_memories", map[string]any{"ids": batch})
-		if err != nil {
-			return out, err
-		}
-		var got struct {
-			Memories []struct {
-				ID           string `json:"id"`
-				Status       string `json:"status"`
-				SupersededBy string `json:"supersededBy"`
-			} `json:"memories"`
-			NotFound []string `json:"notFound"`
-		}
-		if err := toolAnswer(res, &got, "get_memories of "+c.Server.Name); err != nil {
-			return out, err
-		}
-		for _, m := range got.Memories {
-			out[m.ID] = MemoryState{Status: m.Status, SupersededBy: m.SupersededBy}
-		}
-		for _, id := range got.NotFound {
-			out[id] = MemoryState{NotFound: true}
-		}
-	}
-	return out, nil
-}
-
 // MemoryHit is one result of a memory search: the memory, a bounded
 // excerpt of its content, and its lifecycle now.
 type MemoryHit struct {
 	ID string `json:"id"`
 	MemoryMeta
-	Excerpt   string      `json:"excerpt"`
-	Truncated bool        `json:"truncated,omitempty"`
-	State     MemoryState `json:"state"`
+	Excerpt   string    `json:"excerpt"`
+	Truncated bool      `json:"truncated,omitempty"`
+	State     Lifecycle `json:"state"`
 }
 
 // MemorySearch is a page of a memory search.
@@ -202,7 +136,7 @@ func (c *Conn) SearchMemories(ctx context.Context, query, cursor string, limit i
 	for _, r := range got.Results {
 		h := MemoryHit{ID: r.ID, Excerpt: r.Excerpt, Truncated: r.Truncated,
 			MemoryMeta: MemoryMeta{URI: r.URI, Type: r.MemoryType, Topic: r.Topic, Project: r.Project},
-			State:      MemoryState{Status: r.Status, SupersededBy: r.SupersededBy}}
+			State:      Lifecycle{ID: r.ID, Status: r.Status, SupersededBy: r.SupersededBy}}
 		if t, err := time.Parse(time.RFC3339, r.RecordedAt); err == nil {
 			h.RecordedAt = t
 		}
@@ -238,4 +172,10 @@ func clipText(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// Memory returns the metadata of the item's body, if it is a threengram
+// memory: the ranking read it already, so this costs nothing.
+func (it *Item) Memory() (MemoryMeta, bool) {
+	return MemoryMetaOf(&ReadResult{URI: it.URI, Contents: it.Contents})
 }

@@ -3,6 +3,7 @@ package hostcore_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -58,7 +59,7 @@ func TestMemoryStates(t *testing.T) {
 	ctx := context.Background()
 	ids := someIDs(t, c)
 	other := someIDs(t, conn(t, h, sc, "globex"))[0]
-	got, err := c.MemoryStates(ctx, []string{ids[0], ids[1], other})
+	got, err := c.MemoryLifecycle(ctx, []string{ids[0], ids[1], other})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestMemoryStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err = c.MemoryStates(ctx, ids[:2])
+	got, err = c.MemoryLifecycle(ctx, ids[:2])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,16 @@ func TestMemoryStates(t *testing.T) {
 	if s := got[ids[1]]; s.Label() != "superseded by "+next.ID || s.Current() {
 		t.Errorf("revised memory: %+v, want superseded by %s", s, next.ID)
 	}
-	if s := got[ids[0]]; (hostcore.MemoryState{NotFound: true}).Label() != "not found" || (hostcore.MemoryState{Status: "active"}).Label() != "" {
+	// More ids than one get_memories call takes are asked in batches.
+	many := append([]string{}, ids...)
+	for i := len(many); i < 120; i++ {
+		many = append(many, fmt.Sprintf("mnotthere%03d", i))
+	}
+	all, err := c.MemoryLifecycle(ctx, many)
+	if err != nil || len(all) != len(many) || !all["mnotthere119"].NotFound {
+		t.Errorf("%d ids asked, %d answered (%v)", len(many), len(all), err)
+	}
+	if s := got[ids[0]]; (hostcore.Lifecycle{NotFound: true}).Label() != "not found" || (hostcore.Lifecycle{Status: "active"}).Label() != "" {
 		t.Errorf("labels of a missing and a current memory: %+v", s)
 	}
 }
