@@ -21,6 +21,11 @@ type ranked struct {
 	dec     hostcore.Decision
 	watch   hostcore.WatchState
 	watched bool
+	// memory is what tells a memory apart, read from the body the ranking
+	// read (zero for other resources); life is its lifecycle, as
+	// get_memories last said it.
+	memory hostcore.MemoryMeta
+	life   hostcore.Lifecycle
 }
 
 // priorityChoices are the priority overrides a person can pick; the first
@@ -37,6 +42,7 @@ type attachmentRow struct {
 	rank     *widget.Label
 	verdict  *widget.Label
 	title    *widget.Label
+	life     *widget.Label
 	stale    *widget.Label
 	reason   *widget.Label
 	where    *widget.Label
@@ -59,7 +65,8 @@ type rowActions struct {
 func newAttachmentRow() *attachmentRow {
 	r := &attachmentRow{rank: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		verdict: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		title:   widget.NewLabel(""), stale: widget.NewLabelWithStyle("stale", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		title: widget.NewLabel(""), life: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		stale: widget.NewLabelWithStyle("stale", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		reason: widget.NewLabel(""), where: widget.NewLabel(""), pin: widget.NewCheck("Pin", nil),
 		priority: widget.NewSelect(priorityChoices, nil),
 		reread:   widget.NewButtonWithIcon("Re-read", theme.ViewRefreshIcon(), nil),
@@ -67,11 +74,12 @@ func newAttachmentRow() *attachmentRow {
 		remove:   widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)}
 	r.title.Truncation = fyne.TextTruncateEllipsis
 	r.stale.Importance = widget.WarningImportance
+	r.life.Importance = widget.WarningImportance
 	r.reason.Truncation = fyne.TextTruncateEllipsis
 	r.where.Truncation = fyne.TextTruncateEllipsis
 	r.where.SizeName = theme.SizeNameCaptionText
 	r.priority.PlaceHolder = "priority"
-	top := container.NewBorder(nil, nil, container.NewHBox(r.rank, r.verdict), r.stale, r.title)
+	top := container.NewBorder(nil, nil, container.NewHBox(r.rank, r.verdict), container.NewHBox(r.life, r.stale), r.title)
 	prio := container.NewGridWrap(fyne.NewSize(136, r.priority.MinSize().Height), r.priority)
 	controls := container.NewHBox(r.pin, prio, r.reread, r.diff, layout.NewSpacer(), r.remove)
 	r.box = container.New(rowsLayout{}, top, r.reason, r.where, controls)
@@ -92,7 +100,10 @@ func (r *attachmentRow) show(x ranked, checked string, act rowActions) {
 	text, imp := verdictBadge(x.dec.Verdict)
 	r.verdict.Importance = imp
 	r.verdict.SetText(text)
-	r.title.SetText(rowTitle(a))
+	r.title.SetText(memoryTitle(x))
+	r.life.SetText(x.life.Label())
+	r.life.Hidden = r.life.Text == ""
+	r.life.Refresh()
 	r.stale.Hidden = !x.watch.Stale
 	r.stale.Refresh()
 	r.reason.Importance = reasonImportance(x.dec.Verdict)

@@ -26,6 +26,7 @@ type attachmentsPanel struct {
 
 	rows    []ranked
 	packing hostcore.Packing
+	life    lifecycles
 
 	budget  *widget.Entry
 	meter   *budgetMeter
@@ -64,7 +65,7 @@ func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	p.list = widget.NewList(func() int { return len(p.rows) },
 		func() fyne.CanvasObject { return newAttachmentRow() }, p.updateRow)
 	p.list.OnSelected = p.inspect
-	p.empty = widget.NewLabel("Nothing attached yet. Find a memory in the picker (Templates or By id) " +
+	p.empty = widget.NewLabel("Nothing attached yet. Find a memory in the picker (Memories: by id or search) " +
 		"and press Attach (Ctrl+Enter); it shows here with whether it goes into the model's context, and why.")
 	p.empty.Wrapping = fyne.TextWrapWord
 	p.empty.TextStyle.Italic = true
@@ -160,6 +161,8 @@ func (p *attachmentsPanel) show(pk hostcore.Packing, atts []hostcore.Attachment,
 	for _, d := range pk.Decisions {
 		x := ranked{att: byID[d.Item.ID], dec: d}
 		x.watch, x.watched = p.watch.state(x.att.ID)
+		x.memory, _ = d.Item.Memory()
+		x.life = p.life.byAtt[x.att.ID]
 		p.rows = append(p.rows, x)
 		verdicts[d.Verdict]++
 	}
@@ -172,6 +175,7 @@ func (p *attachmentsPanel) show(pk hostcore.Packing, atts []hostcore.Attachment,
 	p.list.UnselectAll()
 	p.list.Refresh()
 	p.preview.set(doc)
+	p.askLifecycles()
 }
 
 // refreshWatch shows the watcher's news (stale, checked) without ranking.
@@ -255,6 +259,7 @@ func (p *attachmentsPanel) restore() {
 // close stops the ranking and the watcher, and the conversation's turn.
 func (p *attachmentsPanel) close() {
 	p.rank.stop()
+	p.life.job.stop()
 	p.watch.stop()
 	p.preview.chat.close()
 }

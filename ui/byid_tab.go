@@ -12,9 +12,10 @@ import (
 	"github.com/attache/attache/hostcore"
 )
 
-// byIDTab attaches a threengram memory by its id: the id becomes a URI
-// through the template the server advertises with a single {id} variable
-// (Conversations.AttachID), never by pasting strings together.
+// byIDTab is the Memories tab. It attaches a threengram memory by its id:
+// the id becomes a URI through the template the server advertises with a
+// single {id} variable (Conversations.AttachID), never by pasting strings
+// together. Below, Search memories finds them by their words.
 type byIDTab struct {
 	sh   *shell
 	conn *hostcore.Conn
@@ -26,9 +27,10 @@ type byIDTab struct {
 	refusal   *widget.Label
 	readBtn   *widget.Button
 	attachBtn *widget.Button
+	search    *memorySearch
 }
 
-func newByIDTab(sh *shell) *byIDTab { return &byIDTab{sh: sh} }
+func newByIDTab(sh *shell) *byIDTab { return &byIDTab{sh: sh, search: newMemorySearch(sh)} }
 
 func (t *byIDTab) buildUI() fyne.CanvasObject {
 	t.id = widget.NewEntry()
@@ -45,12 +47,14 @@ func (t *byIDTab) buildUI() fyne.CanvasObject {
 	t.attachBtn.Importance = widget.HighImportance
 	form := widget.NewForm(widget.NewFormItem("memory id", t.id))
 	t.updatePreview()
-	return container.NewVBox(form, t.preview, t.refusal, container.NewHBox(t.readBtn, t.attachBtn))
+	byID := container.NewVBox(form, t.preview, t.refusal, container.NewHBox(t.readBtn, t.attachBtn))
+	return container.NewVScroll(container.NewVBox(byID, widget.NewSeparator(), t.search.buildUI()))
 }
 
 // setConn looks up c's id template.
 func (t *byIDTab) setConn(c *hostcore.Conn) {
 	t.conn, t.tpl = c, nil
+	t.search.setConn(c)
 	t.updatePreview()
 	if c == nil {
 		t.find.stop()

@@ -188,3 +188,24 @@ func (h *harness) shortcut(s fyne.Shortcut) {
 	}
 	h.t.Fatalf("no menu item has the shortcut %s", s.ShortcutName())
 }
+
+// memoryMeta reads a memory's metadata as the account sees it, straight
+// from a host of its own (no cache), to compare with what the window shows.
+func (h *harness) memoryMeta(account, uri string) hostcore.MemoryMeta {
+	h.t.Helper()
+	host := hostcore.NewHost(nil, nil)
+	defer host.Close()
+	sc, err := h.host.Conn(hostcore.DemoServerName, account)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	c, err := host.ConnFor(sc.Server, account)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	m, ok, err := c.MemoryMeta(context.Background(), uri)
+	if err != nil || !ok {
+		h.t.Fatalf("reading %s as %s: ok %v, %v", uri, account, ok, err)
+	}
+	return m
+}

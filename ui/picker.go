@@ -50,7 +50,7 @@ func (p *picker) buildUI() fyne.CanvasObject {
 	p.tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon("Resources", theme.ListIcon(), p.resources.buildUI()),
 		container.NewTabItemWithIcon("Templates", theme.DocumentCreateIcon(), p.templates.buildUI()),
-		container.NewTabItemWithIcon("By id", theme.SearchIcon(), p.byID.buildUI()),
+		container.NewTabItemWithIcon("Memories", theme.SearchIcon(), p.byID.buildUI()),
 	)
 	p.tabs.OnSelected = func(*container.TabItem) { p.userChanged = true }
 	return p.tabs

@@ -187,7 +187,7 @@ func (t *resourcesTab) finished(gen uint64, caps hostcore.Capabilities, err erro
 		t.sh.fail(err)
 	}
 	if len(t.all) == 0 {
-		t.empty.SetText("This server lists no resources.\nUse Templates, or By id for a threengram memory.")
+		t.empty.SetText("This server lists no resources.\nUse Templates, or Memories for a threengram memory (by id or search).")
 		if !caps.Offers(hostcore.FeatureResources) && err == nil {
 			t.empty.SetText(notOffered(t.conn, caps))
 		}

@@ -64,14 +64,14 @@ func (a *App) Read(uri string) {
 	a.inspector.read(readRequest{conn: a.sh.conn, uri: uri, title: uri})
 }
 
-// AttachID types id into the By id tab and attaches it.
+// AttachID types id into the Memories tab and attaches it.
 func (a *App) AttachID(id string) {
 	a.picker.show(TabByID)
 	a.picker.byID.id.SetText(id)
 	a.picker.byID.attach()
 }
 
-// ReadID types id into the By id tab and reads it, as Enter there does.
+// ReadID types id into the Memories tab and reads it, as Enter there does.
 func (a *App) ReadID(id string) {
 	a.picker.show(TabByID)
 	a.picker.byID.id.SetText(id)

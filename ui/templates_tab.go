@@ -46,6 +46,9 @@ type templateWorkbench struct {
 	suggestVar  string
 	suggestions []string
 	suggestList *widget.List
+	// metas are the memory lines of suggestions that expand to a
+	// threengram memory, by URI, read through the cache as rows show.
+	metas map[string]string
 }
 
 func newTemplateWorkbench(sh *shell, loaded func(n int)) *templateWorkbench {
@@ -80,9 +83,15 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.TextStyle.Monospace = true
 			l.Truncation = fyne.TextTruncateEllipsis
-			return l
+			meta := caption("")
+			meta.Wrapping, meta.Truncation = fyne.TextWrapOff, fyne.TextTruncateEllipsis
+			return container.New(rowsLayout{}, l, meta)
 		},
-		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(w.suggestions[id]) })
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			row := o.(*fyne.Container).Objects
+			row[0].(*widget.Label).SetText(w.suggestions[id])
+			row[1].(*widget.Label).SetText(w.suggestionMeta(w.suggestions[id]))
+		})
 	w.suggestList.OnSelected = w.takeSuggestion
 	left := container.NewVBox(w.choose, w.form, w.empty, w.preview, w.refusal,
 		container.NewHBox(w.readBtn, w.attachBtn))
@@ -96,6 +105,7 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 // setConn lists c's templates.
 func (w *templateWorkbench) setConn(c *hostcore.Conn) {
 	w.conn = c
+	w.metas = map[string]string{} // another account may not see the same memories
 	w.templates = nil
 	w.choose.SetOptions(nil)
 	w.choose.ClearSelected()
@@ -332,6 +342,39 @@ func (w *templateWorkbench) setSuggestions(name string, values []string, note st
 	w.suggestList.UnselectAll()
 	w.suggestList.Refresh()
 	w.suggestList.ScrollToTop()
+}
+
+// suggestionMeta is the memory line of a suggestion whose URI is a
+// threengram memory ("fact · onboarding · anvil-api · 2025-01-19"), read
+// through the cache the first time its row shows; "" until it is known,
+// and for other suggestions.
+func (w *templateWorkbench) suggestionMeta(value string) string {
+	if w.tpl == nil || w.conn == nil || len(w.vars) != 1 || value == "" {
+		return ""
+	}
+	uri, err := hostcore.Expand(w.tpl.URITemplate, map[string]string{w.vars[0]: value})
+	if err != nil || hostcore.MemoryID(uri) == "" {
+		return ""
+	}
+	if line, ok := w.metas[uri]; ok {
+		return line
+	}
+	w.metas[uri] = "" // asked once
+	c, metas := w.conn, w.metas
+	run(w.sh.work, w.sh.ctx, func(ctx context.Context) (string, error) {
+		m, ok, err := c.MemoryMeta(ctx, uri)
+		if err != nil || !ok {
+			return "", err
+		}
+		return m.Line(), nil
+	}, func(line string, err error) {
+		if err != nil || line == "" || w.conn != c {
+			return
+		}
+		metas[uri] = line
+		w.suggestList.Refresh()
+	})
+	return ""
 }
 
 // takeSuggestion puts a suggestion in its field.
