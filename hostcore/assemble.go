@@ -155,10 +155,22 @@ func (s Section) Markdown() string {
 }
 
 func (s Section) writeMarkdown(w *strings.Builder) {
+	texts := make([]string, len(s.Parts))
+	memory := false
+	for i, p := range s.Parts {
+		if p.Kind == PartText {
+			// a memory as a person reads it, not escaped JSON
+			texts[i], memory = renderBody(p.MIMEType, p.Text)
+		}
+	}
 	write(w, "## ", headerValue(s.URI), "\n\n")
 	writeField(w, "server", s.Server)
 	writeField(w, "account", s.Account)
-	writeField(w, "mimeType", s.MIMEType)
+	if !memory || len(s.Parts) > 1 {
+		// A memory is sent as its rendering, which is not the JSON its
+		// type names; its heading line says what it is.
+		writeField(w, "mimeType", s.MIMEType)
+	}
 	writeField(w, "lastModified", s.LastModified)
 	for i, p := range s.Parts {
 		w.WriteString("\n")
@@ -168,7 +180,7 @@ func (s Section) writeMarkdown(w *strings.Builder) {
 			writeField(w, "mimeType", p.MIMEType)
 			w.WriteString("\n")
 		}
-		p.writeMarkdown(w)
+		p.writeMarkdown(w, texts[i])
 	}
 }
 
@@ -204,14 +216,13 @@ func hasControl(s string) bool {
 	return false
 }
 
-func (p Part) writeMarkdown(w *strings.Builder) {
+func (p Part) writeMarkdown(w *strings.Builder, text string) {
 	switch p.Kind {
 	case PartImage:
 		write(w, "[image: ", headerValue(p.MIMEType), ", ", quantity(p.Size, "byte"), "]\n")
 	case PartBinary:
 		write(w, "[", headerValue(p.Summary), "]\n")
 	default:
-		text := RenderBody(p.MIMEType, p.Text) // a memory as a person reads it, not escaped JSON
 		fence := "```"
 		if n := longestRun(text, '`') + 1; n > 3 {
 			fence = strings.Repeat("`", n)

@@ -28,17 +28,23 @@ import (
 //   - Everything else, including JSON that does not parse, is returned as
 //     is: a body is never altered into something the server did not say.
 func RenderBody(mimeType, text string) string {
+	out, _ := renderBody(mimeType, text)
+	return out
+}
+
+// renderBody is RenderBody, and whether the body was a threengram memory.
+func renderBody(mimeType, text string) (string, bool) {
 	if !isJSONType(mimeType) && !(mimeType == "" && looksLikeJSON(text)) {
-		return text
+		return text, false
 	}
 	if m, ok := parseMemoryBody(text); ok {
-		return m.render()
+		return m.render(), true
 	}
 	var b bytes.Buffer
 	if err := json.Compact(&b, []byte(text)); err != nil {
-		return text
+		return text, false
 	}
-	return b.String()
+	return b.String(), false
 }
 
 // isJSONType reports whether a MIME type is JSON: application/json, text/json,

@@ -30,6 +30,14 @@ var scenarios = map[string]func(s *script) error{
 		s.do(func() { s.app.ShowPicker(ui.TabTemplates) })
 		return s.try(func() error { return s.app.TypeInTemplate("id", "m1") })
 	},
+	"search-memories": func(s *script) error {
+		s.do(func() { s.app.SearchMemories("release") })
+		if err := s.settle(); err != nil {
+			return err
+		}
+		s.do(func() { s.app.AttachID(s.app.SearchHit(0)) })
+		return s.settle()
+	},
 	"read-markdown": func(s *script) error {
 		return s.readListed("everything", "demo://resource/static/document/architecture.md")
 	},
