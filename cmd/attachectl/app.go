@@ -68,7 +68,7 @@ with --stdio "CMD ARGS" or --url URL (with --header K=V, --transport).
 --timeout is the budget of the whole command (connecting, every request,
 stopping the servers); it must be positive.
 
-Exit codes: 0 ok, 2 usage or invalid input, 3 not found, 4 unauthorized or
+Exit codes: 0 ok, 1 a lab check below its thresholds, 2 usage or invalid input, 3 not found, 4 unauthorized or
 forbidden, 5 server fault or protocol error, 6 transport or timeout; 128+N
 when ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129).`,
 		Version:       version,

@@ -121,6 +121,8 @@ type Result struct {
 	// the tokens of the requests.
 	ListingTokensPerRequest float64 `json:"listingTokensPerRequest"`
 	ListingShare            float64 `json:"listingShare"`
+	// RequestTokensPerRequest is a request's tokens, averaged.
+	RequestTokensPerRequest float64 `json:"requestTokensPerRequest"`
 	ContextTokensPerTurn    float64 `json:"contextTokensPerTurn"`
 	Requests                int     `json:"requests"`
 	RoundTrips              int     `json:"roundTrips"`
@@ -167,6 +169,7 @@ func Summarize(s Strategy, obs []Observation) Result {
 	r.DuplicateRate = ratio(dups, r.Turns, 0)
 	r.ListingTokensPerRequest = ratio(listing, r.Requests, 0)
 	r.ListingShare = ratio(listing, total, 0)
+	r.RequestTokensPerRequest = ratio(total, r.Requests, 0)
 	r.ContextTokensPerTurn = ratio(ctx, r.Turns, 0)
 	r.WallMs = wall.Milliseconds()
 	return r

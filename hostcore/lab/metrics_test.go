@@ -38,7 +38,7 @@ func TestSummarizeByHand(t *testing.T) {
 	got := Summarize(Both, obs)
 	want := Result{Strategy: Both, Turns: 4, RelevantTurns: 3, RelevantItems: 5,
 		Reach: 1.0 / 3, ItemReach: 3.0 / 5, DuplicateRate: 1.0 / 4,
-		ListingTokensPerRequest: 100, ListingShare: 700.0 / 2220, ContextTokensPerTurn: 1900.0 / 4,
+		ListingTokensPerRequest: 100, ListingShare: 700.0 / 2220, RequestTokensPerRequest: 2220.0 / 7, ContextTokensPerTurn: 1900.0 / 4,
 		Requests: 7, RoundTrips: 3, Bytes: 180, WallMs: 15, CacheHits: 2, Failures: 1}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Summarize (-want +got):\n%s", diff)
@@ -61,7 +61,7 @@ func TestSummarizeEdges(t *testing.T) {
 		{"data no one asked for, twice, is still a duplicate", []Observation{{Deliveries: []string{c, c}}, {}},
 			Result{Strategy: Host, Turns: 2, Reach: 1, ItemReach: 1, DuplicateRate: 0.5}},
 		{"no listing: no share", []Observation{{Requests: []Request{{0, 50}}, ContextTokens: 50}},
-			Result{Strategy: Host, Turns: 1, Reach: 1, ItemReach: 1, Requests: 1, ContextTokensPerTurn: 50}},
+			Result{Strategy: Host, Turns: 1, Reach: 1, ItemReach: 1, Requests: 1, RequestTokensPerRequest: 50, ContextTokensPerTurn: 50}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
