@@ -9,7 +9,9 @@
 # HTTP with OAuth (Sign in, the wait for the browser, signed in, signed
 # out; the script plays the browser, on threengram's login page), and the
 # conversation's window against the scripted model provider (a streamed
-# answer with its usage, a tool approval prompt, a tool result); each in
+# answer with its usage, a tool approval prompt, a tool result), and the
+# comparison lab's Compare window after a replay of the bundled replay
+# against the demo (its table and charts); each in
 # the light and the dark theme (THEMES="light" for one, SCENARIOS="a b" for
 # some). Installs what a fresh Debian or Ubuntu machine lacks first.
 #
@@ -21,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen template-suggestions read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result"}
+SCENARIOS=${SCENARIOS:-"first-screen template-suggestions read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result compare"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -76,7 +78,7 @@ shoot() {
 	done
 	# the conversation scenes shoot the conversation's window
 	local title='^Attach'
-	case $name in chat-*) title='^Conversation' ;; esac
+	case $name in chat-*) title='^Conversation' ;; compare) title='^Compare' ;; esac
 	wid=$(xdotool search --sync --onlyvisible --name "$title" | head -1)
 	import -window "$wid" "$out"
 	exec 3>&-

@@ -32,5 +32,6 @@ func (a *App) menu() *fyne.MainMenu {
 			fyne.NewMenuItem("Rename…", a.conversations.askRename),
 			fyne.NewMenuItem("Send (show the context)", a.attachments.preview.showSend)),
 		fyne.NewMenu("Picker", find, read, attach),
+		fyne.NewMenu("Lab", fyne.NewMenuItem("Compare host and tool…", a.OpenCompare)),
 	)
 }
