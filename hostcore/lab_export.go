@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -21,8 +22,12 @@ func LabTurns(session string, turns []Turn, relevant map[int][]string) []lab.Tur
 		if len(t.Messages) == 0 || t.Messages[0].Role != RoleUser {
 			continue
 		}
+		rel, ok := relevant[t.Seq]
+		if !ok {
+			rel = t.Relevant
+		}
 		lt := lab.Turn{Session: session, Turn: t.Seq, At: t.StartedAt.UTC(), User: t.Messages[0].Text,
-			Relevant: append([]string{}, relevant[t.Seq]...), Attached: []string{}}
+			Relevant: append([]string{}, rel...), Attached: []string{}}
 		for _, it := range t.Context.Items {
 			if it.Sent() {
 				lt.Attached = append(lt.Attached, it.URI)
@@ -66,4 +71,14 @@ func ParseRelevance(b []byte) (map[int][]string, error) {
 		out[n] = v
 	}
 	return out, nil
+}
+
+// MarkRelevant marks uri as needed by turn turnID, or not: the comparison
+// lab's ground truth, kept with the turn.
+func (ch *Chat) MarkRelevant(ctx context.Context, turnID int64, uri string, relevant bool) error {
+	rs, ok := ch.store.(RelevanceStore)
+	if !ok {
+		return newError(KindUsage, nil, "this turn store keeps no relevance marks")
+	}
+	return rs.SetRelevant(ctx, turnID, uri, relevant)
 }

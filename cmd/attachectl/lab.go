@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,7 +42,7 @@ func (e *shortfallError) Error() string {
 
 func (a *app) labCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "lab", Short: "The comparison lab: host-attached versus tool-fetched context, measured on your turns"}
-	cmd.AddCommand(a.labRunCmd(), a.labCheckCmd(), a.labExportCmd(), a.labSampleCmd())
+	cmd.AddCommand(a.labRunCmd(), a.labCheckCmd(), a.labExportCmd(), a.labMarkCmd(), a.labSampleCmd())
 	return cmd
 }
 
@@ -250,8 +252,9 @@ func (a *app) labExportCmd() *cobra.Command {
 		Long: `Write a conversation's stored turns in the lab's replay format: the
 person's message, the resources each turn sent, and the tool calls the model
 made. Relevance is the person's to mark: --relevant FILE gives it as a JSON
-object from turn numbers to the URIs each turn needs; without it every turn
-needs nothing, and can be marked by editing the file.`,
+object from turn numbers to the URIs each turn needs; a turn it leaves out
+keeps the marks stored with it (lab mark, or the checkboxes of the app's
+Compare window), and needs nothing without any.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var relevant map[int][]string
@@ -284,6 +287,45 @@ needs nothing, and can be marked by editing the file.`,
 		},
 	}
 	cmd.Flags().StringVar(&relevantFile, "relevant", "", `relevance by turn: a JSON object such as {"1": ["threengram://memory/m1"]}`)
+	return cmd
+}
+
+func (a *app) labMarkCmd() *cobra.Command {
+	var off bool
+	cmd := &cobra.Command{
+		Use:   "mark CONV TURN URI...",
+		Short: "Mark resources as needed by a turn (the lab's ground truth), or not with --off",
+		Args:  cobra.MinimumNArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			seq, err := strconv.Atoi(args[1])
+			if err != nil || seq <= 0 {
+				return usageError(fmt.Sprintf("turn %q: give the turn's number (see turns)", args[1]))
+			}
+			ch, cv, err := a.chat()
+			if err != nil {
+				return err
+			}
+			conv, err := a.conversationID(cmd, cv, args[0])
+			if err != nil {
+				return err
+			}
+			turns, err := ch.Store().Turns(cmd.Context(), conv)
+			if err != nil {
+				return err
+			}
+			i := slices.IndexFunc(turns, func(t hostcore.Turn) bool { return t.Seq == seq })
+			if i < 0 {
+				return notFound("conversation %s has no turn %d", args[0], seq)
+			}
+			for _, uri := range args[2:] {
+				if err := ch.MarkRelevant(cmd.Context(), turns[i].ID, uri, !off); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&off, "off", false, "unmark: the turn does not need them")
 	return cmd
 }
 

@@ -197,6 +197,17 @@ func TestLabExportAndLive(t *testing.T) {
 	if rep.Replay.Live != "scripted (model-x)" || rep.Strategies[0].Reach != 0 || rep.Strategies[0].Requests != 1 {
 		t.Errorf("live: %+v", rep)
 	}
+	// Marks kept with the turn serve when no file is given.
+	must(t, env, "lab", "mark", "chat", "1", "threengram://memory/"+attached)
+	must(t, env, "lab", "mark", "chat", "1", "x://gone")
+	must(t, env, "lab", "mark", "chat", "1", "x://gone", "--off")
+	if turns, err := lab.Parse(strings.NewReader(must(t, env, "lab", "export", "chat").stdout)); err != nil ||
+		len(turns[0].Relevant) != 1 || turns[0].Relevant[0] != "threengram://memory/"+attached {
+		t.Errorf("export with stored marks: %v %+v", err, turns)
+	}
+	if r := ctl(t, env, "lab", "mark", "chat", "7", "x://a"); r.code != 3 {
+		t.Errorf("marking a turn that is not there: %+v", r)
+	}
 	if r := ctl(t, env, "lab", "export", "chat", "--relevant", file); r.code != 2 {
 		t.Errorf("a relevance file that is not one: %+v", r)
 	}
