@@ -45,6 +45,8 @@ type compareView struct {
 	charts   *fyne.Container
 	job      job
 	report   *hostcore.LabReport
+	tabs     *container.AppTabs
+	marks    *turnMarks
 }
 
 func newCompareView(sh *shell) *compareView { return &compareView{sh: sh} }
@@ -93,7 +95,16 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 		bundled, open, c.runBtn)
 	top := container.NewVBox(controls, c.progress, c.what, c.note)
 	body := container.NewVBox(c.table, c.fresh, c.charts)
-	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(body))
+	c.marks = newTurnMarks(c)
+	c.tabs = container.NewAppTabs(
+		container.NewTabItem("Replay", container.NewBorder(top, nil, nil, nil, container.NewVScroll(body))),
+		container.NewTabItem("Your turns", c.marks.buildUI()))
+	c.tabs.OnSelected = func(ti *container.TabItem) {
+		if ti.Text == "Your turns" {
+			c.marks.load()
+		}
+	}
+	return c.tabs
 }
 
 // accountsOf fills the account picker with server's accounts.
