@@ -185,7 +185,7 @@ func (r *labRun) turn(ctx context.Context, t lab.Turn) (lab.Observation, error) 
 		r.listed = true
 	}
 	if r.strategy.Attaches() {
-		for _, uri := range uniqueStrings(t.Attached) {
+		for _, uri := range slices.Compact(slices.Sorted(slices.Values(t.Attached))) {
 			if err := r.attach(ctx, uri, st); err != nil {
 				return lab.Observation{}, err
 			}
@@ -317,16 +317,6 @@ func fatalToLab(err error) bool {
 		return true
 	}
 	return false
-}
-
-func uniqueStrings(s []string) []string {
-	var out []string
-	for _, v := range s {
-		if !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // LabTable renders a report's strategies as a fixed-width table.

@@ -267,15 +267,7 @@ Compare window), and needs nothing without any.`,
 					return err
 				}
 			}
-			ch, cv, err := a.chat()
-			if err != nil {
-				return err
-			}
-			conv, err := a.conversationID(cmd, cv, args[0])
-			if err != nil {
-				return err
-			}
-			turns, err := ch.Store().Turns(cmd.Context(), conv)
+			_, conv, turns, err := a.conversationTurns(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -301,15 +293,7 @@ func (a *app) labMarkCmd() *cobra.Command {
 			if err != nil || seq <= 0 {
 				return usageError(fmt.Sprintf("turn %q: give the turn's number (see turns)", args[1]))
 			}
-			ch, cv, err := a.chat()
-			if err != nil {
-				return err
-			}
-			conv, err := a.conversationID(cmd, cv, args[0])
-			if err != nil {
-				return err
-			}
-			turns, err := ch.Store().Turns(cmd.Context(), conv)
+			ch, _, turns, err := a.conversationTurns(cmd, args[0])
 			if err != nil {
 				return err
 			}
@@ -345,4 +329,19 @@ func (a *app) labSampleCmd() *cobra.Command {
 func isShortfall(err error) bool {
 	var s *shortfallError
 	return errors.As(err, &s)
+}
+
+// conversationTurns resolves the conversation arg (an id or a title) and
+// returns the model loop and its turns, oldest first.
+func (a *app) conversationTurns(cmd *cobra.Command, arg string) (*hostcore.Chat, int64, []hostcore.Turn, error) {
+	ch, cv, err := a.chat()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	conv, err := a.conversationID(cmd, cv, arg)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	turns, err := ch.Store().Turns(cmd.Context(), conv)
+	return ch, conv, turns, err
 }

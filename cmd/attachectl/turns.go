@@ -25,15 +25,7 @@ sent (--brief leaves it out). --json prints the turns as stored;
 --request N prints turn N's first request, rebuilt to be replayed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ch, cv, err := a.chat()
-			if err != nil {
-				return err
-			}
-			conv, err := a.conversationID(cmd, cv, args[0])
-			if err != nil {
-				return err
-			}
-			turns, err := ch.Store().Turns(cmd.Context(), conv)
+			_, _, turns, err := a.conversationTurns(cmd, args[0])
 			if err != nil {
 				return err
 			}
