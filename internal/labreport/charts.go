@@ -53,7 +53,7 @@ func Charts(rep *hostcore.LabReport) (map[string][]byte, error) {
 			return nil, fmt.Errorf("drawing %s: %w", name, err)
 		}
 		frame(p, len(rep.Strategies))
-		b, err := png(p)
+		b, err := encodePNG(p)
 		if err != nil {
 			return nil, fmt.Errorf("drawing %s: %w", name, err)
 		}
@@ -62,7 +62,7 @@ func Charts(rep *hostcore.LabReport) (map[string][]byte, error) {
 	return out, nil
 }
 
-func png(p *plot.Plot) ([]byte, error) {
+func encodePNG(p *plot.Plot) ([]byte, error) {
 	w, err := p.WriterTo(chartWidth, chartHeight, "png")
 	if err != nil {
 		return nil, err
