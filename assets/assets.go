@@ -14,3 +14,12 @@ var Icon []byte
 //
 //go:embed corpus.json
 var Corpus []byte
+
+// Replay is the comparison lab's bundled replay: 249 synthetic
+// support-style turns over the demo corpus, in the format of package
+// hostcore/lab, written by internal/labgen. Every report made from it is
+// labelled synthetic.
+//
+//go:generate sh -c "go run ../internal/labgen > replay.jsonl"
+//go:embed replay.jsonl
+var Replay []byte

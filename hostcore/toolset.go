@@ -84,7 +84,6 @@ func offerTools(ctx context.Context, servers []toolServer) ([]OfferedTool, map[s
 	var offered []OfferedTool
 	var warnings []string
 	conns := map[string]*Conn{}
-	owners := map[string]int{} // tool name → how many servers offer one
 	for _, s := range servers {
 		tools, err := s.conn.Tools(ctx)
 		if err != nil {
@@ -92,15 +91,31 @@ func offerTools(ctx context.Context, servers []toolServer) ([]OfferedTool, map[s
 			continue
 		}
 		conns[s.name] = s.conn
-		for _, t := range tools {
-			owners[t.Name]++
-			schema := t.InputSchema
-			if len(schema) == 0 || string(schema) == "null" {
-				schema = emptySchema
-			}
-			offered = append(offered, OfferedTool{Server: s.name, Account: s.conn.Account.Name, Tool: t.Name,
-				Description: t.Description, InputSchema: schema, ReadOnly: t.ReadOnly})
+		offered = append(offered, offeredTools(s.name, s.conn, tools)...)
+	}
+	return nameTools(offered), conns, warnings
+}
+
+// offeredTools are a server's tools as offered, not yet named.
+func offeredTools(server string, c *Conn, tools []Tool) []OfferedTool {
+	out := make([]OfferedTool, 0, len(tools))
+	for _, t := range tools {
+		schema := t.InputSchema
+		if len(schema) == 0 || string(schema) == "null" {
+			schema = emptySchema
 		}
+		out = append(out, OfferedTool{Server: server, Account: c.Account.Name, Tool: t.Name,
+			Description: t.Description, InputSchema: schema, ReadOnly: t.ReadOnly})
+	}
+	return out
+}
+
+// nameTools names offered tools for the model: a tool's own name when no
+// other server offers one of that name, else prefixed with its server's.
+func nameTools(offered []OfferedTool) []OfferedTool {
+	owners := map[string]int{} // tool name → how many servers offer one
+	for _, t := range offered {
+		owners[t.Tool]++
 	}
 	used := map[string]bool{}
 	for i := range offered {
@@ -112,7 +127,7 @@ func offerTools(ctx context.Context, servers []toolServer) ([]OfferedTool, map[s
 		t.Name = uniqueToolName(toolName(name), used)
 		used[t.Name] = true
 	}
-	return offered, conns, warnings
+	return offered
 }
 
 // toolName makes name acceptable to both APIs: other characters become

@@ -51,6 +51,9 @@ type Turn struct {
 	// Messages are the turn's messages in order: the person's, then the
 	// model's and the tools' results.
 	Messages []Message `json:"messages"`
+	// Relevant are the resources the person marked as needed by the turn:
+	// the comparison lab's ground truth (see LabTurns).
+	Relevant []string `json:"relevant,omitempty"`
 }
 
 // SentContext is the context a turn sent: the system prompt exactly as
@@ -179,6 +182,13 @@ type TurnStore interface {
 	GrantTool(ctx context.Context, conversationID int64, server, tool string) error
 	// RevokeTool forgets it.
 	RevokeTool(ctx context.Context, conversationID int64, server, tool string) error
+}
+
+// RelevanceStore keeps the person's relevance marks on turns. The state
+// package's store implements it beside TurnStore.
+type RelevanceStore interface {
+	// SetRelevant marks uri as needed by turn turnID, or not.
+	SetRelevant(ctx context.Context, turnID int64, uri string, relevant bool) error
 }
 
 // ToolSettings are what the person decided about tools in a conversation.

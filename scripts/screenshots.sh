@@ -10,7 +10,9 @@
 # out; the script plays the browser, on threengram's login page), and the
 # conversation's window against the scripted model provider (a streamed
 # answer with its usage, a tool approval prompt, a tool result, the turn's
-# inspector, the provider editor); each in
+# inspector, the provider editor), and the comparison lab's Compare window
+# after a replay of the bundled replay against the demo (its table and
+# charts); each in
 # the light and the dark theme (THEMES="light" for one, SCENARIOS="a b" for
 # some). Installs what a fresh Debian or Ubuntu machine lacks first.
 #
@@ -22,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers"}
+SCENARIOS=${SCENARIOS:-"first-screen template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -81,6 +83,7 @@ shoot() {
 	chat-inspect) title='^Turn ' ;;
 	chat-providers) title='^Model providers' ;;
 	chat-*) title='^Conversation' ;;
+	compare) title='^Compare' ;;
 	esac
 	wid=$(xdotool search --sync --onlyvisible --name "$title" | head -1)
 	import -window "$wid" "$out"

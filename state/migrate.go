@@ -98,4 +98,12 @@ var migrations = []string{
 		granted_at TEXT NOT NULL,
 		PRIMARY KEY (conversation_id, server, tool)
 	);`,
+	// 4: the comparison lab's ground truth. The person marks which
+	// resources a turn needed (a checkbox per attachment per turn), so that
+	// its turns can be replayed with their relevance (lab export).
+	`CREATE TABLE turn_relevance (
+		turn_id INTEGER NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+		uri TEXT NOT NULL CHECK (uri <> ''),
+		PRIMARY KEY (turn_id, uri)
+	);`,
 }

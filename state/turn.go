@@ -237,6 +237,11 @@ func readTurnRows(ctx context.Context, tx *sql.Tx, conv int64, turns []hostcore.
 			t.Messages = append(t.Messages, m)
 			return err
 		}},
+		{`SELECT r.turn_id, r.uri FROM turn_relevance r JOIN turns t ON t.id = r.turn_id
+			WHERE t.conversation_id = ? ORDER BY r.turn_id, r.uri`, func(t *hostcore.Turn, b []byte) error {
+			t.Relevant = append(t.Relevant, string(b))
+			return nil
+		}},
 	} {
 		if err := eachRow(ctx, tx, q.query, conv, func(turnID int64, b []byte) error {
 			if t := index[turnID]; t != nil {
@@ -344,4 +349,20 @@ func (s *Store) toolSetting(ctx context.Context, id int64, verb, server, query s
 		return fmt.Errorf("%s conversation %d: %w", verb, id, err)
 	}
 	return nil
+}
+
+// SetRelevant marks uri as needed by turn turnID (relevant true) or not,
+// for the comparison lab.
+func (s *Store) SetRelevant(ctx context.Context, turnID int64, uri string, relevant bool) error {
+	if uri == "" {
+		return fmt.Errorf("marking turn %d: %w", turnID, hostcore.NewUsageError("no resource named"))
+	}
+	return s.changeTurn(ctx, "marking relevance in", turnID, func(tx *sql.Tx) error {
+		q := `INSERT OR IGNORE INTO turn_relevance (turn_id, uri) VALUES (?, ?)`
+		if !relevant {
+			q = `DELETE FROM turn_relevance WHERE turn_id = ? AND uri = ?`
+		}
+		_, err := tx.ExecContext(ctx, q, turnID, uri)
+		return err
+	})
 }

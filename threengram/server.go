@@ -41,6 +41,9 @@ type ServerOptions struct {
 	Tenant string
 	// Logger receives the server's log; nil discards it.
 	Logger *slog.Logger
+	// FetchGate hides get_memories from the clients that surface
+	// resources (see FetchToolGate); the zero value offers it to all.
+	FetchGate FetchToolGate
 }
 
 // NewServer returns an MCP server over store: one resource template, an
@@ -80,6 +83,9 @@ func NewServer(store *Store, opts *ServerOptions) *mcp.Server {
 		},
 	}, h.read)
 	h.addTools(srv)
+	if opts.FetchGate.On {
+		srv.AddReceivingMiddleware(opts.FetchGate.middleware)
+	}
 	return srv
 }
 
@@ -215,6 +221,12 @@ func MemoryURI(id string) string { return "threengram://memory/" + id }
 // closes the connection or ctx ends. It is what `threengram --stdio` runs,
 // and what Attaché's binaries run for their embedded demo.
 func ServeStdio(ctx context.Context, dbPath, tenant string, corpus []byte, logger *slog.Logger) error {
+	return ServeStdioGated(ctx, dbPath, tenant, corpus, logger, FetchToolGate{})
+}
+
+// ServeStdioGated is ServeStdio with the fetch tool gated (see
+// FetchToolGate).
+func ServeStdioGated(ctx context.Context, dbPath, tenant string, corpus []byte, logger *slog.Logger, gate FetchToolGate) error {
 	if tenant == "" {
 		return errors.New("serving over stdio needs a tenant")
 	}
@@ -228,6 +240,6 @@ func ServeStdio(ctx context.Context, dbPath, tenant string, corpus []byte, logge
 			return err
 		}
 	}
-	srv := NewServer(store, &ServerOptions{Tenant: tenant, Logger: logger})
+	srv := NewServer(store, &ServerOptions{Tenant: tenant, Logger: logger, FetchGate: gate})
 	return srv.Run(ctx, &mcp.StdioTransport{})
 }

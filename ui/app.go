@@ -74,6 +74,7 @@ type App struct {
 	attachments   *attachmentsPanel
 	conversations *conversationBar
 	status        *widget.Label
+	compare       *compareView // the comparison lab's window (compare.go), made on first use
 
 	// ready is Options.Ready, called once both the conversation and the
 	// catalog of the first server are shown.

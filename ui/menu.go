@@ -33,5 +33,6 @@ func (a *App) menu() *fyne.MainMenu {
 			fyne.NewMenuItem("Send (show the context)", a.attachments.preview.showSend),
 			fyne.NewMenuItem("Model providers…", a.attachments.preview.chat.editor.show)),
 		fyne.NewMenu("Picker", find, read, attach),
+		fyne.NewMenu("Lab", fyne.NewMenuItem("Compare host and tool…", a.OpenCompare)),
 	)
 }

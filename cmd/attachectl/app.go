@@ -66,13 +66,14 @@ SERVER is a configured server name, or leave it out and give an ad-hoc server
 with --stdio "CMD ARGS" or --url URL (with --header K=V, --transport).
 
 --timeout is the budget of the whole command (connecting, every request,
-stopping the servers); it must be positive. send and turns wait on a model,
-so their default budget is 10m (each connect and server request still has
-the 30s default).
+stopping the servers); it must be positive. send, turns and lab run wait on
+a model, so their default budget is 10m (each connect and server request
+still has the 30s default).
 
-Exit codes: 0 ok, 2 usage or invalid input, 3 not found, 4 unauthorized or
-forbidden, 5 server fault or protocol error, 6 transport or timeout; 128+N
-when ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129).`,
+Exit codes: 0 ok, 1 a lab check below its thresholds, 2 usage or invalid
+input, 3 not found, 4 unauthorized or forbidden, 5 server fault or protocol
+error, 6 transport or timeout; 128+N when ended by signal N (SIGINT 130,
+SIGTERM 143, SIGHUP 129).`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -85,7 +86,7 @@ when ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129).`,
 	f.StringVar(&a.flags.transport, "transport", "auto", "transport for --url: auto (Streamable HTTP, else legacy HTTP+SSE), streamable or sse")
 	f.StringVar(&a.flags.account, "account", "", "account to act as (default: the server's first)")
 	f.BoolVar(&a.flags.json, "json", false, "print JSON")
-	f.DurationVar(&a.flags.timeout, "timeout", 30*time.Second, "time budget of the whole command: connecting, every request, stopping the servers (send and turns, which wait on a model: 10m unless given; each connect and server request still 30s)")
+	f.DurationVar(&a.flags.timeout, "timeout", 30*time.Second, "time budget of the whole command: connecting, every request, stopping the servers (send, turns and lab run, which wait on a model: 10m unless given; each connect and server request still 30s)")
 	f.StringVar(&a.flags.config, "config", "", "config file (default $ATTACHE_CONFIG, else the user config dir)")
 	f.StringVar(&a.flags.dataDir, "data-dir", "", "data directory (default $ATTACHE_DATA_DIR, else the user cache dir)")
 	f.BoolVarP(&a.flags.verbose, "verbose", "v", false, "say more, including error details")

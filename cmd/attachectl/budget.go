@@ -27,11 +27,19 @@ var unbudgeted = map[string]bool{"demo-server": true, "login": true}
 
 // modelBudget is the default budget of the commands that wait on a model:
 // send (a local model's reply, a few tool rounds, a person answering tool
-// prompts on the terminal) and turns (--replay) take longer than 30 s. An
-// explicit --timeout still bounds them.
+// prompts on the terminal), turns (--replay) and lab run (a live run asks
+// a model every turn; a replay makes hundreds of reads) take longer than
+// 30 s. An explicit --timeout still bounds them.
 const modelBudget = 10 * time.Minute
 
-var waitsOnModel = map[string]bool{"send": true, "turns": true}
+// waitsOnModel names those commands by their path under attachectl.
+var waitsOnModel = map[string]bool{"send": true, "turns": true, "lab run": true}
+
+// commandName is cmd's path under the root command ("lab run").
+func commandName(cmd *cobra.Command) string {
+	_, name, _ := strings.Cut(cmd.CommandPath(), " ")
+	return name
+}
 
 // started is when package main was initialized, the last before main
 // runs; processStart knows better on Linux.
@@ -76,7 +84,7 @@ func (a *app) startBudget(cmd *cobra.Command, _ []string) error {
 		return usageError(fmt.Sprintf("--timeout %s is not a positive duration (such as 30s)", a.flags.timeout))
 	}
 	total := a.flags.timeout
-	if waitsOnModel[cmd.Name()] && !cmd.Flags().Changed("timeout") {
+	if waitsOnModel[commandName(cmd)] && !cmd.Flags().Changed("timeout") {
 		total = modelBudget // each connect and server request still has 30 s
 	}
 	a.budget = cmd.Context()

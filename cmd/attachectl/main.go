@@ -1,7 +1,7 @@
 // Command attachectl is Attaché's headless CLI: everything the app does with
 // servers and resources, from a terminal or a script. It imports no Fyne.
 //
-// Exit codes: 0 ok, 2 usage or invalid input, 3 not found, 4 unauthorized or
+// Exit codes: 0 ok, 1 a lab check below its thresholds, 2 usage or invalid input, 3 not found, 4 unauthorized or
 // forbidden, 5 server fault or protocol error, 6 transport or timeout; a
 // command ended by SIGINT, SIGTERM or SIGHUP ends killed by that signal
 // (128+N in a shell), once every server it started is stopped.
@@ -53,6 +53,9 @@ const (
 )
 
 func exitCode(err error) int {
+	if isShortfall(err) {
+		return exitThreshold
+	}
 	var he *hostcore.Error
 	if !errors.As(err, &he) {
 		return exitUsage // cobra's own errors: unknown command, bad flag

@@ -20,7 +20,7 @@ import (
 // modelCmds are the commands of the model loop (issue 12): providers,
 // send, turns, and the tools a model is offered.
 func (a *app) modelCmds() []*cobra.Command {
-	return []*cobra.Command{a.providersCmd(), a.sendCmd(), a.turnsCmd(), a.toolsCmd(), a.callCmd()}
+	return []*cobra.Command{a.providersCmd(), a.sendCmd(), a.turnsCmd(), a.toolsCmd(), a.callCmd(), a.labCmd()}
 }
 
 // keyStore is where API keys are kept: the OS keyring, or a 0600 file

@@ -30,15 +30,7 @@ model makes of the same context now. With --json it prints the reply whole,
 with the tool calls it asked for.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ch, cv, err := a.chat()
-			if err != nil {
-				return err
-			}
-			conv, err := a.conversationID(cmd, cv, args[0])
-			if err != nil {
-				return err
-			}
-			turns, err := ch.Store().Turns(cmd.Context(), conv)
+			ch, conv, turns, err := a.conversationTurns(cmd, args[0])
 			if err != nil {
 				return err
 			}

@@ -65,6 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	httpAddr := fs.String("http", "", "serve MCP over Streamable HTTP at this address (endpoint /mcp)")
 	scopes := fs.String("scopes", threengram.ScopeRead+" "+threengram.ScopeWrite, "token: space-separated scopes")
 	verbose := fs.Bool("v", false, "log to stderr")
+	hideFetch := fs.String("hide-fetch-tool-from", "", "--stdio: hide get_memories from these clients (clientInfo names, comma-separated) and from clients that declare "+threengram.SurfacesResourcesCapability)
 	var oauth oauthFlags
 	fs.BoolVar(&oauth.on, "oauth", false, "--http: be the OAuth authorization server of the tenants too (login page, DCR, client ID metadata documents)")
 	fs.StringVar(&oauth.issuer, "issuer", "", "--oauth: the base URL clients reach the server at; default http://ADDR as listening")
@@ -115,7 +116,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			e.Memories, e.Tokens, e.Grants, *tenant)
 		return nil
 	case "serve":
-		return serve(ctx, store, *stdio, *httpAddr, *tenant, oauth, logger, stderr)
+		return serve(ctx, store, *stdio, *httpAddr, *tenant, threengram.ParseFetchToolGate(*hideFetch), oauth, logger, stderr)
 	default:
 		return fmt.Errorf("%w: unknown command %q (serve, token, erase)", errUsage, cmd)
 	}
@@ -148,7 +149,7 @@ func (f oauthFlags) options(listening string) (*threengram.OAuthOptions, error) 
 	return o, nil
 }
 
-func serve(ctx context.Context, store *threengram.Store, stdio bool, addr, tenant string, oauth oauthFlags, logger *slog.Logger, stderr io.Writer) error {
+func serve(ctx context.Context, store *threengram.Store, stdio bool, addr, tenant string, gate threengram.FetchToolGate, oauth oauthFlags, logger *slog.Logger, stderr io.Writer) error {
 	switch {
 	case stdio == (addr != ""):
 		return fmt.Errorf("%w: give exactly one of --stdio or --http ADDR", errUsage)
@@ -158,7 +159,7 @@ func serve(ctx context.Context, store *threengram.Store, stdio bool, addr, tenan
 		if tenant == "" {
 			return fmt.Errorf("%w: --stdio needs --tenant (or $THREENGRAM_TENANT)", errUsage)
 		}
-		srv := threengram.NewServer(store, &threengram.ServerOptions{Tenant: tenant, Logger: logger})
+		srv := threengram.NewServer(store, &threengram.ServerOptions{Tenant: tenant, Logger: logger, FetchGate: gate})
 		return srv.Run(ctx, &mcp.StdioTransport{})
 	}
 	ln, err := net.Listen("tcp", addr)

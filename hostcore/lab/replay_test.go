@@ -1,0 +1,89 @@
+package lab
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The issue's example line, and what a missing attached key means.
+func TestParseSchema(t *testing.T) {
+	in := `{"session":"s1","turn":3,"at":"2026-11-30T10:00:00Z","user":"…","relevant":["threengram://memory/m00qgwdvbb"],"attached":["threengram://memory/m00qgwdvbb"],"toolCalls":[{"name":"get_memories","arguments":{"ids":["m00qgwdvbb"]}}]}
+
+{"session":"s1","turn":4,"at":"2026-11-30T10:01:00Z","user":"and then?"}
+{"session":"s2","turn":1,"at":"2026-11-30T10:02:00Z","user":"new","relevant":[]}
+{"session":"s1","turn":5,"at":"2026-11-30T10:03:00Z","user":"drop it","attached":[]}
+`
+	turns, err := Parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := "threengram://memory/m00qgwdvbb"
+	got := [][]string{turns[0].Attached, turns[1].Attached, turns[2].Attached, turns[3].Attached}
+	want := [][]string{{m}, {m}, {}, {}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("attached (-want +got):\n%s", diff)
+	}
+	if turns[0].ToolCalls[0].Name != "get_memories" || string(turns[0].ToolCalls[0].Arguments) != `{"ids":["m00qgwdvbb"]}` {
+		t.Errorf("tool call: %+v", turns[0].ToolCalls[0])
+	}
+	if turns[1].Relevant == nil {
+		t.Error("a missing relevant key should read as an empty list")
+	}
+	// Written back, every line says its attached set, and reads the same.
+	var buf bytes.Buffer
+	if err := Write(&buf, turns); err != nil {
+		t.Fatal(err)
+	}
+	written := buf.String()
+	again, err := Parse(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(turns, again); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(written), "\n") {
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &raw); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := raw["attached"]; !ok {
+			t.Errorf("written without attached: %s", line)
+		}
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	ok := `{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","user":"x"}`
+	tests := []struct{ name, in, want string }{
+		{"empty", "\n\n", "no turn"},
+		{"not JSON", ok + "\n{oops", "line 2: not a replay turn"},
+		{"unknown key", `{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","relevnt":[]}`, `unknown field "relevnt"`},
+		{"no session", `{"turn":1,"at":"2026-11-30T10:00:00Z"}`, `"session" is missing`},
+		{"turn zero", `{"session":"s","turn":0,"at":"2026-11-30T10:00:00Z"}`, `"turn" must be a positive`},
+		{"no time", `{"session":"s","turn":1}`, `"at" is missing`},
+		{"bad time", `{"session":"s","turn":1,"at":"yesterday"}`, "not a replay turn"},
+		{"empty uri", `{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","relevant":[""]}`, "an empty URI"},
+		{"tool without name", `{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","toolCalls":[{"arguments":{}}]}`, "has no name"},
+		{"arguments not an object", `{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","toolCalls":[{"name":"x","arguments":[1]}]}`, "must be a JSON object"},
+		{"two values", ok + ok, "more than one JSON value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(strings.NewReader(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+	_, err := Parse(strings.NewReader(ok + "\n" + `{"session":""}`))
+	var le *LineError
+	if !errors.As(err, &le) || le.Line != 2 {
+		t.Errorf("want a LineError on line 2, got %v", err)
+	}
+}

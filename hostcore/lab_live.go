@@ -1,0 +1,57 @@
+package hostcore
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/attache/attache/hostcore/lab"
+)
+
+// A live lab run asks a real model every turn, with the server's tools
+// offered (and, for the both strategy, the attached bodies in the system
+// prompt), and makes the calls it actually asks for instead of the
+// recorded ones. Each turn is asked on its own, without the session's
+// earlier turns: what is measured is whether the model fetches the data
+// this turn needs, not how it carries a conversation. Calls are approved
+// automatically; the lab is for read-only tools over test data.
+
+// live runs one turn against o.Model.
+func (r *labRun) live(ctx context.Context, t lab.Turn, st *turnState, user int) error {
+	system := contextPreamble + "\n"
+	if st.context.Len() > 0 {
+		system += "\n# Attached context\n\n" + st.context.String()
+	} else {
+		system += "\nNo resource is attached to this conversation.\n"
+	}
+	specs := make([]ToolSpec, len(r.offered))
+	for i, o := range r.offered {
+		specs[i] = o.Spec()
+	}
+	base := r.o.Tokens.Count(system) + user + r.listing
+	msgs := []Message{{Role: RoleUser, Text: t.User}}
+	for round := 1; round <= DefaultMaxToolRounds+1; round++ {
+		req := ModelRequest{System: system, Messages: msgs, Tools: specs, NoToolCalls: round > DefaultMaxToolRounds}
+		st.ob.Requests = append(st.ob.Requests, lab.Request{Listing: r.listing, Total: base + st.exchange})
+		reply, err := r.o.Model.Complete(ctx, req, nil)
+		if err != nil {
+			return err
+		}
+		if len(reply.ToolCalls) == 0 || req.NoToolCalls {
+			return nil
+		}
+		msgs = append(msgs, Message{Role: RoleAssistant, Text: reply.Text, ToolCalls: reply.ToolCalls})
+		for _, call := range reply.ToolCalls {
+			st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(call.Arguments)
+			args, perr := parseArguments(call.Arguments)
+			if perr != nil {
+				args = json.RawMessage(`null`) // refused by callTool, counted as failed
+			}
+			text, err := r.callTool(ctx, call.Name, args, st)
+			if err != nil {
+				return err
+			}
+			msgs = append(msgs, Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Text: text})
+		}
+	}
+	return nil
+}

@@ -1,0 +1,333 @@
+package hostcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/attache/attache/hostcore/lab"
+)
+
+// The comparison lab replays turns (package lab's format) against a real
+// server, once per strategy: the host strategy reads every attached
+// resource through the host's cache, the tool strategy lists the server's
+// tools and makes the recorded calls, both does both. What each turn
+// delivered is handed to lab.Summarize.
+//
+// Each strategy starts cold: the first read of a resource in a strategy
+// asks the server (ReadRefresh, which also stores the body), and later
+// reads of it in that strategy go through the cache (ReadUse). So every
+// strategy pays for its own first reads, whichever ran before, and a run
+// reads the same whatever the cache held: its figures can be compared and
+// kept as a golden.
+
+// LabOptions configures RunLab. The zero value, and nil, are usable.
+type LabOptions struct {
+	// Strategies to run, in order; nil means lab.Strategies.
+	Strategies []lab.Strategy
+	// Tokens counts tokens; nil means DefaultTokenCounter().
+	Tokens TokenCounter
+	// PollInterval is the freshness comparison's; 0 means
+	// DefaultPollInterval (threengram, like most servers, does not offer
+	// subscriptions, so the host polls it at that interval).
+	PollInterval time.Duration
+	// Since measures wall time; nil means time.Since. Tests that keep a
+	// golden give one that returns 0.
+	Since func(time.Time) time.Duration
+	// Progress, if not nil, is told after each turn of each strategy, on
+	// RunLab's goroutine: done of total turn replays.
+	Progress func(done, total int)
+	// Model, when set, makes the tool and both strategies live: each turn
+	// asks the model, with the tools offered, and makes the calls it asks
+	// for instead of the recorded ones (see lab_live.go).
+	Model Model
+	// ModelName is recorded in the report of a live run.
+	ModelName string
+	// Source says where the turns came from ("assets/replay.jsonl"), and
+	// Synthetic marks a replay that was generated, not recorded.
+	Source    string
+	Synthetic bool
+}
+
+// LabReport is what RunLab returns; its JSON is attachectl lab run --json.
+type LabReport struct {
+	Replay     LabReplay     `json:"replay"`
+	Strategies []lab.Result  `json:"strategies"`
+	Freshness  lab.Freshness `json:"freshness"`
+}
+
+// LabReplay describes the replay and what it ran against.
+type LabReplay struct {
+	Source    string `json:"source,omitempty"`
+	Synthetic bool   `json:"synthetic"`
+	// Note is said wherever the report is shown.
+	Note     string `json:"note,omitempty"`
+	Turns    int    `json:"turns"`
+	Sessions int    `json:"sessions"`
+	Server   string `json:"server"`
+	Account  string `json:"account,omitempty"`
+	// Tools are the tools the server listed to this host, and
+	// ListingTokens what their listing costs in one request.
+	Tools         []string `json:"tools"`
+	ListingTokens int      `json:"listingTokens"`
+	// Live names the model asked, for a live run; recorded calls are
+	// replayed otherwise.
+	Live string `json:"live,omitempty"`
+}
+
+// SyntheticNote labels every report made from a generated replay.
+const SyntheticNote = "Synthetic: the turns and their recorded tool calls were generated, and say nothing about any real model. Measure your own turns."
+
+// RunLab replays turns against c under each strategy.
+func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*LabReport, error) {
+	o := LabOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Strategies == nil {
+		o.Strategies = lab.Strategies
+	}
+	if o.Tokens == nil {
+		o.Tokens = DefaultTokenCounter()
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	if o.Since == nil {
+		o.Since = time.Since
+	}
+	if len(turns) == 0 {
+		return nil, newError(KindUsage, nil, "the replay has no turn")
+	}
+	tools, err := c.Tools(ctx)
+	if err != nil {
+		return nil, err
+	}
+	offered := offeredOf(c, tools)
+	rep := &LabReport{Replay: LabReplay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns),
+		Server: c.Server.Name, Account: c.Account.Name, Tools: []string{}, ListingTokens: listingTokens(offered, o.Tokens)},
+		Freshness: lab.ComputeFreshness(turns, o.PollInterval)}
+	rep.Replay.Sessions = rep.Freshness.Sessions
+	for _, t := range offered {
+		rep.Replay.Tools = append(rep.Replay.Tools, t.Tool)
+	}
+	if o.Synthetic {
+		rep.Replay.Note = SyntheticNote
+	}
+	if o.Model != nil {
+		rep.Replay.Live = o.ModelName
+		if rep.Replay.Live == "" {
+			rep.Replay.Live = "a model"
+		}
+	}
+	done, total := 0, len(turns)*len(o.Strategies)
+	for _, s := range o.Strategies {
+		run := &labRun{c: c, o: &o, strategy: s, offered: offered, listing: rep.Replay.ListingTokens, read: map[string]bool{}}
+		if !s.Offers() {
+			run.offered, run.listing = nil, 0
+		}
+		obs := make([]lab.Observation, 0, len(turns))
+		for _, t := range turns {
+			if err := ctx.Err(); err != nil {
+				return nil, newError(KindCanceled, err, "the replay was stopped")
+			}
+			ob, err := run.turn(ctx, t)
+			if err != nil {
+				return nil, err
+			}
+			obs = append(obs, ob)
+			done++
+			if o.Progress != nil {
+				o.Progress(done, total)
+			}
+		}
+		rep.Strategies = append(rep.Strategies, lab.Summarize(s, obs))
+	}
+	return rep, nil
+}
+
+// offeredOf names c's tools as a turn offers them (one server: each keeps
+// its own name).
+func offeredOf(c *Conn, tools []Tool) []OfferedTool {
+	return nameTools(offeredTools(c.Server.Name, c, tools))
+}
+
+// labRun is one strategy's replay.
+type labRun struct {
+	c        *Conn
+	o        *LabOptions
+	strategy lab.Strategy
+	offered  []OfferedTool
+	listing  int
+	read     map[string]bool // resources this strategy has read once
+	listed   bool
+}
+
+// turnState is what a turn has delivered so far.
+type turnState struct {
+	ob       lab.Observation
+	system   int // tokens of the attached bodies
+	exchange int // tokens of tool calls and results
+	results  int
+	context  strings.Builder // the attached bodies, rendered, for a live model
+}
+
+// turn replays one turn under the run's strategy.
+func (r *labRun) turn(ctx context.Context, t lab.Turn) (lab.Observation, error) {
+	start := time.Now()
+	st := &turnState{ob: lab.Observation{Relevant: t.Relevant}}
+	if r.offered != nil && !r.listed {
+		st.ob.RoundTrips++ // the listing, asked once per strategy
+		r.listed = true
+	}
+	if r.strategy.Attaches() {
+		for _, uri := range slices.Compact(slices.Sorted(slices.Values(t.Attached))) {
+			if err := r.attach(ctx, uri, st); err != nil {
+				return lab.Observation{}, err
+			}
+		}
+	}
+	user := r.o.Tokens.Count(t.User)
+	var err error
+	switch {
+	case !r.strategy.Offers():
+		st.ob.Requests = []lab.Request{{Total: user + st.system}}
+	case r.o.Model != nil:
+		err = r.live(ctx, t, st, user)
+	default:
+		err = r.recorded(ctx, t, st, user)
+	}
+	if err != nil {
+		return lab.Observation{}, err
+	}
+	st.ob.ContextTokens = st.system + st.results + r.listing*len(st.ob.Requests)
+	st.ob.Wall = r.o.Since(start)
+	return st.ob, nil
+}
+
+// attach reads uri as the host does for a turn. A resource the server
+// cannot give (missing, refused) does not reach the context; a transport
+// failure or a stop ends the replay.
+func (r *labRun) attach(ctx context.Context, uri string, st *turnState) error {
+	mode := ReadUse
+	if !r.read[uri] {
+		mode = ReadRefresh
+	}
+	res, err := r.c.Read(ctx, uri, mode)
+	if err != nil {
+		if fatalToLab(err) {
+			return err
+		}
+		st.ob.Failed++
+		st.ob.RoundTrips++
+		return nil
+	}
+	r.read[uri] = true
+	if res.Cache.Status == CacheHit {
+		st.ob.CacheHits++
+	} else {
+		st.ob.RoundTrips++
+	}
+	for _, ct := range res.Contents {
+		st.ob.Bytes += ct.Size()
+		if !ct.IsBlob {
+			body := RenderBody(ct.MIMEType, ct.Text)
+			st.system += r.o.Tokens.Count(body)
+			fmt.Fprintf(&st.context, "## %s\n\n%s\n\n", uri, body)
+		}
+	}
+	st.ob.Deliveries = append(st.ob.Deliveries, uri)
+	return nil
+}
+
+// recorded makes the turn's recorded calls: one round of calls, then the
+// request that carries their results.
+func (r *labRun) recorded(ctx context.Context, t lab.Turn, st *turnState, user int) error {
+	first := lab.Request{Listing: r.listing, Total: user + st.system + r.listing}
+	st.ob.Requests = []lab.Request{first}
+	if len(t.ToolCalls) == 0 {
+		return nil
+	}
+	for _, call := range t.ToolCalls {
+		st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(string(call.Arguments))
+		if _, err := r.callTool(ctx, call.Name, call.Arguments, st); err != nil {
+			return err
+		}
+	}
+	st.ob.Requests = append(st.ob.Requests, lab.Request{Listing: r.listing, Total: first.Total + st.exchange})
+	return nil
+}
+
+// callTool makes one call and notes what its result delivered; it
+// returns the result's text for the model. A tool the server does not
+// list to this host is not called: the model could not have called it.
+func (r *labRun) callTool(ctx context.Context, name string, args json.RawMessage, st *turnState) (string, error) {
+	if !slices.ContainsFunc(r.offered, func(o OfferedTool) bool { return o.Name == name }) {
+		st.ob.Failed++
+		text := fmt.Sprintf("There is no tool named %q in this conversation.", name)
+		st.exchange += r.o.Tokens.Count(text)
+		return text, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil || m == nil {
+		st.ob.Failed++
+		return "The tool was not called: its arguments are not a JSON object.", nil
+	}
+	st.ob.RoundTrips++
+	res, err := r.c.CallTool(ctx, name, m)
+	if err != nil {
+		if fatalToLab(err) {
+			return "", err
+		}
+		st.ob.Failed++
+		text := "The call failed: " + messageOf(err) + "."
+		st.exchange += r.o.Tokens.Count(text)
+		return text, nil
+	}
+	text := toolResultText(res, DefaultMaxToolResultBytes)
+	n := r.o.Tokens.Count(text)
+	st.exchange += n
+	st.results += n
+	st.ob.Bytes += len(text)
+	if res.IsError {
+		st.ob.Failed++
+		return text, nil
+	}
+	data := []byte(res.Structured)
+	if len(data) == 0 {
+		data = []byte(res.Text)
+	}
+	st.ob.Deliveries = append(st.ob.Deliveries, lab.Carried(data)...)
+	return text, nil
+}
+
+// fatalToLab reports whether err ends a replay rather than a turn: the
+// server could not be reached, or the replay was stopped.
+func fatalToLab(err error) bool {
+	var he *Error
+	if !errors.As(err, &he) {
+		return true
+	}
+	switch he.Kind() {
+	case KindTransport, KindTimeout, KindCanceled, KindUnauthorized:
+		return true
+	}
+	return false
+}
+
+// LabTable renders a report's strategies as a fixed-width table.
+func LabTable(rep *LabReport) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-8s %6s %7s %9s %10s %12s %9s %12s %9s %10s %7s %10s\n", "STRATEGY", "TURNS", "REACH", "ITEMREACH",
+		"DUPLICATES", "LISTING/REQ", "LISTING%", "CONTEXT/TURN", "ROUNDTRIP", "BYTES", "WALLMS", "CACHEHITS")
+	for _, s := range rep.Strategies {
+		fmt.Fprintf(&b, "%-8s %6d %6.1f%% %8.1f%% %9.1f%% %12.0f %8.1f%% %12.0f %9d %10d %7d %10d\n", s.Strategy, s.Turns,
+			100*s.Reach, 100*s.ItemReach, 100*s.DuplicateRate, s.ListingTokensPerRequest, 100*s.ListingShare,
+			s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits)
+	}
+	return b.String()
+}

@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/attache/attache/assets"
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/internal/labreport"
+)
+
+// compareView is the comparison lab in a window of its own: it replays a
+// replay file (or the bundled synthetic one) against a server under the
+// host, tool and both strategies, with a progress bar, and shows the
+// figures as attachectl lab run prints them, with the same charts. Its
+// widgets are changed on the main goroutine only; the replay runs on a
+// goroutine and reports through deliver.
+type compareView struct {
+	sh  *shell
+	win fyne.Window
+
+	replay   []lab.Turn
+	source   string
+	bundled  bool
+	server   *widget.Select
+	account  *widget.Select
+	runBtn   *widget.Button
+	running  bool
+	progress *widget.ProgressBar
+	what     *widget.Label
+	note     *widget.Label
+	table    *widget.Label
+	fresh    *widget.Label
+	charts   *fyne.Container
+	job      job
+	report   *hostcore.LabReport
+	tabs     *container.AppTabs
+	marks    *turnMarks
+}
+
+func newCompareView(sh *shell) *compareView { return &compareView{sh: sh} }
+
+// show opens the Compare window, or brings it to the front.
+func (c *compareView) show() {
+	if c.win != nil {
+		c.win.RequestFocus()
+		return
+	}
+	c.win = fyne.CurrentApp().NewWindow("Compare: host-attached versus tool-fetched — Attaché")
+	c.win.SetContent(c.buildUI())
+	c.win.Resize(fyne.NewSize(1180, 760))
+	c.win.SetOnClosed(func() { c.job.stop(); c.win = nil })
+	c.win.Show()
+}
+
+func (c *compareView) buildUI() fyne.CanvasObject {
+	c.useBundled()
+	var names []string
+	for _, s := range c.sh.host.Servers() {
+		names = append(names, s.Name)
+	}
+	c.account = widget.NewSelect(nil, nil)
+	c.server = widget.NewSelect(names, func(name string) { c.accountsOf(name) })
+	if slices.Contains(names, hostcore.DemoServerName) {
+		c.server.SetSelected(hostcore.DemoServerName)
+	}
+	open := widget.NewButton("Open a replay…", c.chooseReplay)
+	bundled := widget.NewButton("Bundled replay", func() { c.useBundled(); c.describe() })
+	c.runBtn = widget.NewButton("Run", c.start)
+	c.runBtn.Importance = widget.HighImportance
+	c.progress = widget.NewProgressBar()
+	c.what = widget.NewLabel("")
+	c.what.Wrapping = fyne.TextWrapWord
+	c.note = widget.NewLabel("")
+	c.note.Wrapping = fyne.TextWrapWord
+	c.note.TextStyle = fyne.TextStyle{Bold: true}
+	c.table = widget.NewLabel("Run the replay to see the figures.")
+	c.table.TextStyle = fyne.TextStyle{Monospace: true}
+	c.fresh = widget.NewLabel("")
+	c.fresh.Wrapping = fyne.TextWrapWord
+	c.charts = container.NewGridWithColumns(3)
+	c.describe()
+	controls := container.NewHBox(widget.NewLabel("Server"), c.server, widget.NewLabel("Account"), c.account,
+		bundled, open, c.runBtn)
+	top := container.NewVBox(controls, c.progress, c.what, c.note)
+	body := container.NewVBox(c.table, c.fresh, c.charts)
+	c.marks = newTurnMarks(c)
+	c.tabs = container.NewAppTabs(
+		container.NewTabItem("Replay", container.NewBorder(top, nil, nil, nil, container.NewVScroll(body))),
+		container.NewTabItem("Your turns", c.marks.buildUI()))
+	c.tabs.OnSelected = func(ti *container.TabItem) {
+		if ti.Text == "Your turns" {
+			c.marks.load()
+		}
+	}
+	return c.tabs
+}
+
+// accountsOf fills the account picker with server's accounts.
+func (c *compareView) accountsOf(server string) {
+	var accts []string
+	for _, s := range c.sh.host.Servers() {
+		if s.Name == server {
+			for _, a := range s.Accounts {
+				accts = append(accts, a.Name)
+			}
+		}
+	}
+	c.account.SetOptions(accts)
+	if len(accts) > 0 {
+		c.account.SetSelected(accts[0])
+	} else {
+		c.account.ClearSelected()
+	}
+}
+
+func (c *compareView) useBundled() {
+	turns, err := lab.Parse(bytes.NewReader(assets.Replay))
+	if err != nil { // the bundled replay is tested; this is a broken build
+		c.sh.fail(err)
+		return
+	}
+	c.replay, c.source, c.bundled = turns, "The bundled replay", true
+}
+
+// describe says what will be replayed.
+func (c *compareView) describe() {
+	c.what.SetText(fmt.Sprintf("%s: %d turns. Each strategy replays them against the server: host attaches, tool makes the recorded calls, both does both.",
+		c.source, len(c.replay)))
+	if c.bundled {
+		c.note.SetText(hostcore.SyntheticNote)
+	} else {
+		c.note.SetText("")
+	}
+}
+
+// chooseReplay opens a replay file (JSON Lines).
+func (c *compareView) chooseReplay() {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		defer r.Close()
+		b, err := io.ReadAll(io.LimitReader(r, 256<<20))
+		if err == nil {
+			err = c.useReplay(r.URI().Name(), b)
+		}
+		if err != nil {
+			dialog.ShowError(fmt.Errorf("%s is not a replay: %w", r.URI().Name(), err), c.win)
+		}
+	}, c.win)
+	d.Show()
+}
+
+// useReplay takes data as the replay to run; a file that is the bundled
+// replay is labelled synthetic all the same.
+func (c *compareView) useReplay(name string, data []byte) error {
+	turns, err := lab.Parse(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	c.replay, c.source, c.bundled = turns, name, bytes.Equal(data, assets.Replay)
+	c.describe()
+	return nil
+}
+
+// start runs the replay against the chosen server and account.
+func (c *compareView) start() {
+	server, account := c.server.Selected, c.account.Selected
+	if server == "" {
+		dialog.ShowError(errors.New("choose a server to replay against"), c.win)
+		return
+	}
+	ctx, gen := c.job.start(c.sh.ctx)
+	turns, source, synthetic := c.replay, c.source, c.bundled
+	c.runBtn.Disable()
+	c.running = true
+	c.progress.SetValue(0)
+	type result struct {
+		rep    *hostcore.LabReport
+		charts map[string][]byte
+	}
+	run(c.sh.work, ctx, func(ctx context.Context) (result, error) {
+		conn, err := c.sh.host.Conn(server, account)
+		if err != nil {
+			return result{}, err
+		}
+		rep, err := hostcore.RunLab(ctx, conn, turns, &hostcore.LabOptions{Source: source, Synthetic: synthetic,
+			Progress: func(done, total int) { deliver(func() { c.setProgress(gen, done, total) }) }})
+		if err != nil {
+			return result{}, err
+		}
+		charts, err := labreport.Charts(rep)
+		return result{rep, charts}, err
+	}, func(r result, err error) {
+		if !c.job.current(gen) || c.win == nil {
+			return
+		}
+		c.running = false
+		c.runBtn.Enable()
+		c.job.stop() // releases the context
+		if err != nil {
+			dialog.ShowError(err, c.win)
+			return
+		}
+		c.showReport(r.rep, r.charts)
+	})
+}
+
+func (c *compareView) setProgress(gen uint64, done, total int) {
+	if c.job.current(gen) && c.win != nil && total > 0 {
+		c.progress.SetValue(float64(done) / float64(total))
+	}
+}
+
+// showReport shows the figures and the charts.
+func (c *compareView) showReport(rep *hostcore.LabReport, charts map[string][]byte) {
+	c.report = rep
+	r := rep.Replay
+	c.what.SetText(fmt.Sprintf("%s: %d turns in %d sessions against %s as %s. The server listed %d tools; their listing costs %d tokens a request.",
+		c.source, r.Turns, r.Sessions, r.Server, r.Account, len(r.Tools), r.ListingTokens))
+	c.table.SetText(hostcore.LabTable(rep))
+	f := rep.Freshness
+	c.fresh.SetText(fmt.Sprintf("Freshness: polling every attached resource every %.0f s costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours).",
+		f.PollIntervalSeconds, f.PollReadsPerSessionHour, f.PerTurnReadsPerSessionHour, f.SessionHours))
+	c.charts.RemoveAll()
+	for _, name := range labreport.ChartNames {
+		img := canvas.NewImageFromResource(fyne.NewStaticResource(name, charts[name]))
+		img.FillMode = canvas.ImageFillContain
+		img.SetMinSize(fyne.NewSize(380, 320))
+		c.charts.Add(img)
+	}
+	c.progress.SetValue(1)
+}
+
+// OpenCompare opens the Compare window, as the Lab menu does.
+func (a *App) OpenCompare() { a.compareView().show() }
+
+// RunCompare replays the bundled replay against server as account in the
+// Compare window, as choosing them and tapping Run does.
+func (a *App) RunCompare(server, account string) error {
+	c := a.compareView()
+	if c.win == nil {
+		return errors.New("the Compare window is not open")
+	}
+	c.useBundled()
+	c.describe()
+	c.server.SetSelected(server)
+	if account != "" {
+		c.account.SetSelected(account)
+	}
+	c.start()
+	return nil
+}
+
+// CompareRunning reports whether a replay is under way; CompareReport is
+// the last one shown.
+func (a *App) CompareRunning() bool               { return a.compareView().running }
+func (a *App) CompareReport() *hostcore.LabReport { return a.compareView().report }
+
+// compareView returns the Compare window's view, made on first use.
+func (a *App) compareView() *compareView {
+	if a.compare == nil {
+		a.compare = newCompareView(a.sh)
+	}
+	return a.compare
+}
