@@ -48,6 +48,8 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
 		in.busy.stop()
 		in.progress.Hide()
+		in.modes.Show() // Refresh reads it again
+		in.showPlaceholder("canceled", "The read of "+in.req.uri+" was canceled. Refresh reads it again.")
 		in.sh.notify("Read canceled")
 	})
 	in.progress = container.NewBorder(nil, nil, nil, cancel, widget.NewProgressBarInfinite())
@@ -104,6 +106,8 @@ func (in *inspector) read(r readRequest) {
 	ctx, gen := in.busy.start(in.sh.ctx)
 	in.uri.SetText(r.uri)
 	in.progress.Show()
+	// The new uri is never shown above the previous read's body and badge.
+	in.showPlaceholder("reading…", "Reading "+r.uri+" from "+r.conn.Server.Name+"…")
 	run(in.sh.work, ctx, func(ctx context.Context) (*hostcore.ReadResult, error) {
 		return r.conn.Read(ctx, r.uri, r.mode)
 	}, func(res *hostcore.ReadResult, err error) {
@@ -120,6 +124,22 @@ func (in *inspector) read(r readRequest) {
 		}
 		in.showResult(r, res)
 	})
+}
+
+// showPlaceholder empties the badge, the body and the exchange, saying
+// why (a read under way, a read canceled).
+func (in *inspector) showPlaceholder(badge, why string) {
+	in.badge.Importance = widget.MediumImportance
+	in.badge.SetText(badge)
+	in.elapsed.SetText("")
+	l := widget.NewLabel(why)
+	l.Wrapping, l.TextStyle.Italic = fyne.TextWrapWord, true
+	in.body.Content = container.NewPadded(l)
+	in.body.Refresh()
+	in.meta.Content = widget.NewLabel("")
+	in.meta.Refresh()
+	in.raw.Content = widget.NewLabel("")
+	in.raw.Refresh()
 }
 
 // showResult fills every part of the inspector from a read.
