@@ -1,0 +1,43 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/attache/attache/hostcore"
+)
+
+// below reports whether b is laid out under a, not over it, in window
+// coordinates.
+func below(a, b fyne.CanvasObject) bool {
+	d := fyne.CurrentApp().Driver()
+	pa, pb := d.AbsolutePositionForObject(a), d.AbsolutePositionForObject(b)
+	return pb.Y >= pa.Y+a.Size().Height-1
+}
+
+// Switching account keeps the template workbench laid out: its preview
+// stays under the id field, in both the Templates and the Memories tab.
+func TestAccountSwitchLayout(t *testing.T) {
+	h := newHarness(t)
+	w := h.app.picker.templates
+	b := h.app.picker.byID
+	for _, account := range []string{"globex", "acme", "globex"} {
+		h.do(func() { h.app.picker.show(TabTemplates) })
+		h.do(func() { h.card(hostcore.DemoServerName).accounts.SetSelected(account) })
+		h.settle()
+		h.do(func() {
+			field := w.fields["id"]
+			if field == nil || !below(field, w.preview) {
+				t.Errorf("as %s, the template's preview is drawn over its field", account)
+			}
+		})
+		h.do(func() { h.app.picker.show(TabByID) })
+		h.settle()
+		h.do(func() {
+			if !below(b.id, b.preview) {
+				t.Errorf("as %s, the id preview is drawn over the id field", account)
+			}
+		})
+	}
+}
