@@ -37,7 +37,7 @@ type serversPanel struct {
 // serverCard shows one server.
 type serverCard struct {
 	sc       hostcore.ServerConfig
-	title    *widget.Label
+	title    *tapLabel
 	source   *widget.Label
 	state    *widget.Label
 	process  *widget.Label
@@ -46,6 +46,10 @@ type serverCard struct {
 	// signIns are the accounts that sign in (HTTP servers with OAuth).
 	signIns []*signInRow
 	root    fyne.CanvasObject
+	// compact hides how the server is reached, its process and its
+	// capabilities: every card but the one in use, so that twenty servers
+	// fit in the sidebar.
+	compact bool
 }
 
 func newServersPanel(sh *shell, use func(*hostcore.Conn)) *serversPanel {
@@ -102,7 +106,7 @@ func (p *serversPanel) reload() {
 }
 
 func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
-	c := &serverCard{sc: sc, title: widget.NewLabelWithStyle(serverTitle(sc), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+	c := &serverCard{sc: sc, title: newTapLabel(serverTitle(sc), fyne.TextStyle{Bold: true}, nil),
 		source: widget.NewLabel(sourceText(sc)), state: widget.NewLabel(""), process: widget.NewLabel(""), caps: widget.NewLabel("")}
 	c.title.Truncation = fyne.TextTruncateEllipsis
 	c.source.Truncation = fyne.TextTruncateEllipsis
@@ -124,6 +128,11 @@ func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
 		p.use(conn)
 	})
 	c.accounts.Horizontal = true
+	c.title.onTap = func() { // a click on the server browses it, as its first account
+		if c.accounts.Selected == "" && len(c.accounts.Options) > 0 {
+			c.accounts.SetSelected(c.accounts.Options[0])
+		}
+	}
 	for _, name := range sc.AccountNames() {
 		if p.sh.host.CanSignIn(sc, name) {
 			c.signIns = append(c.signIns, newSignInRow(p, signInKey{sc.Name, name}))
@@ -200,6 +209,9 @@ func (p *serversPanel) showCurrent() {
 			c.accounts.Selected = selected // not SetSelected: that would call use again
 			c.accounts.Refresh()
 		}
+		c.compact = selected == ""
+		c.source.Hidden = c.compact
+		c.source.Refresh()
 		c.title.Importance = widget.MediumImportance
 		if selected != "" {
 			c.title.Importance = widget.HighImportance
@@ -233,11 +245,13 @@ func (p *serversPanel) refreshStates() {
 		if p := processText(info); c.process.Text != p {
 			c.process.SetText(p)
 		}
-		c.process.Hidden = c.process.Text == ""
+		c.process.Hidden = c.process.Text == "" || c.compact
 		if c.caps.Text != caps {
 			c.caps.SetText(caps)
 		}
-		c.caps.Hidden = caps == ""
+		c.caps.Hidden = caps == "" || c.compact
+		c.process.Refresh()
+		c.caps.Refresh()
 	}
 }
 
