@@ -24,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js

@@ -30,6 +30,11 @@ var scenarios = map[string]func(s *script) error{
 		s.do(func() { s.app.ShowPicker(ui.TabTemplates) })
 		return s.try(func() error { return s.app.TypeInTemplate("id", "m1") })
 	},
+	"narrow-window": func(s *script) error { // 800×600, a memory attached
+		s.do(func() { s.app.ResizeWindow(800, 600) })
+		s.do(func() { s.app.AttachID(s.app.FirstSuggestion()) })
+		return s.settle()
+	},
 	"search-memories": func(s *script) error {
 		s.do(func() { s.app.SearchMemories("release") })
 		if err := s.settle(); err != nil {
