@@ -79,9 +79,11 @@ func newAttachmentRow() *attachmentRow {
 	r.where.Truncation = fyne.TextTruncateEllipsis
 	r.where.SizeName = theme.SizeNameCaptionText
 	r.priority.PlaceHolder = "priority"
-	top := container.NewBorder(nil, nil, container.NewHBox(r.rank, r.verdict), container.NewHBox(r.life, r.stale), r.title)
+	// Remove sits on the title's line, so the controls' line is short
+	// enough for a window 800 wide.
+	top := container.NewBorder(nil, nil, container.NewHBox(r.rank, r.verdict), container.NewHBox(r.life, r.stale, r.remove), r.title)
 	prio := container.NewGridWrap(fyne.NewSize(136, r.priority.MinSize().Height), r.priority)
-	controls := container.NewHBox(r.pin, prio, r.reread, r.diff, layout.NewSpacer(), r.remove)
+	controls := container.NewHBox(r.pin, prio, r.reread, r.diff, layout.NewSpacer())
 	r.box = container.New(rowsLayout{}, top, r.reason, r.where, controls)
 	r.ExtendBaseWidget(r)
 	return r

@@ -39,7 +39,7 @@ func (b *conversationBar) buildUI() fyne.CanvasObject {
 			b.use(b.all[i])
 		}
 	})
-	b.choose.PlaceHolder = "(loading conversations)"
+	b.choose.PlaceHolder = "loading…" // short: a long one sets the window's least width
 	create := widget.NewButtonWithIcon("", theme.ContentAddIcon(), b.askCreate)
 	rename := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), b.askRename)
 	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), b.remove)

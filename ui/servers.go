@@ -69,7 +69,9 @@ func (p *serversPanel) buildUI() fyne.CanvasObject {
 			fyne.NewMenuItem("VS Code mcp.json…", func() { p.chooseImport("vscode") }))
 		widget.ShowPopUpMenuAtRelativePosition(menu, p.sh.win.Canvas(), fyne.NewPos(0, imp.Size().Height), imp)
 	}
-	head := container.NewBorder(nil, nil, heading("Servers"), container.NewHBox(add, imp))
+	// The buttons go under the heading: beside it they set the sidebar's
+	// least width, and with it the window's.
+	head := container.NewVBox(heading("Servers"), container.NewHBox(add, imp))
 	p.root = container.NewBorder(head, nil, nil, nil,
 		container.NewVScroll(container.NewVBox(p.warning, p.list)))
 	return p.root
