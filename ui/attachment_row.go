@@ -41,10 +41,10 @@ type attachmentRow struct {
 	box      *fyne.Container
 	rank     *widget.Label
 	verdict  *widget.Label
-	title    *widget.Label
+	title    *tipLabel
 	life     *widget.Label
 	stale    *widget.Label
-	reason   *widget.Label
+	reason   *tipLabel
 	where    *widget.Label
 	pin      *widget.Check
 	priority *widget.Select
@@ -65,17 +65,15 @@ type rowActions struct {
 func newAttachmentRow() *attachmentRow {
 	r := &attachmentRow{rank: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		verdict: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		title: widget.NewLabel(""), life: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		title: newTipLabel(), life: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		stale: widget.NewLabelWithStyle("stale", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		reason: widget.NewLabel(""), where: widget.NewLabel(""), pin: widget.NewCheck("Pin", nil),
+		reason: newTipLabel(), where: widget.NewLabel(""), pin: widget.NewCheck("Pin", nil),
 		priority: widget.NewSelect(priorityChoices, nil),
 		reread:   widget.NewButtonWithIcon("Re-read", theme.ViewRefreshIcon(), nil),
 		diff:     widget.NewButtonWithIcon("Diff", theme.ContentCopyIcon(), nil),
 		remove:   widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)}
-	r.title.Truncation = fyne.TextTruncateEllipsis
 	r.stale.Importance = widget.WarningImportance
 	r.life.Importance = widget.WarningImportance
-	r.reason.Truncation = fyne.TextTruncateEllipsis
 	r.where.Truncation = fyne.TextTruncateEllipsis
 	r.where.SizeName = theme.SizeNameCaptionText
 	r.priority.PlaceHolder = "priority"
