@@ -15,9 +15,10 @@ import (
 // pitfall). A Tap is safe for concurrent use.
 type Tap struct {
 	mu    sync.Mutex
-	msgs  []TapMessage // the most recent messages, oldest first
-	bytes int          // the size of their Raw bytes
-	now   Clock
+	msgs    []TapMessage // the most recent messages, oldest first
+	bytes   int          // the size of their Raw bytes
+	dropped int          // messages let go to stay within the bounds
+	now     Clock
 }
 
 // Direction says which way a message went.
@@ -51,6 +52,7 @@ type Exchange struct {
 type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Error  json.RawMessage `json:"error"`
 	Params struct {
 		URI    string `json:"uri"`
 		Cursor string `json:"cursor"`
@@ -96,6 +98,7 @@ func (t *Tap) keep(dir Direction, raw []byte, truncated bool) {
 		t.bytes -= len(t.msgs[0].Raw)
 		t.msgs[0] = TapMessage{} // let the bytes go
 		t.msgs = t.msgs[1:]
+		t.dropped++
 	}
 }
 

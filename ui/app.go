@@ -79,6 +79,7 @@ type App struct {
 	// catalog of the first server are shown.
 	ready                   func()
 	convShown, catalogShown bool
+	closed                  bool
 }
 
 // New builds the main window of fa over the person's conversations (and
@@ -102,6 +103,7 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a.sh.attached = func() { a.attachments.reload() }
 	a.sh.notify = a.notify
 	a.sh.fail = a.fail
+	openWindows.Add(1)
 	a.buildUI()
 	a.start()
 	return a
@@ -239,9 +241,17 @@ func (a *App) fail(err error) {
 // Window returns the main window.
 func (a *App) Window() fyne.Window { return a.sh.win }
 
-// Close stops the app's background work and remembers the window's size.
-// The caller closes the host and the stores afterwards.
+// Close stops the app's background work and remembers the window's size;
+// from then on, work that lands changes no widget. The caller closes the
+// host and the stores afterwards. Call it on the main goroutine, before
+// Fyne's loop ends (the window's close, or a quit on a signal); a second
+// call does nothing.
 func (a *App) Close() {
+	if a.closed {
+		return
+	}
+	a.closed = true
+	openWindows.Add(-1)
 	size := a.sh.win.Canvas().Size()
 	if size.Width > 0 && size.Height > 0 {
 		a.sh.prefs.SetFloat(prefWidth, float64(size.Width))

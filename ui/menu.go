@@ -33,5 +33,7 @@ func (a *App) menu() *fyne.MainMenu {
 			fyne.NewMenuItem("Send (show the context)", a.attachments.preview.showSend),
 			fyne.NewMenuItem("Model providers…", a.attachments.preview.chat.editor.show)),
 		fyne.NewMenu("Picker", find, read, attach),
+		a.viewMenu(),
+		a.helpMenu(),
 	)
 }
