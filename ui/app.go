@@ -74,6 +74,8 @@ type App struct {
 	attachments   *attachmentsPanel
 	conversations *conversationBar
 	status        *widget.Label
+	console       *console
+	settings      *settings
 
 	// ready is Options.Ready, called once both the conversation and the
 	// catalog of the first server are shown.
@@ -117,6 +119,8 @@ func (a *App) buildUI() {
 	a.inspector = newInspector(sh)
 	a.conversations = newConversationBar(sh, a.useConversation)
 	a.attachments = newAttachmentsPanel(sh, a.conversations)
+	a.console = newConsole(sh)
+	a.settings = newSettings(sh)
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 
@@ -182,6 +186,7 @@ func (a *App) refreshStates(every time.Duration) {
 			deliver(func() {
 				a.servers.refreshStates()
 				a.attachments.refreshWatch() // "checked 12 s ago"
+				a.console.refresh()
 			})
 		}
 	}
@@ -194,6 +199,7 @@ func (a *App) useConn(c *hostcore.Conn) {
 	a.sh.prefs.SetString(prefAccount, c.Account.Name)
 	a.servers.showCurrent()
 	a.picker.setConn(c)
+	a.console.setConn(c)
 	a.notify("Browsing " + c.Server.Name + " as " + c.Account.Name)
 }
 
@@ -258,5 +264,6 @@ func (a *App) Close() {
 		a.sh.prefs.SetFloat(prefHeight, float64(size.Height))
 	}
 	a.attachments.close()
+	a.console.close()
 	a.cancel()
 }
