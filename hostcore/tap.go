@@ -14,7 +14,7 @@ import (
 // wrapper hides, which loses the notification stream (the LoggingTransport
 // pitfall). A Tap is safe for concurrent use.
 type Tap struct {
-	mu    sync.Mutex
+	mu      sync.Mutex
 	msgs    []TapMessage // the most recent messages, oldest first
 	bytes   int          // the size of their Raw bytes
 	dropped int          // messages let go to stay within the bounds
