@@ -9,12 +9,13 @@ func (a *App) ShowConsole() { a.console.show() }
 // ConsoleFilter types q into the console's filter.
 func (a *App) ConsoleFilter(q string) { a.console.filter.SetText(q) }
 
-// ConsoleSelect chooses the first message the filter shows whose method
-// is method, as a click on it does.
+// ConsoleSelect chooses the last message the filter shows whose method
+// is method (a response, once its request was answered), as a click on it
+// does.
 func (a *App) ConsoleSelect(method string) error {
 	c := a.console
-	for i, e := range c.shown {
-		if c.entries[e].Method == method {
+	for i := len(c.shown) - 1; i >= 0; i-- {
+		if c.entries[c.shown[i]].Method == method {
 			c.list.Select(i)
 			c.list.ScrollTo(i)
 			return nil

@@ -38,7 +38,8 @@ func contrast(fg, bg color.Color) float64 {
 
 // TestContrast computes, from the theme's own colours, the contrast of each
 // text colour on each background it is drawn on, in both variants of every
-// choice, and wants WCAG AA's 4.5:1 for all of them.
+// choice, and wants WCAG AA's 4.5:1 for all of them (and 3:1 for the
+// edge of a control).
 func TestContrast(t *testing.T) {
 	texts := []fyne.ThemeColorName{
 		theme.ColorNameForeground, theme.ColorNameDisabled, theme.ColorNamePlaceHolder,
@@ -66,6 +67,13 @@ func TestContrast(t *testing.T) {
 					}
 				})
 			}
+		}
+		for _, bg := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameInputBackground} {
+			t.Run(fmt.Sprintf("%d/inputBorder on %s", v, bg), func(t *testing.T) {
+				if r := contrast(th.Color(theme.ColorNameInputBorder, v), th.Color(bg, v)); r < 3 {
+					t.Errorf("contrast %.2f:1, want at least 3:1 for the edge of a control", r)
+				}
+			})
 		}
 		for fg, bg := range onFill {
 			t.Run(fmt.Sprintf("%d/%s on %s", v, fg, bg), func(t *testing.T) {
