@@ -52,7 +52,7 @@ func TestConsole(t *testing.T) {
 		t.Errorf("the chosen message shows %q; want the read of %s, and Copy on", c.detail.Text, id)
 	}
 	h.do(c.copySelected)
-	if got := h.fa.Clipboard().Content(); !strings.Contains(got, `"resources/read"`) {
+	if got := h.fa.Clipboard().Content(); !strings.Contains(got, id) || !strings.Contains(got, `"jsonrpc"`) {
 		t.Errorf("Copy put %q on the clipboard", got)
 	}
 

@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"strings"
-
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -19,15 +19,6 @@ var shortcuts = []struct{ keys, what string }{
 	{"Ctrl+Shift+L", "Open the console (JSON-RPC history and server log)"},
 }
 
-// shortcutsText is the list, one shortcut a line.
-func shortcutsText() string {
-	var b strings.Builder
-	for _, s := range shortcuts {
-		b.WriteString(s.keys + "\t" + s.what + "\n")
-	}
-	return b.String()
-}
-
 // helpMenu lists the keyboard shortcuts.
 func (a *App) helpMenu() *fyne.Menu {
 	return fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard shortcuts", a.showShortcuts))
@@ -35,11 +26,12 @@ func (a *App) helpMenu() *fyne.Menu {
 
 // showShortcuts shows the keyboard shortcuts in a dialog.
 func (a *App) showShortcuts() {
-	form := widget.NewForm()
+	form := container.New(layout.NewFormLayout())
 	for _, s := range shortcuts {
 		what := widget.NewLabel(s.what)
 		what.Wrapping = fyne.TextWrapWord
-		form.Append(s.keys, what)
+		form.Add(widget.NewLabelWithStyle(s.keys, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		form.Add(what)
 	}
 	d := dialog.NewCustom("Keyboard shortcuts", "Close", form, a.sh.win)
 	d.Resize(fyne.NewSize(560, 0))

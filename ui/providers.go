@@ -160,6 +160,7 @@ func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
 	}, e.win)
 	d.Resize(fyne.NewSize(560, 0))
 	e.form, e.fields = d, &f
+	closeOnEscape(e.win, d, d.Submit, f.name, f.baseURL, f.model, f.keyEnv, f.key, f.maxTokens)
 	d.Show()
 }
 

@@ -105,6 +105,12 @@ func (f *serverForm) show(w fyne.Window, onSave func(hostcore.ServerConfig)) {
 	}
 	f.dlg = dialog.NewCustomWithoutButtons(title, f.buildUI(onSave), w)
 	f.dlg.Resize(fyne.NewSize(560, 0))
+	submit := func() {
+		if !f.save.Disabled() {
+			f.save.OnTapped()
+		}
+	}
+	closeOnEscape(w, f.dlg, submit, f.name, f.title, f.command, f.url)
 	f.dlg.Show()
 }
 
