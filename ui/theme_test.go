@@ -58,13 +58,24 @@ func TestContrast(t *testing.T) {
 		theme.ColorNameForegroundOnError:   theme.ColorNameError,
 	}
 	th := newReadableTheme(ThemeSystem)
+	lowest := map[fyne.ThemeVariant]string{}
+	lowestRatio := map[fyne.ThemeVariant]float64{}
 	want := func(v fyne.ThemeVariant, fg, bg fyne.ThemeColorName, min float64) {
+		r := contrast(th.Color(fg, v), th.Color(bg, v))
+		if min == 4.5 && (lowestRatio[v] == 0 || r < lowestRatio[v]) {
+			lowestRatio[v], lowest[v] = r, fmt.Sprintf("%s on %s", fg, bg)
+		}
 		t.Run(fmt.Sprintf("%d/%s on %s", v, fg, bg), func(t *testing.T) {
-			if r := contrast(th.Color(fg, v), th.Color(bg, v)); r < min {
+			if r < min {
 				t.Errorf("contrast %.2f:1, want at least %.1f:1", r, min)
 			}
 		})
 	}
+	defer func() {
+		for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+			t.Logf("variant %d: lowest text contrast %.2f:1 (%s)", v, lowestRatio[v], lowest[v])
+		}
+	}()
 	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
 		for _, bg := range backgrounds {
 			for _, fg := range texts {
@@ -84,6 +95,8 @@ func TestContrast(t *testing.T) {
 // reported: Fyne's own green text on white is about 1.5:1.
 func TestContrastOfFyneDefault(t *testing.T) {
 	r := contrast(theme.DefaultTheme().Color(theme.ColorNameSuccess, theme.VariantLight), color.White)
+	t.Logf("Fyne's green on white: %.2f:1; the readable theme's: %.2f:1", r,
+		contrast(newReadableTheme(ThemeLight).Color(theme.ColorNameSuccess, theme.VariantLight), color.White))
 	if r < 1.4 || r > 1.7 {
 		t.Errorf("Fyne's green on white: %.2f:1, want about 1.5:1", r)
 	}
