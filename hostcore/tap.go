@@ -62,7 +62,7 @@ type envelope struct {
 // A tap keeps at most tapCapacity messages and, beyond the newest one,
 // tapBudget bytes, so that a long listing does not keep its pages alive.
 const (
-	tapCapacity   = 512
+	tapCapacity   = 4096
 	tapBudget     = 4 << 20
 	tapMaxMessage = 16 << 20 // bytes kept of one message
 )

@@ -38,7 +38,7 @@ type RPCEntry struct {
 
 // History returns the recorded messages, oldest first, each classified and
 // each response paired with its request. Dropped is how many older
-// messages the tap let go to stay within its bounds (the last 512
+// messages the tap let go to stay within its bounds (the last 4096
 // messages, and 4 MiB beyond the newest).
 func (t *Tap) History() (entries []RPCEntry, dropped int) {
 	if t == nil {

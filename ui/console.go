@@ -214,7 +214,7 @@ func (c *console) countText(q string) string {
 		s = fmt.Sprintf("%d of %d messages match “%s”", len(c.shown), n, q)
 	}
 	if c.dropped > 0 {
-		s += fmt.Sprintf(" (the %d oldest were let go: the record keeps the last 512 messages, 4 MiB)", c.dropped)
+		s += fmt.Sprintf(" (the %d oldest were let go: the record keeps the last 4096 messages, 4 MiB)", c.dropped)
 	}
 	return s
 }
