@@ -108,6 +108,12 @@ func TestKeysDialog(t *testing.T) {
 	if overlay() != nil || h.app.sh.conv.Title != "Renamed by Enter" {
 		t.Errorf("Enter left the dialog open or did not rename: title %q", h.app.sh.conv.Title)
 	}
+	h.do(h.app.servers.add) // a form of many fields, with its own Save
+	h.do(func() { h.app.Window().Canvas().Focus(h.app.servers.form.command) })
+	h.key(fyne.KeyEscape)
+	if overlay() != nil {
+		t.Error("Escape in the server form's field left it open")
+	}
 	h.do(h.app.ShowShortcuts)
 	h.do(func() { h.app.Window().Canvas().Unfocus() })
 	h.key(fyne.KeyEscape)
