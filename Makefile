@@ -1,4 +1,8 @@
 screenshots:
 	./scripts/screenshots.sh
 
-.PHONY: screenshots
+# dist/Attaché.tar.xz: the binary, the icon and a .desktop entry (fyne package).
+package:
+	./scripts/package.sh
+
+.PHONY: screenshots package

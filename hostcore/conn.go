@@ -73,6 +73,7 @@ type Conn struct {
 	closed   bool
 	cs       *mcp.ClientSession
 	proc     *process // cs's stdio server
+	lastProc *process // the last stdio server started, connected or not: its stderr is the console's
 	info     ConnInfo
 	failures int       // consecutive failed connects
 	retryAt  time.Time // no connect attempt before this
@@ -87,6 +88,26 @@ type Conn struct {
 
 // Tap returns the raw JSON-RPC record of this connection.
 func (c *Conn) Tap() *Tap { return c.tap }
+
+// Stderr returns what the stdio server of this connection wrote to stderr
+// (its last 1000 lines, oldest first, with the context's secrets hidden),
+// from the process running now or, after it ended, the last one. ok is
+// false when there is no process to ask: an HTTP server, or none started.
+func (c *Conn) Stderr() (lines []string, ok bool) {
+	c.mu.Lock()
+	p, auth := c.lastProc, c.auth
+	c.mu.Unlock()
+	if p == nil {
+		return nil, false
+	}
+	lines = p.stderr.last(stderrLog)
+	if auth != nil {
+		for i, l := range lines {
+			lines[i] = auth.secrets.Redact(l)
+		}
+	}
+	return lines, true
+}
 
 // Info returns a snapshot of the connection's state.
 func (c *Conn) Info() ConnInfo {
@@ -292,6 +313,11 @@ func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSe
 			err = he.err // the handshake's own reading of the failure, a 401, is not what happened
 		}
 		return nil, auth.redactError(newError(KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.cancelReason()))
+	}
+	if p := status.process(); p != nil {
+		c.mu.Lock()
+		c.lastProc = p
+		c.mu.Unlock()
 	}
 	if err != nil {
 		return nil, auth.redactError(c.explain(err, "connecting to "+c.Server.Name, "", status, true))

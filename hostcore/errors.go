@@ -338,6 +338,9 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 		err = he.err
 	}
 	err = classifyRecorded(err, op, uri, breach, out, c.host.opts.MaxBodyBytes)
+	if missing := missingScript(p.command()); connecting && missing != "" && !errors.Is(err, ErrUsage) {
+		err = newError(KindUsage, err, "file not found: %s", missing)
+	}
 	if p != nil && (connecting || breach != nil) && errors.As(err, &he) && he.stderr == nil {
 		cp := *he
 		cp.stderr = p.stderr.Lines()

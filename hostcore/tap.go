@@ -14,10 +14,11 @@ import (
 // wrapper hides, which loses the notification stream (the LoggingTransport
 // pitfall). A Tap is safe for concurrent use.
 type Tap struct {
-	mu    sync.Mutex
-	msgs  []TapMessage // the most recent messages, oldest first
-	bytes int          // the size of their Raw bytes
-	now   Clock
+	mu      sync.Mutex
+	msgs    []TapMessage // the most recent messages, oldest first
+	bytes   int          // the size of their Raw bytes
+	dropped int          // messages let go to stay within the bounds
+	now     Clock
 }
 
 // Direction says which way a message went.
@@ -51,6 +52,7 @@ type Exchange struct {
 type envelope struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Error  json.RawMessage `json:"error"`
 	Params struct {
 		URI    string `json:"uri"`
 		Cursor string `json:"cursor"`
@@ -60,7 +62,7 @@ type envelope struct {
 // A tap keeps at most tapCapacity messages and, beyond the newest one,
 // tapBudget bytes, so that a long listing does not keep its pages alive.
 const (
-	tapCapacity   = 512
+	tapCapacity   = 4096
 	tapBudget     = 4 << 20
 	tapMaxMessage = 16 << 20 // bytes kept of one message
 )
@@ -96,6 +98,7 @@ func (t *Tap) keep(dir Direction, raw []byte, truncated bool) {
 		t.bytes -= len(t.msgs[0].Raw)
 		t.msgs[0] = TapMessage{} // let the bytes go
 		t.msgs = t.msgs[1:]
+		t.dropped++
 	}
 }
 

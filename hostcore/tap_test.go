@@ -56,3 +56,30 @@ func TestTapFindPairsByID(t *testing.T) {
 		t.Errorf("Messages() = %d; want %d", n, tapCapacity)
 	}
 }
+
+// History pairs a response with its request by id and direction, tells an
+// error and a notification apart, and counts what the bounds let go.
+func TestTapHistory(t *testing.T) {
+	tap := NewTap(nil)
+	tap.record(Sent, []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"x://a"}}`))
+	tap.record(Received, []byte(`{"jsonrpc":"2.0","id":1,"method":"roots/list"}`)) // the server's own request, same id
+	tap.record(Received, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
+	tap.record(Sent, []byte(`{"jsonrpc":"2.0","id":1,"result":{"roots":[]}}`))
+	tap.record(Received, []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"gone"}}`))
+	got, dropped := tap.History()
+	var kinds []string
+	for _, e := range got {
+		kinds = append(kinds, string(e.Dir)+" "+string(e.Kind)+" "+e.Method)
+	}
+	want := []string{"sent request resources/read", "received request roots/list", "received notification notifications/message",
+		"sent response roots/list", "received error resources/read"}
+	if strings.Join(kinds, "|") != strings.Join(want, "|") || dropped != 0 {
+		t.Errorf("History() = %q, %d dropped; want %q", kinds, dropped, want)
+	}
+	for range tapCapacity {
+		tap.record(Received, []byte(`{"jsonrpc":"2.0","method":"n"}`))
+	}
+	if got, dropped := tap.History(); len(got) != tapCapacity || dropped != 5 {
+		t.Errorf("after %d more messages History() holds %d and dropped %d; want %d and 5", tapCapacity, len(got), dropped, tapCapacity)
+	}
+}

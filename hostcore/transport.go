@@ -48,7 +48,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	p := newProcess(t.cmd, t.terminate)
 	if err := p.start(t.guard); err != nil {
-		return nil, fmt.Errorf("starting %s: %w", t.cmd.Path, err)
+		return nil, startError(t.cmd, err)
 	}
 	t.proc = p
 	statusOf(ctx).started(p)
@@ -131,6 +131,14 @@ func (p *process) start(guard *watchdog) error {
 		close(p.exited)
 	}()
 	return <-started
+}
+
+// command is the process's command; nil for a nil process.
+func (p *process) command() *exec.Cmd {
+	if p == nil {
+		return nil
+	}
+	return p.cmd
 }
 
 // exitError explains why the process ended, with the tail of its stderr.
@@ -266,14 +274,16 @@ func (t teeWriteCloser) Write(b []byte) (int, error) {
 
 func (t teeWriteCloser) Close() error { return t.w.Close() }
 
-// The tail of a server's stderr that the host keeps: the last lines, each
-// cut to a length.
+// The stderr of a server that the host keeps: the last stderrLog lines for
+// the console, each cut to a length, of which the last stderrLines go with
+// an error.
 const (
 	stderrLines   = 20
+	stderrLog     = 1000
 	stderrLineMax = 500
 )
 
-// tailBuffer keeps the last stderrLines lines written to it, each cut to
+// tailBuffer keeps the last stderrLog lines written to it, each cut to
 // stderrLineMax bytes. It is safe for concurrent use.
 type tailBuffer struct {
 	mu      sync.Mutex
@@ -294,24 +304,32 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 			break
 		}
 		b.lines = append(b.lines, strings.TrimSuffix(string(b.partial), "\r"))
-		if len(b.lines) > stderrLines {
-			b.lines = append(b.lines[:0], b.lines[len(b.lines)-stderrLines:]...)
+		if len(b.lines) > 2*stderrLog { // trimmed in bulk, not on every line
+			b.lines = append(b.lines[:0], b.lines[len(b.lines)-stderrLog:]...)
 		}
 		b.partial, p = b.partial[:0], rest
 	}
 	return n, nil
 }
 
-// Lines returns the last lines, oldest first, with an unfinished last line.
-func (b *tailBuffer) Lines() []string {
+// Lines returns the last stderrLines lines, oldest first, with an
+// unfinished last line: the tail that goes with an error.
+func (b *tailBuffer) Lines() []string { return b.last(stderrLines) }
+
+// last returns the last n lines, oldest first, with an unfinished last line.
+func (b *tailBuffer) last(n int) []string {
+	if b == nil {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := append([]string(nil), b.lines...)
+	start := max(0, len(b.lines)-n)
+	out := append([]string(nil), b.lines[start:]...)
 	if len(b.partial) > 0 {
 		out = append(out, string(b.partial))
 	}
-	if len(out) > stderrLines {
-		out = out[len(out)-stderrLines:]
+	if len(out) > n {
+		out = out[len(out)-n:]
 	}
 	return out
 }

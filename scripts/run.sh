@@ -2,17 +2,59 @@
 # Builds Attaché and opens it on its embedded default: the demo threengram
 # memory server with its sample corpus. Installs what a fresh Debian or Ubuntu
 # machine lacks first. Extra arguments go to the app.
+#
+# Without a display (neither DISPLAY nor WAYLAND_DISPLAY is set) it says so,
+# runs the app under a virtual X server (Xvfb), writes a screenshot of the
+# first screen to the file it names (SHOT=PATH to choose it; default
+# screenshots/run-first-screen.png), and keeps the app running until Ctrl+C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
+
+if [ -n "${ATTACHE_RUN_UNDER_XVFB:-}" ]; then
+	# Under xvfb-run: start the app, wait for its first screen, capture it
+	# through the X server, then hold until Ctrl+C (or the app ends).
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+	mkfifo "$work/stdin"
+	bin/attache --scenario first-screen "$@" <"$work/stdin" >"$work/stdout" &
+	pid=$!
+	exec 3>"$work/stdin" # the app runs until this closes
+	stop() {
+		exec 3>&- # the app closes its servers and stores, then exits
+		wait "$pid" 2>/dev/null || true
+		say "stopped"
+		exit 0
+	}
+	trap stop INT TERM
+	for _ in $(seq 1200); do
+		grep -q "^scenario first-screen ready" "$work/stdout" && break
+		if ! kill -0 "$pid" 2>/dev/null; then
+			say "the app ended before showing its first screen"
+			exit 1
+		fi
+		sleep 0.1
+	done
+	wid=$(xdotool search --sync --onlyvisible --name '^Attach' | head -1)
+	import -window "$wid" "$SHOT"
+	say "the first screen is in $SHOT"
+	say "the app is running under Xvfb, where no one can see it; press Ctrl+C to stop it"
+	wait "$pid" || true
+	exit 0
+fi
+
 ensure_go
 ensure_packages $FYNE_PACKAGES
 mkdir -p bin
 say "building (the first build compiles Fyne and SQLite: a few minutes)"
 go build -o bin/attache ./cmd/attache
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-	say "no display found: running under a virtual X server (xvfb-run)"
-	ensure_packages xvfb xauth
-	exec xvfb-run -a -s "-screen 0 1280x800x24" bin/attache "$@"
+	SHOT=${SHOT:-screenshots/run-first-screen.png}
+	mkdir -p "$(dirname "$SHOT")"
+	say "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, so no window can be shown here"
+	say "running the app under a virtual X server (Xvfb) instead; a screenshot of its first screen will be written to $SHOT"
+	ensure_packages xvfb xauth imagemagick xdotool
+	export ATTACHE_RUN_UNDER_XVFB=1 SHOT
+	exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
 fi
 exec bin/attache "$@"

@@ -10,9 +10,11 @@
 # out; the script plays the browser, on threengram's login page), and the
 # conversation's window against the scripted model provider (a streamed
 # answer with its usage, a tool approval prompt, a tool result, the turn's
-# inspector, the provider editor), and the comparison lab's Compare window
+# inspector, the provider editor), the comparison lab's Compare window
 # after a replay of the bundled replay against the demo (its table and
-# charts); each in
+# charts), the tester's console (a read in the JSON-RPC history,
+# server-everything's stderr), a server whose script is missing, and the
+# status colours with the settings' theme choice; each in
 # the light and the dark theme (THEMES="light" for one, SCENARIOS="a b" for
 # some). Installs what a fresh Debian or Ubuntu machine lacks first.
 #
@@ -24,7 +26,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare console console-stderr missing-file light-contrast"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -51,7 +53,8 @@ config() {
 {"servers": [
   {"name": "everything", "title": "server-everything", "command": "node", "args": ["$PWD/$EVERYTHING", "stdio"]},
   {"name": "images", "title": "mcptest images", "command": "$PWD/bin/mcptestd", "args": ["--mode", "image", "--stdio"]},
-  {"name": "files", "title": "server-filesystem", "command": "node", "args": ["$PWD/$FILESYSTEM", "$1"]}
+  {"name": "files", "title": "server-filesystem", "command": "node", "args": ["$PWD/$FILESYSTEM", "$1"]},
+  {"name": "missing", "title": "a server whose script is missing", "command": "node", "args": ["$1/no-such-server/index.js"]}
 ]}
 EOF
 }
@@ -84,6 +87,7 @@ shoot() {
 	chat-providers) title='^Model providers' ;;
 	chat-*) title='^Conversation' ;;
 	compare) title='^Compare' ;;
+	console*) title='^Console' ;;
 	esac
 	wid=$(xdotool search --sync --onlyvisible --name "$title" | head -1)
 	import -window "$wid" "$out"

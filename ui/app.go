@@ -75,11 +75,14 @@ type App struct {
 	conversations *conversationBar
 	status        *widget.Label
 	compare       *compareView // the comparison lab's window (compare.go), made on first use
+	console       *console
+	settings      *settings
 
 	// ready is Options.Ready, called once both the conversation and the
 	// catalog of the first server are shown.
 	ready                   func()
 	convShown, catalogShown bool
+	closed                  bool
 }
 
 // New builds the main window of fa over the person's conversations (and
@@ -103,6 +106,7 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a.sh.attached = func() { a.attachments.reload() }
 	a.sh.notify = a.notify
 	a.sh.fail = a.fail
+	openWindows.Add(1)
 	a.buildUI()
 	a.start()
 	return a
@@ -116,6 +120,8 @@ func (a *App) buildUI() {
 	a.inspector = newInspector(sh)
 	a.conversations = newConversationBar(sh, a.useConversation)
 	a.attachments = newAttachmentsPanel(sh, a.conversations)
+	a.console = newConsole(sh)
+	a.settings = newSettings(sh)
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 
@@ -181,6 +187,7 @@ func (a *App) refreshStates(every time.Duration) {
 			deliver(func() {
 				a.servers.refreshStates()
 				a.attachments.refreshWatch() // "checked 12 s ago"
+				a.console.refresh()
 			})
 		}
 	}
@@ -193,6 +200,7 @@ func (a *App) useConn(c *hostcore.Conn) {
 	a.sh.prefs.SetString(prefAccount, c.Account.Name)
 	a.servers.showCurrent()
 	a.picker.setConn(c)
+	a.console.setConn(c)
 	a.notify("Browsing " + c.Server.Name + " as " + c.Account.Name)
 }
 
@@ -240,14 +248,23 @@ func (a *App) fail(err error) {
 // Window returns the main window.
 func (a *App) Window() fyne.Window { return a.sh.win }
 
-// Close stops the app's background work and remembers the window's size.
-// The caller closes the host and the stores afterwards.
+// Close stops the app's background work and remembers the window's size;
+// from then on, work that lands changes no widget. The caller closes the
+// host and the stores afterwards. Call it on the main goroutine, before
+// Fyne's loop ends (the window's close, or a quit on a signal); a second
+// call does nothing.
 func (a *App) Close() {
+	if a.closed {
+		return
+	}
+	a.closed = true
+	openWindows.Add(-1)
 	size := a.sh.win.Canvas().Size()
 	if size.Width > 0 && size.Height > 0 {
 		a.sh.prefs.SetFloat(prefWidth, float64(size.Width))
 		a.sh.prefs.SetFloat(prefHeight, float64(size.Height))
 	}
 	a.attachments.close()
+	a.console.close()
 	a.cancel()
 }

@@ -94,5 +94,6 @@ func (p *attachmentsPanel) showDiff(a hostcore.Attachment) {
 	}
 	d := dialog.NewCustom("Changes to "+a.URI, "Close", container.NewVScroll(monospace(diff, dialogColumns)), p.sh.win)
 	d.Resize(p.sh.win.Canvas().Size().Subtract(fyne.NewSize(160, 160)))
+	closeOnEscape(p.sh.win, d, d.Hide)
 	d.Show()
 }

@@ -21,12 +21,26 @@ import (
 // results landing together would change widgets at the same time.
 var mainMu sync.Mutex
 
+// openWindows counts the Apps built and not yet closed. Once the last has
+// closed, deliver drops what lands: after Fyne's loop has ended (a quit on
+// SIGTERM, the host closing its connections under work in flight), fyne.Do
+// runs its function at once on the calling goroutine, and every widget it
+// touched printed "should have been called in fyne.Do".
+var openWindows atomic.Int64
+
 // deliver runs f on the main goroutine, from a goroutine of the app's own.
-// It is the only way background work touches widgets.
+// It is the only way background work touches widgets. f does not run once
+// the window has closed (App.Close).
 func deliver(f func()) {
+	if openWindows.Load() == 0 {
+		return
+	}
 	fyne.Do(func() {
 		mainMu.Lock()
 		defer mainMu.Unlock()
+		if openWindows.Load() == 0 {
+			return
+		}
 		f()
 	})
 }
@@ -47,6 +61,10 @@ func run[T any](tr *tracker, ctx context.Context, work func(context.Context) (T,
 	tr.add()
 	go func() {
 		v, err := work(ctx)
+		if openWindows.Load() == 0 {
+			tr.done() // nobody is left to show it
+			return
+		}
 		deliver(func() {
 			defer tr.done()
 			done(v, err)

@@ -77,5 +77,6 @@ func (c *contextPreview) showSend() {
 		container.NewVScroll(monospace(clipDoc(c.doc), dialogColumns)))
 	d := dialog.NewCustom("Send: the model's context", "Close", body, c.sh.win)
 	d.Resize(c.sh.win.Canvas().Size().Subtract(fyne.NewSize(120, 120)))
+	closeOnEscape(c.sh.win, d, d.Hide)
 	d.Show()
 }

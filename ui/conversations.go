@@ -126,7 +126,7 @@ func (b *conversationBar) askRename() {
 
 // ask asks for a title.
 func (b *conversationBar) ask(title, initial, confirm string, then func(string)) {
-	e := widget.NewEntry()
+	e := newKeyEntry()
 	e.SetText(initial)
 	d := dialog.NewForm(title, confirm, "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
 		if t := strings.TrimSpace(e.Text); ok && t != "" {
@@ -134,6 +134,7 @@ func (b *conversationBar) ask(title, initial, confirm string, then func(string))
 		}
 	}, b.sh.win)
 	d.Resize(fyne.NewSize(420, 0))
+	closeOnEscape(b.sh.win, d, d.Submit, e) // Enter saves, Escape cancels
 	d.Show()
 	b.sh.win.Canvas().Focus(e)
 }

@@ -34,5 +34,7 @@ func (a *App) menu() *fyne.MainMenu {
 			fyne.NewMenuItem("Model providers…", a.attachments.preview.chat.editor.show)),
 		fyne.NewMenu("Picker", find, read, attach),
 		fyne.NewMenu("Lab", fyne.NewMenuItem("Compare host and tool…", a.OpenCompare)),
+		a.viewMenu(),
+		a.helpMenu(),
 	)
 }

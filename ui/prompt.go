@@ -27,10 +27,8 @@ func (a *App) PromptInput(ctx context.Context, server string, in hostcore.Input)
 	got := make(chan answer, 1)
 	shown := make(chan dialog.Dialog, 1)
 	deliver(func() {
-		e := widget.NewEntry()
-		if in.Password {
-			e = widget.NewPasswordEntry()
-		}
+		e := newKeyEntry()
+		e.Password = in.Password
 		label := in.Description
 		if label == "" {
 			label = in.ID
@@ -39,6 +37,7 @@ func (a *App) PromptInput(ctx context.Context, server string, in hostcore.Input)
 			[]*widget.FormItem{widget.NewFormItem(label, e)},
 			func(ok bool) { got <- answer{e.Text, ok} }, a.sh.win)
 		d.Resize(fyne.NewSize(480, 0))
+		closeOnEscape(a.sh.win, d, d.Submit, e) // Enter answers, Escape declines
 		d.Show()
 		a.sh.win.Canvas().Focus(e)
 		shown <- d

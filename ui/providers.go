@@ -114,14 +114,15 @@ func (e *providerEditor) describe(pc hostcore.ProviderConfig) string {
 
 // providerForm is the add or edit form's fields.
 type providerForm struct {
-	name, baseURL, model, keyEnv, key, maxTokens *widget.Entry
-	kind                                         *widget.Select
+	name, baseURL, model, keyEnv, maxTokens *keyEntry     // Escape closes the form from each
+	key                                     *widget.Entry // a password entry, with its reveal button
+	kind                                    *widget.Select
 }
 
 // edit shows the form for pc, or for a new provider when pc is nil.
 func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
-	f := providerForm{name: widget.NewEntry(), baseURL: widget.NewEntry(), model: widget.NewEntry(),
-		keyEnv: widget.NewEntry(), key: widget.NewPasswordEntry(), maxTokens: widget.NewEntry(),
+	f := providerForm{name: newKeyEntry(), baseURL: newKeyEntry(), model: newKeyEntry(),
+		keyEnv: newKeyEntry(), key: widget.NewPasswordEntry(), maxTokens: newKeyEntry(),
 		kind: widget.NewSelect([]string{hostcore.ProviderOpenAI, hostcore.ProviderAnthropic}, nil)}
 	f.baseURL.SetPlaceHolder("empty: the vendor's; Ollama: http://127.0.0.1:11434/v1")
 	f.model.SetPlaceHolder("llama3.2, gpt-4.1-mini, claude-sonnet-4-5…")
@@ -160,6 +161,7 @@ func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
 	}, e.win)
 	d.Resize(fyne.NewSize(560, 0))
 	e.form, e.fields = d, &f
+	closeOnEscape(e.win, d, d.Submit, f.name, f.baseURL, f.model, f.keyEnv, f.key, f.maxTokens)
 	d.Show()
 }
 

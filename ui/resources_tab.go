@@ -29,8 +29,9 @@ type resourcesTab struct {
 	sel   int      // index into shown, or -1
 	list  job
 
-	search   *widget.Entry
-	rows     *widget.List
+	search   *keyEntry
+	noMatch  *widget.Label // says when the search hides every resource
+	rows     *keyList
 	empty    *widget.Label
 	progress *fyne.Container
 	pages    *widget.Label
@@ -43,11 +44,12 @@ func newResourcesTab(sh *shell, loaded func(n int)) *resourcesTab {
 }
 
 func (t *resourcesTab) buildUI() fyne.CanvasObject {
-	t.search = widget.NewEntry()
+	t.search = newKeyEntry()
+	t.search.onDown = func() { focusList(t.sh.win, t.rows, len(t.shown)) }
 	t.search.SetPlaceHolder("Search resources (Ctrl+K)")
 	t.search.OnChanged = func(string) { t.filter() }
 	t.search.OnSubmitted = func(string) { t.read() }
-	t.rows = widget.NewList(func() int { return len(t.shown) }, newResourceRow, t.updateRow)
+	t.rows = newKeyList(func() int { return len(t.shown) }, newResourceRow, t.updateRow)
 	t.rows.OnSelected = func(id widget.ListItemID) {
 		t.sel = id
 		t.read()
@@ -56,11 +58,15 @@ func (t *resourcesTab) buildUI() fyne.CanvasObject {
 	t.empty.Wrapping = fyne.TextWrapWord
 	t.empty.Alignment = fyne.TextAlignCenter
 	t.empty.Hide()
+	t.noMatch = widget.NewLabel("")
+	t.noMatch.Wrapping = fyne.TextWrapWord
+	t.noMatch.Importance = widget.WarningImportance
+	t.noMatch.Hide()
 	t.pages = widget.NewLabel("")
 	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { t.stop("Listing canceled") })
 	t.progress = container.NewBorder(nil, nil, nil, cancel, container.NewStack(widget.NewProgressBarInfinite(), t.pages))
 	t.progress.Hide()
-	top := container.NewVBox(t.search, t.progress)
+	top := container.NewVBox(t.search, t.noMatch, t.progress)
 	return container.NewBorder(top, nil, nil, nil, container.NewStack(t.rows, container.NewPadded(t.empty)))
 }
 
@@ -242,6 +248,10 @@ func (t *resourcesTab) filter() {
 	}
 	if t.sel >= len(t.shown) {
 		t.sel = -1
+	}
+	if note := filterNote(q, len(t.shown), len(t.keys), "resource", "search"); note != t.noMatch.Text || note == "" {
+		t.noMatch.SetText(note)
+		t.noMatch.Hidden = note == ""
 	}
 	t.rows.Refresh()
 }

@@ -24,10 +24,10 @@ import (
 // of an HTTP one.
 type serverForm struct {
 	orig     hostcore.ServerConfig
-	name     *widget.Entry
-	title    *widget.Entry
-	command  *widget.Entry
-	url      *widget.Entry
+	name     *keyEntry // the one-line fields close the form on Escape
+	title    *keyEntry
+	command  *keyEntry
+	url      *keyEntry
 	env      *widget.Entry
 	accounts *widget.Entry
 	problem  *widget.Label
@@ -36,8 +36,8 @@ type serverForm struct {
 }
 
 func newServerForm(sc hostcore.ServerConfig) *serverForm {
-	f := &serverForm{orig: sc, name: widget.NewEntry(), title: widget.NewEntry(), command: widget.NewEntry(),
-		url: widget.NewEntry(), env: widget.NewMultiLineEntry(), accounts: widget.NewMultiLineEntry(),
+	f := &serverForm{orig: sc, name: newKeyEntry(), title: newKeyEntry(), command: newKeyEntry(),
+		url: newKeyEntry(), env: widget.NewMultiLineEntry(), accounts: widget.NewMultiLineEntry(),
 		problem: widget.NewLabel("")}
 	f.name.SetText(sc.Name)
 	f.name.SetPlaceHolder("memory")
@@ -105,6 +105,12 @@ func (f *serverForm) show(w fyne.Window, onSave func(hostcore.ServerConfig)) {
 	}
 	f.dlg = dialog.NewCustomWithoutButtons(title, f.buildUI(onSave), w)
 	f.dlg.Resize(fyne.NewSize(560, 0))
+	submit := func() {
+		if !f.save.Disabled() {
+			f.save.OnTapped()
+		}
+	}
+	closeOnEscape(w, f.dlg, submit, f.name, f.title, f.command, f.url)
 	f.dlg.Show()
 }
 

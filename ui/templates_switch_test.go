@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 )
 
 // Switching the template in the dropdown gives live fields: typing in the
@@ -28,10 +27,10 @@ func TestSwitchTemplate(t *testing.T) {
 	h.do(func() { w.choose.SetSelectedIndex(1) })
 	h.settle()
 	// Type as a person would: in the entry the form shows.
-	var field *widget.Entry
+	var field *keyEntry
 	h.do(func() {
 		for _, o := range test.LaidOutObjects(w.form) {
-			if e, ok := o.(*widget.Entry); ok && e.Visible() {
+			if e, ok := o.(*keyEntry); ok && e.Visible() {
 				field = e
 			}
 		}

@@ -31,7 +31,7 @@ type templateWorkbench struct {
 	caps      hostcore.Capabilities // as declared, when the server lists no templates
 	tpl       *hostcore.Template
 	vars      []string
-	fields    map[string]*widget.Entry
+	fields    map[string]*keyEntry
 	list      job
 	complete  *debounced
 
@@ -45,7 +45,7 @@ type templateWorkbench struct {
 	suggestHead *widget.Label
 	suggestVar  string
 	suggestions []string
-	suggestList *widget.List
+	suggestList *keyList
 	// metas are the memory lines of suggestions that expand to a
 	// threengram memory, by URI, read through the cache as rows show.
 	metas map[string]string
@@ -56,7 +56,7 @@ func newTemplateWorkbench(sh *shell, loaded func(n int)) *templateWorkbench {
 	if delay <= 0 {
 		delay = defaultCompleteDelay
 	}
-	return &templateWorkbench{sh: sh, loaded: loaded, fields: map[string]*widget.Entry{},
+	return &templateWorkbench{sh: sh, loaded: loaded, fields: map[string]*keyEntry{},
 		complete: &debounced{d: hostcore.Debouncer{Delay: delay}, tr: sh.work}}
 }
 
@@ -78,7 +78,7 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 	w.suggestHead = widget.NewLabel("Suggestions")
 	w.suggestHead.Truncation = fyne.TextTruncateEllipsis
 	w.suggestHead.SizeName = theme.SizeNameCaptionText
-	w.suggestList = widget.NewList(func() int { return len(w.suggestions) },
+	w.suggestList = newKeyList(func() int { return len(w.suggestions) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.TextStyle.Monospace = true
@@ -93,6 +93,7 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 			row[1].(*widget.Label).SetText(w.suggestionMeta(w.suggestions[id]))
 		})
 	w.suggestList.OnSelected = w.takeSuggestion
+	w.suggestList.onEnter = w.read // Enter on a suggestion takes it, then reads
 	left := container.NewVBox(w.choose, w.form, w.empty, w.preview, w.refusal,
 		container.NewHBox(w.readBtn, w.attachBtn))
 	right := container.NewBorder(w.suggestHead, nil, nil, nil, w.suggestList)
@@ -168,7 +169,7 @@ func (w *templateWorkbench) showTemplates(ts []hostcore.Template, err error) {
 // pick shows the fields of template i (-1: none).
 func (w *templateWorkbench) pick(i int) {
 	w.tpl, w.vars = nil, nil
-	w.fields = map[string]*widget.Entry{}
+	w.fields = map[string]*keyEntry{}
 	w.form.Items = nil
 	w.setSuggestions("", nil, "")
 	if i >= 0 && i < len(w.templates) {
@@ -192,8 +193,9 @@ func (w *templateWorkbench) pick(i int) {
 
 // newField is the entry of one variable: typing updates the preview at
 // once and asks for completions when typing pauses; Enter reads.
-func (w *templateWorkbench) newField(name string) *widget.Entry {
-	e := widget.NewEntry()
+func (w *templateWorkbench) newField(name string) *keyEntry {
+	e := newKeyEntry()
+	e.onDown = func() { focusList(w.sh.win, w.suggestList, len(w.suggestions)) }
 	e.SetPlaceHolder(name)
 	e.OnChanged = func(string) {
 		w.updatePreview()

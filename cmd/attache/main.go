@@ -18,6 +18,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/ui"
 )
 
 func main() {
@@ -34,12 +35,13 @@ func main() {
 	}
 	fa := app.NewWithID("dev.attache.app")
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
+	ui.ApplyTheme(fa)
 	w, err := wire(fa, f, start)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "attache:", err)
 		os.Exit(1)
 	}
-	exitCode := quitOnSignal(fa)
+	exitCode := quitOnSignal(fa, w.app.Close)
 	w.app.Window().ShowAndRun()
 	os.Exit(exitCode(w.close()))
 }

@@ -1,0 +1,40 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+)
+
+// shortcuts are the keys the Help menu lists, in the order a person meets
+// them. Keep them in step with menu.go and keys.go.
+var shortcuts = []struct{ keys, what string }{
+	{"Ctrl+K", "Find resources: the search field of the picker"},
+	{"Down", "From the search field or a template field into the results or suggestions"},
+	{"Enter", "In a field: read what it names. On a suggestion: read it"},
+	{"Ctrl+Enter", "Attach the chosen item to the conversation"},
+	{"Enter / Escape", "In a dialog: confirm / close it"},
+	{"Ctrl+Shift+L", "Open the console (JSON-RPC history and server log)"},
+}
+
+// helpMenu lists the keyboard shortcuts.
+func (a *App) helpMenu() *fyne.Menu {
+	return fyne.NewMenu("Help", fyne.NewMenuItem("Keyboard shortcuts", a.showShortcuts))
+}
+
+// showShortcuts shows the keyboard shortcuts in a dialog.
+func (a *App) showShortcuts() {
+	form := container.New(layout.NewFormLayout())
+	for _, s := range shortcuts {
+		what := widget.NewLabel(s.what)
+		what.Wrapping = fyne.TextWrapWord
+		form.Add(widget.NewLabelWithStyle(s.keys, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
+		form.Add(what)
+	}
+	d := dialog.NewCustom("Keyboard shortcuts", "Close", form, a.sh.win)
+	d.Resize(fyne.NewSize(560, 0))
+	closeOnEscape(a.sh.win, d, d.Hide)
+	d.Show()
+}

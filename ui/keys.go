@@ -1,0 +1,111 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// keyEntry is a one-line Entry that hands Down and Escape to its owner:
+// Down moves from a search or template field into the list below it, and
+// Escape closes the dialog the field is in. Fyne's Entry ignores both, and
+// a focused widget receives every key, so the owner never hears of them
+// otherwise.
+type keyEntry struct {
+	widget.Entry
+	onDown   func()
+	onEscape func()
+}
+
+func newKeyEntry() *keyEntry {
+	e := &keyEntry{}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey handles Down and Escape when the owner asked for them, and
+// leaves every other key to the Entry.
+func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
+	switch {
+	case ev.Name == fyne.KeyDown && e.onDown != nil && !e.MultiLine:
+		e.onDown()
+	case ev.Name == fyne.KeyEscape && e.onEscape != nil:
+		e.onEscape()
+	default:
+		e.Entry.TypedKey(ev)
+	}
+}
+
+// dismissable is what closeOnEscape needs of a dialog.
+type dismissable interface {
+	dialog.Dialog
+	SetOnClosed(func())
+}
+
+// closeOnEscape makes Escape close d, and Enter run submit (when not nil),
+// while d is open: from the window when no field has the focus, and from
+// each of fields when one has. A field that is a *keyEntry hears both
+// keys; a plain one-line *widget.Entry hears Enter only (Fyne's Entry
+// swallows Escape). It restores the window's own key handler when d
+// closes. Call it before d.Show.
+func closeOnEscape(win fyne.Window, d dismissable, submit func(), fields ...fyne.CanvasObject) {
+	c := win.Canvas()
+	prev := c.OnTypedKey()
+	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		switch {
+		case ev.Name == fyne.KeyEscape:
+			d.Hide()
+		case (ev.Name == fyne.KeyReturn || ev.Name == fyne.KeyEnter) && submit != nil:
+			submit()
+		case prev != nil:
+			prev(ev)
+		}
+	})
+	for _, f := range fields {
+		var e *widget.Entry
+		switch f := f.(type) {
+		case *keyEntry:
+			f.onEscape, e = d.Hide, &f.Entry
+		case *widget.Entry:
+			e = f
+		}
+		if e != nil && submit != nil && !e.MultiLine {
+			e.OnSubmitted = func(string) { submit() }
+		}
+	}
+	d.SetOnClosed(func() { c.SetOnTypedKey(prev) })
+}
+
+// keyList is a List that Enter acts on: it chooses the item the keys are
+// on (as Space does in Fyne's List) and then runs onEnter, if set. Up and
+// Down move through the items as in Fyne's List.
+type keyList struct {
+	widget.List
+	onEnter func()
+}
+
+func newKeyList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *keyList {
+	l := &keyList{}
+	l.Length, l.CreateItem, l.UpdateItem = length, create, update
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// TypedKey chooses the current item on Enter; other keys go to the List.
+func (l *keyList) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name != fyne.KeyReturn && ev.Name != fyne.KeyEnter {
+		l.List.TypedKey(ev)
+		return
+	}
+	l.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	if l.onEnter != nil {
+		l.onEnter()
+	}
+}
+
+// focusList moves the keyboard into l, on its first item, when it has any.
+func focusList(win fyne.Window, l fyne.Focusable, n int) {
+	if n > 0 {
+		win.Canvas().Focus(l)
+	}
+}

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+)
+
+// ThemeChoice is the person's choice of theme in the settings.
+type ThemeChoice string
+
+// Theme choices. ThemeSystem follows the desktop (and FYNE_THEME).
+const (
+	ThemeSystem ThemeChoice = "system"
+	ThemeLight  ThemeChoice = "light"
+	ThemeDark   ThemeChoice = "dark"
+)
+
+// prefTheme is the preference that keeps the ThemeChoice.
+const prefTheme = "theme"
+
+// readableTheme is Fyne's default theme with the colours of text changed so
+// that every text colour has a contrast of at least 4.5:1 (WCAG AA) against
+// every background it is drawn on, in both variants: Fyne's light variant
+// draws its green, orange, red and blue text, its hints and its
+// low-importance labels at 1.3:1 to 3.7:1 on white. A choice other than
+// ThemeSystem forces its variant whatever the desktop says.
+type readableTheme struct {
+	fyne.Theme
+	choice ThemeChoice
+}
+
+// newReadableTheme returns the app's theme for choice.
+func newReadableTheme(choice ThemeChoice) fyne.Theme {
+	return &readableTheme{Theme: theme.DefaultTheme(), choice: choice}
+}
+
+// Color returns the readable palette's colour where it has one, else
+// Fyne's default.
+func (t *readableTheme) Color(name fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	switch t.choice {
+	case ThemeLight:
+		v = theme.VariantLight
+	case ThemeDark:
+		v = theme.VariantDark
+	}
+	palette := readableLight
+	if v == theme.VariantDark {
+		palette = readableDark
+	}
+	if c, ok := palette[name]; ok {
+		return c
+	}
+	return t.Theme.Color(name, v)
+}
+
+// The colours the readable theme changes. Backgrounds stay Fyne's; text
+// colours are darkened (light) or lightened (dark) until each meets 4.5:1
+// against the least contrasting background of its variant (see
+// theme_test.go, which computes it). Disabled doubles as the colour of
+// low-importance labels, which are text people read, so it passes too.
+// InputBorder, the ring of an unchecked radio or check box and an entry's
+// edge, gets the 3:1 WCAG asks of the parts of a control.
+var (
+	readableLight = map[fyne.ThemeColorName]color.Color{
+		theme.ColorNameForeground:          rgb(0x30, 0x30, 0x30),
+		theme.ColorNameInputBorder:         rgb(0x8c, 0x8c, 0x8c),
+		theme.ColorNameDisabled:            rgb(0x6a, 0x6a, 0x6a),
+		theme.ColorNamePlaceHolder:         rgb(0x6a, 0x6a, 0x6a),
+		theme.ColorNamePrimary:             rgb(0x1a, 0x56, 0xc8),
+		theme.ColorNameHyperlink:           rgb(0x1a, 0x56, 0xc8),
+		theme.ColorNameForegroundOnPrimary: rgb(0xff, 0xff, 0xff),
+		theme.ColorNameSuccess:             rgb(0x1b, 0x6e, 0x20),
+		theme.ColorNameForegroundOnSuccess: rgb(0xff, 0xff, 0xff),
+		theme.ColorNameWarning:             rgb(0x8a, 0x4b, 0x00),
+		theme.ColorNameForegroundOnWarning: rgb(0xff, 0xff, 0xff),
+		theme.ColorNameError:               rgb(0xb7, 0x1c, 0x1c),
+		theme.ColorNameForegroundOnError:   rgb(0xff, 0xff, 0xff),
+	}
+	readableDark = map[fyne.ThemeColorName]color.Color{
+		theme.ColorNameInputBorder:         rgb(0x7a, 0x7a, 0x7a),
+		theme.ColorNameDisabled:            rgb(0x9a, 0x9a, 0x9a),
+		theme.ColorNamePlaceHolder:         rgb(0xb2, 0xb2, 0xb2),
+		theme.ColorNamePrimary:             rgb(0x6e, 0xa4, 0xff),
+		theme.ColorNameHyperlink:           rgb(0x6e, 0xa4, 0xff),
+		theme.ColorNameForegroundOnPrimary: rgb(0x17, 0x17, 0x18),
+		theme.ColorNameSuccess:             rgb(0x5c, 0xd6, 0x5c),
+		theme.ColorNameForegroundOnSuccess: rgb(0x17, 0x17, 0x18),
+		theme.ColorNameWarning:             rgb(0xff, 0xa7, 0x26),
+		theme.ColorNameForegroundOnWarning: rgb(0x17, 0x17, 0x18),
+		theme.ColorNameError:               rgb(0xff, 0x6e, 0x6e),
+		theme.ColorNameForegroundOnError:   rgb(0x17, 0x17, 0x18),
+	}
+)
+
+func rgb(r, g, b uint8) color.NRGBA { return color.NRGBA{R: r, G: g, B: b, A: 0xff} }
+
+// themeChoiceOf reads the remembered choice; anything unknown is
+// ThemeSystem.
+func themeChoiceOf(prefs fyne.Preferences) ThemeChoice {
+	switch c := ThemeChoice(prefs.String(prefTheme)); c {
+	case ThemeLight, ThemeDark:
+		return c
+	}
+	return ThemeSystem
+}
+
+// ApplyTheme sets fa's theme to the person's remembered choice. cmd/attache
+// calls it before the window shows; the settings call it on a change.
+func ApplyTheme(fa fyne.App) {
+	fa.Settings().SetTheme(newReadableTheme(themeChoiceOf(fa.Preferences())))
+}

@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+)
+
+// luminance is WCAG 2's relative luminance of c, composited over bg when c
+// is translucent.
+func luminance(c, bg color.Color) float64 {
+	r, g, b, a := c.RGBA()
+	br, bgg, bb, _ := bg.RGBA()
+	over := func(fg, back uint32) float64 { // premultiplied fg over opaque back
+		return (float64(fg) + float64(back)*(1-float64(a)/0xffff)) / 0xffff
+	}
+	lin := func(s float64) float64 {
+		if s <= 0.04045 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(over(r, br)) + 0.7152*lin(over(g, bgg)) + 0.0722*lin(over(b, bb))
+}
+
+// contrast is WCAG 2's contrast ratio of text colour fg on background bg.
+func contrast(fg, bg color.Color) float64 {
+	l1, l2 := luminance(fg, bg), luminance(bg, color.White)
+	if l1 < l2 {
+		l1, l2 = l2, l1
+	}
+	return (l1 + 0.05) / (l2 + 0.05)
+}
+
+// TestContrast computes, from the theme's own colours, the contrast of each
+// text colour on each background it is drawn on, in both variants of every
+// choice, and wants WCAG AA's 4.5:1 for all of them (and 3:1 for the
+// edge of a control).
+func TestContrast(t *testing.T) {
+	texts := []fyne.ThemeColorName{
+		theme.ColorNameForeground, theme.ColorNameDisabled, theme.ColorNamePlaceHolder,
+		theme.ColorNamePrimary, theme.ColorNameHyperlink,
+		theme.ColorNameSuccess, theme.ColorNameWarning, theme.ColorNameError,
+	}
+	backgrounds := []fyne.ThemeColorName{
+		theme.ColorNameBackground, theme.ColorNameInputBackground, theme.ColorNameMenuBackground,
+		theme.ColorNameOverlayBackground, theme.ColorNameHeaderBackground, theme.ColorNameButton,
+	}
+	// Text drawn on a coloured fill: a button's label on its importance.
+	onFill := map[fyne.ThemeColorName]fyne.ThemeColorName{
+		theme.ColorNameForegroundOnPrimary: theme.ColorNamePrimary,
+		theme.ColorNameForegroundOnSuccess: theme.ColorNameSuccess,
+		theme.ColorNameForegroundOnWarning: theme.ColorNameWarning,
+		theme.ColorNameForegroundOnError:   theme.ColorNameError,
+	}
+	th := newReadableTheme(ThemeSystem)
+	lowest := map[fyne.ThemeVariant]string{}
+	lowestRatio := map[fyne.ThemeVariant]float64{}
+	want := func(v fyne.ThemeVariant, fg, bg fyne.ThemeColorName, min float64) {
+		r := contrast(th.Color(fg, v), th.Color(bg, v))
+		if min == 4.5 && (lowestRatio[v] == 0 || r < lowestRatio[v]) {
+			lowestRatio[v], lowest[v] = r, fmt.Sprintf("%s on %s", fg, bg)
+		}
+		t.Run(fmt.Sprintf("%d/%s on %s", v, fg, bg), func(t *testing.T) {
+			if r < min {
+				t.Errorf("contrast %.2f:1, want at least %.1f:1", r, min)
+			}
+		})
+	}
+	defer func() {
+		for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+			t.Logf("variant %d: lowest text contrast %.2f:1 (%s)", v, lowestRatio[v], lowest[v])
+		}
+	}()
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		for _, bg := range backgrounds {
+			for _, fg := range texts {
+				want(v, fg, bg, 4.5)
+			}
+		}
+		for fg, bg := range onFill {
+			want(v, fg, bg, 4.5)
+		}
+		for _, bg := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameInputBackground} {
+			want(v, theme.ColorNameInputBorder, bg, 3) // the edge of a control
+		}
+	}
+}
+
+// TestContrastOfFyneDefault checks the measure itself on the case the issue
+// reported: Fyne's own green text on white is about 1.5:1.
+func TestContrastOfFyneDefault(t *testing.T) {
+	r := contrast(theme.DefaultTheme().Color(theme.ColorNameSuccess, theme.VariantLight), color.White)
+	t.Logf("Fyne's green on white: %.2f:1; the readable theme's: %.2f:1", r,
+		contrast(newReadableTheme(ThemeLight).Color(theme.ColorNameSuccess, theme.VariantLight), color.White))
+	if r < 1.4 || r > 1.7 {
+		t.Errorf("Fyne's green on white: %.2f:1, want about 1.5:1", r)
+	}
+	if r := contrast(color.Black, color.White); math.Abs(r-21) > 0.01 {
+		t.Errorf("black on white: %.2f:1, want 21:1", r)
+	}
+}
+
+// TestThemeChoiceForcesVariant checks that Light and Dark ignore the
+// desktop's variant, and System follows it.
+func TestThemeChoiceForcesVariant(t *testing.T) {
+	fg := theme.ColorNameForeground
+	light, dark := newReadableTheme(ThemeLight), newReadableTheme(ThemeDark)
+	if light.Color(fg, theme.VariantDark) != light.Color(fg, theme.VariantLight) {
+		t.Error("the light choice follows the desktop's dark variant")
+	}
+	if dark.Color(fg, theme.VariantLight) != dark.Color(fg, theme.VariantDark) {
+		t.Error("the dark choice follows the desktop's light variant")
+	}
+	sys := newReadableTheme(ThemeSystem)
+	if sys.Color(fg, theme.VariantLight) == sys.Color(fg, theme.VariantDark) {
+		t.Error("the system choice ignores the desktop's variant")
+	}
+}

@@ -1,0 +1,16 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+)
+
+// shortcutConsole opens the tester's console.
+var shortcutConsole = &desktop.CustomShortcut{KeyName: fyne.KeyL, Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+
+// viewMenu opens the console and the settings.
+func (a *App) viewMenu() *fyne.Menu {
+	console := fyne.NewMenuItem("Console (JSON-RPC and server log)", a.console.show)
+	console.Shortcut = shortcutConsole
+	return fyne.NewMenu("View", console, fyne.NewMenuItem("Settings…", a.settings.show))
+}
