@@ -165,8 +165,8 @@ const otherWritersInterval = 100 * time.Millisecond
 // Purge or Put is not hidden behind a stale answer for longer than
 // otherWritersInterval. This Store's own writes need no look: they drop
 // their answers as they commit.
-func (s *Store) noticeOtherWriters(ctx context.Context) error {
-	now := s.now().UnixNano()
+func (s *Store) noticeOtherWriters(ctx context.Context, at time.Time) error {
+	now := at.UnixNano()
 	if since := now - s.lookedAt.Load(); since >= 0 && since < int64(otherWritersInterval) {
 		return nil
 	}
