@@ -295,7 +295,7 @@ func trueFirst(a bool) int {
 // rank order.
 func (p *Packing) pack(keys []*rankKey) {
 	ofBudget := " left of " + grouped(p.Budget) // in every drop's reason
-	lastLeft, leftText := -1, ""               // drops in a row share what is left
+	lastLeft, leftText := -1, ""                // drops in a row share what is left
 	for i := range p.Decisions {
 		d, k := &p.Decisions[i], keys[i]
 		if d.Verdict != "" {

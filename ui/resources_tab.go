@@ -191,7 +191,7 @@ func (t *resourcesTab) landed(gen uint64, batch []hostcore.Resource, p *hostcore
 		t.all = append(t.all, r)
 		t.keys = append(t.keys, strings.ToLower(r.Name+"\x00"+r.Title+"\x00"+r.URI+"\x00"+r.Description))
 	}
-	if p != nil {
+	if p != nil && (p.Pages == 1 || time.Since(t.refreshed) >= listRefreshEvery) {
 		t.pages.SetText(fmt.Sprintf("Listing: %s pages, %s resources so far…", count(int64(p.Pages)), count(int64(p.Items))))
 	}
 	if len(batch) > 0 {
