@@ -315,13 +315,18 @@ func (p *Packing) pack(keys []*rankKey) {
 			d.Reason = "included over budget: priority 1 is required; needs " + quantity(d.Tokens, "token") +
 				", " + grouped(left) + ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
 		default:
-			if k.needs == "" {
-				k.needs = "dropped: needs " + quantity(d.Tokens, "token") + ", "
-			}
 			if left != lastLeft {
 				lastLeft, leftText = left, grouped(left)
 			}
-			d.Verdict, d.Reason = VerdictDroppedBudget, k.needs+leftText+ofBudget
+			d.Verdict = VerdictDroppedBudget
+			if k.memo == nil { // packed once: one string, as before
+				d.Reason = "dropped: needs " + quantity(d.Tokens, "token") + ", " + leftText + ofBudget
+				break
+			}
+			if k.needs == "" {
+				k.needs = "dropped: needs " + quantity(d.Tokens, "token") + ", "
+			}
+			d.Reason = k.needs + leftText + ofBudget
 		}
 	}
 	p.Exceeded = max(p.Used-p.Budget, 0)
