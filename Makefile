@@ -1,4 +1,7 @@
 screenshots:
 	./scripts/screenshots.sh
 
-.PHONY: screenshots
+bench:
+	./scripts/bench.sh
+
+.PHONY: screenshots bench
