@@ -27,6 +27,7 @@ type Ranker struct {
 	known  map[string]*measured // by Item.ID
 	gen    int                  // counts calls to Rank
 	ranked []*rankKey           // the last ranking's keys, in rank order
+	last   []*Item              // the items of the last ranking
 }
 
 // measured is what a Ranker keeps of an item between rankings: its key,
@@ -124,6 +125,7 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 		}
 	}
 	r.ranked = r.sortFromLast(keys)
+	r.last = slices.Clone(items)
 	return decide(r.ranked, budget)
 }
 
@@ -159,13 +161,18 @@ func (r *Ranker) sortFromLast(keys []rankKey) []*rankKey {
 	return ranked
 }
 
-// Repack packs the last ranking again under a new budget: the order is
-// unchanged, only the verdicts on the budget move. Nothing is measured or
-// sorted again. Before any Rank it returns an empty Packing.
-func (r *Ranker) Repack(budget int) Packing {
+// Repack packs items under a new budget. When they are the items of the
+// last Rank (the same pointers, in the same order), only the verdicts on
+// the budget move: nothing is measured or sorted again. Other items (a
+// ranking of other goroutines came in between) are ranked, as Rank does.
+func (r *Ranker) Repack(items []*Item, budget int) Packing {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return decide(r.ranked, budget)
+	if slices.Equal(items, r.last) {
+		defer r.mu.Unlock()
+		return decide(r.ranked, budget)
+	}
+	r.mu.Unlock()
+	return r.Rank(items, budget)
 }
 
 // measureKeys measures the keys at the given indexes, spreading a large

@@ -37,7 +37,7 @@ func BenchmarkRepack10k(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		if p := r.Repack(budgets[i%len(budgets)]); len(p.Decisions) != len(items) {
+		if p := r.Repack(items, budgets[i%len(budgets)]); len(p.Decisions) != len(items) {
 			b.Fatalf("%d decisions for %d items", len(p.Decisions), len(items))
 		}
 		i++

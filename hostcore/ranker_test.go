@@ -34,7 +34,7 @@ func TestRankerAgreesWithRank(t *testing.T) {
 		}
 	}
 	check("first", items, 100, r.Rank(items, 100), 3) // a, b, e: c is held, d unreadable
-	check("repack", items, 60, r.Repack(60), 0)
+	check("repack", items, 60, r.Repack(items, 60), 0)
 
 	pinned := *items[4]
 	pinned.Pinned = true
@@ -58,5 +58,10 @@ func TestRankerAgreesWithRank(t *testing.T) {
 
 	items = append(items[:3], &Item{ID: "f", Order: 5, Contents: body(5)})
 	check("added and gone", items, 60, r.Rank(items, 60), 1)
-	check("repack again", items, 1000, r.Repack(1000), 0)
+	check("repack again", items, 1000, r.Repack(items, 1000), 0)
+
+	// Items the last Rank was not given are ranked, not packed in the
+	// order of others.
+	other := []*Item{items[1], items[0]}
+	check("repack other items", other, 1000, r.Repack(other, 1000), 0)
 }

@@ -122,7 +122,7 @@ if ! skip cli; then
 	mkdir -p "$data"
 	echo '{"servers": []}' >"$work/config.json"
 	export ATTACHE_CONFIG="$work/config.json" ATTACHE_DATA_DIR="$data"
-	id=$(bin/attachectl --account acme complete demo 'threengram://memory/{id}' id m | head -1)
+	id=$(bin/attachectl --account acme complete demo 'threengram://memory/{id}' id m | awk 'NR == 1')
 	uri="threengram://memory/$id"
 	bin/attachectl --account acme read demo "$uri" >/dev/null # the miss that fills the cache
 	# ms CMD...: the mean wall time of RUNS runs of CMD, in milliseconds.

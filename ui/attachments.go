@@ -34,6 +34,8 @@ type attachmentsPanel struct {
 	ranker *hostcore.Ranker
 	items  []*hostcore.Item
 	atts   []hostcore.Attachment
+	// reading is the ranking job that reads, while it runs, else 0.
+	reading uint64
 
 	budget  *widget.Entry
 	meter   *budgetMeter
@@ -137,6 +139,7 @@ func (p *attachmentsPanel) rerank() {
 	cv := p.sh.cv
 	ctx, gen := p.rank.start(p.sh.ctx)
 	ranker := p.ranker
+	p.reading = gen
 	run(p.sh.work, ctx, func(ctx context.Context) (outcome, error) {
 		items, atts, err := cv.Items(ctx, conv)
 		if err != nil {
@@ -163,18 +166,30 @@ func (p *attachmentsPanel) shown(gen uint64) func(outcome, error) {
 			return
 		}
 		p.rank.finish(gen)
+		wasRead := gen == p.reading
+		if wasRead {
+			p.reading = 0
+		}
 		if err != nil {
 			p.sh.fail(err)
 			return
 		}
 		p.items, p.atts = o.items, o.atts
+		if budget, _ := strconv.Atoi(p.budget.Text); wasRead && budget > 0 && budget != o.packing.Budget {
+			p.repack() // typed while the read was in flight
+			return
+		}
 		p.show(o.packing, o.atts, o.doc)
 	}
 }
 
 // repack packs the attachments last read under the budget now typed,
-// reading nothing; before the first ranking it ranks.
+// reading nothing; before the first ranking, or while one is running, it
+// leaves it to the read in flight.
 func (p *attachmentsPanel) repack() {
+	if p.reading != 0 && p.rank.current(p.reading) {
+		return // the read in flight packs under the budget typed by the time it lands
+	}
 	if p.items == nil {
 		p.rerank()
 		return
@@ -183,17 +198,18 @@ func (p *attachmentsPanel) repack() {
 	items, atts, ranker := p.items, p.atts, p.ranker
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
-		pk := ranker.Repack(budget)
+		pk := ranker.Repack(items, budget)
 		return outcome{pk, items, atts, hostcore.Assemble(pk).Markdown()}, nil
 	}, p.shown(gen))
 }
 
 // rankKept ranks the attachments last read again after a's pin or
 // priority changed, reading nothing; an attachment not among them (or no
-// ranking yet) makes it read them all.
+// ranking yet, or a read in flight) makes it read them all: the change
+// is saved, so the read sees it.
 func (p *attachmentsPanel) rankKept(a hostcore.Attachment) {
 	i := slices.IndexFunc(p.atts, func(x hostcore.Attachment) bool { return x.ID == a.ID })
-	if i < 0 || i >= len(p.items) {
+	if i < 0 || i >= len(p.items) || p.reading != 0 && p.rank.current(p.reading) {
 		p.rerank()
 		return
 	}
