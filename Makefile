@@ -5,4 +5,7 @@ screenshots:
 package:
 	./scripts/package.sh
 
-.PHONY: screenshots package
+bench:
+	./scripts/bench.sh
+
+.PHONY: screenshots package bench

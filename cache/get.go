@@ -32,7 +32,7 @@ func (s *Store) Get(ctx context.Context, key Key, account string) (e Entry, ok b
 		return Entry{}, false, nil
 	}
 	s.hits.Add(1)
-	s.touch(ctx, e)
+	s.touch(ctx, e, s.now())
 	if s.testHookAfterRead != nil {
 		s.testHookAfterRead()
 	}
@@ -47,7 +47,8 @@ func (s *Store) getMemory(ctx context.Context, key Key, account string) (Entry, 
 	if s.mem == nil {
 		return Entry{}, false, nil
 	}
-	if err := s.noticeOtherWriters(ctx); err != nil {
+	now := s.now()
+	if err := s.noticeOtherWriters(ctx, now); err != nil {
 		return Entry{}, false, fmt.Errorf("reading %v for account %q: %w", key, account, err)
 	}
 	e, ok := s.mem.get(key, account)
@@ -56,7 +57,7 @@ func (s *Store) getMemory(ctx context.Context, key Key, account string) (Entry, 
 	}
 	s.hits.Add(1)
 	s.memoryHits.Add(1)
-	s.touch(ctx, e)
+	s.touch(ctx, e, now)
 	return e.clone(), true, nil
 }
 
@@ -87,10 +88,11 @@ func (s *Store) lookup(ctx context.Context, key Key, account string) (Entry, boo
 	return e, true, nil
 }
 
-// touch records an access to e. It writes to SQLite only when the access
-// log is full; a failure then costs recency, not the read, so it is logged.
-func (s *Store) touch(ctx context.Context, e Entry) {
-	if !s.access.record(slotOf(e), s.now()) {
+// touch records an access to e at now. It writes to SQLite only when the
+// access log is full; a failure then costs recency, not the read, so it is
+// logged.
+func (s *Store) touch(ctx context.Context, e Entry, now time.Time) {
+	if !s.access.record(slotOf(e), now) {
 		return
 	}
 	if err := s.write(ctx, nil); err != nil {

@@ -3,6 +3,8 @@ package cache
 import (
 	"container/list"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // answers is the in-memory tier: a bounded LRU of the answers Get gave,
@@ -30,10 +32,33 @@ type answers struct {
 	gen        uint64
 }
 
-// answer is what account was told for entry.Key.
+// answer is what account was told for entry.Key, and, once a caller of
+// GetDecoded has decoded it, the decoded form: immutable, shared by every
+// later hit, so that a hit costs neither a decode nor a copy of Value.
 type answer struct {
 	account string
 	entry   Entry
+	decoded any
+	// noted is when a hit on this answer last went into the access log
+	// (unix nanoseconds); see accessGrain.
+	noted atomic.Int64
+}
+
+// accessGrain is how finely memory hits on one answer are timed for
+// least-recently-used eviction: a hit within this long of the last one
+// noted leaves the access log alone, sparing the hit a map update. Eviction
+// then orders entries read in the same second as it likes.
+const accessGrain = time.Second
+
+// needsNote reports whether a hit at now needs noting in the access log, and
+// if so takes the note.
+func (an *answer) needsNote(now time.Time) bool {
+	n := now.UnixNano()
+	last := an.noted.Load()
+	if d := n - last; d >= 0 && d < int64(accessGrain) {
+		return false
+	}
+	return an.noted.CompareAndSwap(last, n)
 }
 
 // newAnswers returns a tier bounded by maxEntries answers and maxBytes of
@@ -53,17 +78,36 @@ func newAnswers(maxEntries int, maxBytes int64) *answers {
 // get returns the answer for key and account and marks it most recently
 // used. The returned Value is shared: clone it before handing it out.
 func (a *answers) get(key Key, account string) (Entry, bool) {
+	e, _, _, ok := a.getDecoded(key, account)
+	return e, ok
+}
+
+// getDecoded is get, also returning the answer's decoded form (nil if no
+// one has decoded it yet) and the answer itself, to pass to setDecoded.
+func (a *answers) getDecoded(key Key, account string) (Entry, any, *answer, bool) {
 	if a == nil {
-		return Entry{}, false
+		return Entry{}, nil, nil, false
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	el, ok := a.byKey[key][account]
 	if !ok {
-		return Entry{}, false
+		return Entry{}, nil, nil, false
 	}
 	a.order.MoveToFront(el)
-	return el.Value.(*answer).entry, true
+	an := el.Value.(*answer)
+	return an.entry, an.decoded, an, true
+}
+
+// setDecoded keeps v, the decoded form of an's Value, beside it. An answer
+// dropped meanwhile is no longer reachable, so setting it is harmless.
+func (a *answers) setDecoded(an *answer, v any) {
+	if a == nil || an == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	an.decoded = v
 }
 
 // generation returns the count of drops so far; pass it to promote.
@@ -80,6 +124,11 @@ func (a *answers) generation() uint64 {
 // since gen was read or e is too large for the tier. It reports whether e
 // was kept; if so, e.Value now belongs to the tier.
 func (a *answers) promote(gen uint64, account string, e Entry) bool {
+	return a.promoteDecoded(gen, account, e, nil)
+}
+
+// promoteDecoded is promote, keeping decoded (nil: none yet) beside e.
+func (a *answers) promoteDecoded(gen uint64, account string, e Entry, decoded any) bool {
 	if a == nil || e.Size > a.maxBytes || a.maxEntries == 0 {
 		return false
 	}
@@ -96,7 +145,7 @@ func (a *answers) promote(gen uint64, account string, e Entry) bool {
 		accounts = make(map[string]*list.Element)
 		a.byKey[e.Key] = accounts
 	}
-	accounts[account] = a.order.PushFront(&answer{account: account, entry: e})
+	accounts[account] = a.order.PushFront(&answer{account: account, entry: e, decoded: decoded})
 	a.bytes += e.Size
 	for a.order.Len() > a.maxEntries || a.bytes > a.maxBytes {
 		a.remove(a.order.Back())

@@ -17,14 +17,14 @@ import (
 // a cache (see unusable), it is moved aside with a warning and a new one is
 // created in its place: the cache is a copy of what servers hold, so losing
 // it costs refetches, while refusing to start would cost the host.
-func openRecovering(ctx context.Context, path string, now func() time.Time, log *slog.Logger) (*sql.DB, error) {
-	db, err := openDB(ctx, path)
+func openRecovering(ctx context.Context, path string, now func() time.Time, log *slog.Logger) (*sql.DB, *sqlitefile.Session, error) {
+	db, ss, err := openDB(ctx, path)
 	if err == nil || !unusable(err) || !exists(path) {
-		return db, err
+		return db, ss, err
 	}
 	aside, mvErr := moveAside(path, now())
 	if mvErr != nil {
-		return nil, fmt.Errorf("moving aside %s, which is unusable (%v): %w", path, err, mvErr)
+		return nil, nil, fmt.Errorf("moving aside %s, which is unusable (%v): %w", path, err, mvErr)
 	}
 	log.Warn("cache file unusable: moved it aside and started a new one",
 		"path", path, "moved_to", aside, "cause", err)

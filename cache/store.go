@@ -24,6 +24,7 @@ type Store struct {
 	now      func() time.Time
 	log      *slog.Logger
 	db       *sql.DB
+	session  *sqlitefile.Session
 
 	// writeMu serializes this Store's writes, which all go through writer.
 	// One connection for every write is what makes data_version useful: it
@@ -70,18 +71,22 @@ func Open(path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("opening cache %s: %w", path, err)
 	}
 	ctx := context.Background()
-	db, err := openRecovering(ctx, abs, o.Now, o.Logger)
+	db, ss, err := openRecovering(ctx, abs, o.Now, o.Logger)
 	if err != nil {
 		return nil, fmt.Errorf("opening cache %s: %w", abs, err)
 	}
-	s := &Store{path: abs, maxBytes: o.MaxBytes, now: o.Now, log: o.Logger, db: db,
+	s := &Store{path: abs, maxBytes: o.MaxBytes, now: o.Now, log: o.Logger, db: db, session: ss,
 		mem: newAnswers(o.MemoryEntries, o.MemoryBytes)}
 	if s.writer, err = db.Conn(ctx); err == nil {
 		s.dataVersion, err = s.readDataVersion(ctx)
 	}
 	if err != nil {
 		db.Close()
+		ss.End()
 		return nil, fmt.Errorf("opening cache %s: %w", abs, err)
+	}
+	if ss.Checked != "" {
+		s.log.Debug("checked the cache file on open", "path", abs, "why", ss.Checked)
 	}
 	return s, nil
 }
@@ -101,17 +106,19 @@ func Open(path string, opts *Options) (*Store, error) {
 // must not leave readable; it costs a delete some writes, not a read.
 const driverParams = "_journal_mode=WAL&_busy_timeout=5000&_synchronous=NORMAL&_txlock=immediate&_stmt_cache_size=16&_secure_delete=on"
 
-// openDB opens, checks and migrates the database at path, creating it if
-// needed. An error that says the file is damaged wraps ErrCorrupt.
-func openDB(ctx context.Context, path string) (*sql.DB, error) {
-	db, err := sqlitefile.Open(ctx, path, driverParams, migrations)
+// openDB opens and migrates the database at path, creating it if needed,
+// and checks it when a check is due (see sqlitefile.Session: after an
+// unclean shutdown, a change by anything else, or a week). An error that
+// says the file is damaged wraps ErrCorrupt.
+func openDB(ctx context.Context, path string) (*sql.DB, *sqlitefile.Session, error) {
+	db, ss, err := sqlitefile.OpenSession(ctx, path, driverParams, migrations, nil) // the wall clock: the schedule is about the file
 	if err != nil {
-		return nil, corrupt(err)
+		return nil, nil, corrupt(err)
 	}
 	// Readers run side by side in WAL mode; keeping a few connections idle
 	// spares concurrent Gets the cost of opening one (the DSN's pragmas).
 	db.SetMaxIdleConns(4)
-	return db, nil
+	return db, ss, nil
 }
 
 // Close writes out pending access times and closes the file. Calls after
@@ -124,7 +131,12 @@ func (s *Store) Close() error {
 	if err != nil {
 		err = fmt.Errorf("recording access times: %w", err)
 	}
-	return errors.Join(err, s.writer.Close(), s.db.Close())
+	err = errors.Join(err, s.writer.Close(), s.db.Close())
+	if err != nil {
+		s.session.Leave() // the next open checks
+		return err
+	}
+	return s.session.End() // closed cleanly: the next open need not check
 }
 
 // write runs fn in a transaction on the writer connection, after writing
@@ -165,8 +177,8 @@ const otherWritersInterval = 100 * time.Millisecond
 // Purge or Put is not hidden behind a stale answer for longer than
 // otherWritersInterval. This Store's own writes need no look: they drop
 // their answers as they commit.
-func (s *Store) noticeOtherWriters(ctx context.Context) error {
-	now := s.now().UnixNano()
+func (s *Store) noticeOtherWriters(ctx context.Context, at time.Time) error {
+	now := at.UnixNano()
 	if since := now - s.lookedAt.Load(); since >= 0 && since < int64(otherWritersInterval) {
 		return nil
 	}

@@ -195,16 +195,38 @@ const readConcurrency = 8
 // under the budget (see Rank). Unreadable attachments are ranked with their
 // error. The attachments are returned in the order of the items.
 func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *RankOptions) (Packing, []Attachment, error) {
-	atts, err := cv.store.Attachments(ctx, conv)
+	items, atts, err := cv.Items(ctx, conv)
 	if err != nil {
 		return Packing{}, nil, err
+	}
+	return Rank(items, opts), atts, nil
+}
+
+// Items reads every attachment of conv through the cache and returns them
+// as items to rank, in the order of the attachments, which it also
+// returns. An unreadable attachment is an item with its error. A screen
+// keeps them and ranks them again with a Ranker when the budget, a pin or
+// a priority changes (see ItemOf), reading nothing again.
+func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*Item, []Attachment, error) {
+	atts, err := cv.store.Attachments(ctx, conv)
+	if err != nil {
+		return nil, nil, err
 	}
 	reads := cv.readAll(ctx, atts)
 	items := make([]*Item, len(reads))
 	for i, r := range reads {
 		items[i] = r.item
 	}
-	return Rank(items, opts), atts, nil
+	return items, atts, nil
+}
+
+// ItemOf returns a copy of it with a's pin and priority override: what a
+// screen ranks after the person changed them, without reading the body
+// again.
+func ItemOf(it *Item, a Attachment) *Item {
+	c := *it
+	c.Pinned, c.PriorityOverride = a.Pinned, a.PriorityOverride
+	return &c
 }
 
 func itemOf(a Attachment) *Item {

@@ -28,6 +28,15 @@ type BodyCache interface {
 	Stats(ctx context.Context, f CacheFilter) (CacheStats, error)
 }
 
+// DecodingCache is a BodyCache that can keep the decoded form of an entry
+// beside it in memory, so that a hit in its memory tier costs neither a
+// decode nor a copy of the bytes. The host uses it when its cache offers
+// it. decode must return an immutable value: the cache hands the same one
+// to every hit. The CacheEntry returned has a nil Value.
+type DecodingCache interface {
+	GetDecoded(ctx context.Context, key CacheKey, partition string, decode func([]byte) (any, error)) (CacheEntry, any, bool, error)
+}
+
 // CacheKey identifies a cached result: the server's identity, the method,
 // and the one parameter that shapes the result (uri, or cursor).
 type CacheKey struct {

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"golang.org/x/sync/singleflight"
+	"slices"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // ReadMode says how a read uses the cache.
@@ -71,9 +73,8 @@ func (c *Conn) readKey(uri string) CacheKey {
 // erasure relies on exactly that.
 func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult, error) {
 	h := c.host
-	op := "reading " + uri
 	if c.Closed() {
-		return nil, c.errClosed(op)
+		return nil, c.errClosed("reading " + uri)
 	}
 	if h.opts.Cache == nil {
 		res, err := c.ReadServer(ctx, uri)
@@ -87,18 +88,17 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		return nil, err
 	}
 	key := c.readKey(uri)
-	var stale *CacheEntry
+	var stale *staleEntry
 	if mode == ReadUse {
-		e, ok, err := h.opts.Cache.Get(ctx, key, partition)
+		e, v, ok, err := h.cacheGet(ctx, key, partition)
 		if err != nil {
 			h.log.Warn("cache read failed; asking the server", "err", err)
 		}
 		if ok && err == nil {
-			res, derr := c.fromEntry(e, CacheHit)
-			if derr == nil && fresh(e, h.opts.Now.now()) {
-				return c.verified(ctx, e, res)
+			if now := h.opts.Now.now(); fresh(e, now) {
+				return c.verified(ctx, e, c.fromEntry(e, v, CacheHit, now))
 			}
-			stale = &e
+			stale = &staleEntry{e, v}
 		}
 	}
 	res, err := c.fetchShared(ctx, uri, mode, partition)
@@ -250,31 +250,65 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 	return ""
 }
 
-// fromEntry rebuilds a read from a cache entry.
-func (c *Conn) fromEntry(e CacheEntry, status CacheStatus) (*ReadResult, error) {
-	var v cachedRead
-	if err := json.Unmarshal(e.Value, &v); err != nil {
+// staleEntry is an expired entry kept in case the server cannot be reached.
+type staleEntry struct {
+	entry CacheEntry
+	read  *cachedRead
+}
+
+// cacheGet gets key's entry for partition, decoded. A DecodingCache keeps
+// the decoded read in its memory tier, so a memory hit decodes nothing; any
+// other BodyCache's bytes are decoded here. An entry that does not decode
+// is an error.
+func (h *Host) cacheGet(ctx context.Context, key CacheKey, partition string) (CacheEntry, *cachedRead, bool, error) {
+	if dc, ok := h.opts.Cache.(DecodingCache); ok {
+		e, v, ok, err := dc.GetDecoded(ctx, key, partition, decodeRead)
+		if !ok || err != nil {
+			return CacheEntry{}, nil, false, err
+		}
+		return e, v.(*cachedRead), true, nil
+	}
+	e, ok, err := h.opts.Cache.Get(ctx, key, partition)
+	if !ok || err != nil {
+		return CacheEntry{}, nil, false, err
+	}
+	v, err := decodeRead(e.Value)
+	if err != nil {
+		return CacheEntry{}, nil, false, err
+	}
+	return e, v.(*cachedRead), true, nil
+}
+
+// decodeRead decodes a stored read. The *cachedRead it returns is never
+// changed afterwards: fromEntry copies its contents out.
+func decodeRead(value []byte) (any, error) {
+	v := new(cachedRead)
+	if err := json.Unmarshal(value, v); err != nil {
 		return nil, fmt.Errorf("decoding cache entry: %w", err)
 	}
-	now := c.host.opts.Now.now()
+	return v, nil
+}
+
+// fromEntry rebuilds a read from a cache entry and its decoded read. The
+// result gets its own slice of contents; their strings are immutable and
+// their blobs shared, as with every result (callers never write to them).
+func (c *Conn) fromEntry(e CacheEntry, v *cachedRead, status CacheStatus, now time.Time) *ReadResult {
 	age := now.Sub(e.StoredAt)
-	return &ReadResult{URI: e.Key.Param, Contents: v.Contents, ProtocolVersion: v.ProtocolVersion, Complete: true,
+	return &ReadResult{URI: e.Key.Param, Contents: slices.Clone(v.Contents), ProtocolVersion: v.ProtocolVersion, Complete: true,
 		Hints: CacheHints{TTL: e.TTL, Scope: e.Scope},
 		Cache: CacheInfo{Status: status, Scope: e.Scope, TTL: e.TTL, TTLLeft: max(e.TTL-age, 0), Age: age, Account: c.Account.Name},
-	}, nil
+	}
 }
 
 // staleIfError serves an expired entry when the server cannot be reached,
 // saying so; any other failure (not found, unauthorized) is returned as is,
 // so a revoked credential never sees a stale private body.
-func (c *Conn) staleIfError(stale *CacheEntry, err error) (*ReadResult, error) {
+func (c *Conn) staleIfError(stale *staleEntry, err error) (*ReadResult, error) {
+	h := c.host
 	if stale == nil || !(errors.Is(err, ErrTransport) || errors.Is(err, ErrTimeout)) {
 		return nil, err
 	}
-	res, derr := c.fromEntry(*stale, CacheStale)
-	if derr != nil {
-		return nil, err
-	}
+	res := c.fromEntry(stale.entry, stale.read, CacheStale, h.opts.Now.now())
 	res.Cache.NotStored = "served stale because the server could not be reached: " + err.Error()
 	return res, nil
 }

@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -303,6 +304,9 @@ func rawPriorities(raw Exchange, field string) []*float64 {
 		Annotations struct {
 			Priority *float64 `json:"priority"`
 		} `json:"annotations"`
+	}
+	if !bytes.Contains(raw.Response, []byte(`"priority"`)) {
+		return nil // no priority anywhere: spare a large page its second decode
 	}
 	if raw.Truncated || json.Unmarshal(raw.Response, &env) != nil || json.Unmarshal(env.Result[field], &items) != nil {
 		return nil

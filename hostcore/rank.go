@@ -147,19 +147,31 @@ func Rank(items []*Item, opts *RankOptions) Packing {
 		counter = DefaultTokenCounter()
 	}
 
-	keys := measure(items, counter)
+	return decide(sortKeys(measure(items, counter)), budget)
+}
+
+// sortKeys returns the keys in rank order.
+func sortKeys(keys []rankKey) []*rankKey {
 	ranked := make([]*rankKey, len(keys))
 	for i := range keys {
 		ranked[i] = &keys[i] // sorting pointers swaps and compares without copying keys
 	}
 	slices.SortFunc(ranked, compareRank)
+	return ranked
+}
 
+// decide packs keys, in rank order, into budget (zero or less:
+// DefaultBudget).
+func decide(ranked []*rankKey, budget int) Packing {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
 	p := Packing{Decisions: make([]Decision, len(ranked)), Budget: budget}
 	for i, k := range ranked {
 		p.Decisions[i] = Decision{Item: k.item, Rank: i + 1, Verdict: k.verdict,
 			Priority: k.priority, Tokens: k.tokens, Reason: k.reason}
 	}
-	p.pack()
+	p.pack(ranked)
 	return p
 }
 
@@ -179,6 +191,13 @@ type rankKey struct {
 	verdict Verdict
 	reason  string
 	tokens  int
+	// included and needs are the reason's words that depend on tokens
+	// alone ("included: 412 tokens", "dropped: needs 900 tokens, "), made
+	// on first use and kept, so that packing the same keys again (a
+	// Ranker's Repack) builds one string per dropped item.
+	included, needs string
+	// memo is what a Ranker keeps of the item, or nil.
+	memo *measured
 }
 
 // parallelAbove is the number of items above which measure spreads its work
@@ -196,6 +215,12 @@ func measure(items []*Item, counter TokenCounter) []rankKey {
 			keys = append(keys, rankKey{item: it, index: i})
 		}
 	}
+	measureSpread(keys, counter)
+	return keys
+}
+
+// measureSpread measures every key, over several CPUs when there are many.
+func measureSpread(keys []rankKey, counter TokenCounter) {
 	measureAll := func(keys []rankKey) {
 		for i := range keys {
 			keys[i].measure(counter)
@@ -204,14 +229,13 @@ func measure(items []*Item, counter TokenCounter) []rankKey {
 	workers := min(runtime.GOMAXPROCS(0), len(keys)/parallelAbove)
 	if workers < 2 {
 		measureAll(keys)
-		return keys
+		return
 	}
 	var wg sync.WaitGroup
 	for part := range slices.Chunk(keys, (len(keys)+workers-1)/workers) {
 		wg.Go(func() { measureAll(part) })
 	}
 	wg.Wait()
-	return keys
 }
 
 func (k *rankKey) measure(counter TokenCounter) {
@@ -269,17 +293,21 @@ func trueFirst(a bool) int {
 
 // pack decides the candidates (decisions without a verdict yet) greedily in
 // rank order.
-func (p *Packing) pack() {
+func (p *Packing) pack(keys []*rankKey) {
 	ofBudget := " left of " + grouped(p.Budget) // in every drop's reason
+	lastLeft, leftText := -1, ""                // drops in a row share what is left
 	for i := range p.Decisions {
-		d := &p.Decisions[i]
+		d, k := &p.Decisions[i], keys[i]
 		if d.Verdict != "" {
 			continue
 		}
 		left := max(p.Budget-p.Used, 0)
 		switch {
 		case d.Tokens <= left:
-			d.Verdict, d.Reason = VerdictIncluded, "included: "+quantity(d.Tokens, "token")
+			if k.included == "" {
+				k.included = "included: " + quantity(d.Tokens, "token")
+			}
+			d.Verdict, d.Reason = VerdictIncluded, k.included
 			p.Used += d.Tokens
 		case d.Priority >= 1:
 			d.Verdict = VerdictIncluded
@@ -287,8 +315,18 @@ func (p *Packing) pack() {
 			d.Reason = "included over budget: priority 1 is required; needs " + quantity(d.Tokens, "token") +
 				", " + grouped(left) + ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
 		default:
+			if left != lastLeft {
+				lastLeft, leftText = left, grouped(left)
+			}
 			d.Verdict = VerdictDroppedBudget
-			d.Reason = "dropped: needs " + quantity(d.Tokens, "token") + ", " + grouped(left) + ofBudget
+			if k.memo == nil { // packed once: one string, as before
+				d.Reason = "dropped: needs " + quantity(d.Tokens, "token") + ", " + leftText + ofBudget
+				break
+			}
+			if k.needs == "" {
+				k.needs = "dropped: needs " + quantity(d.Tokens, "token") + ", "
+			}
+			d.Reason = k.needs + leftText + ofBudget
 		}
 	}
 	p.Exceeded = max(p.Used-p.Budget, 0)

@@ -37,7 +37,8 @@ func BenchmarkReadHTTP(b *testing.B) {
 }
 
 // BenchmarkCachedRead compares, in one run, a memory read of threengram over
-// stdio (the server answers), a hit from the cache's memory tier, and a hit
+// stdio (the server answers; on a live connection, and in a fresh process
+// that starts the server), a hit from the cache's memory tier, and a hit
 // from SQLite in a fresh process (a new Store on the file each time, as a
 // new attachectl would open it).
 func BenchmarkCachedRead(b *testing.B) {
@@ -55,6 +56,18 @@ func BenchmarkCachedRead(b *testing.B) {
 			if _, err := c.Read(ctx, uri, hostcore.ReadBypass); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+	// What a fresh process pays to ask the server: start it, initialize,
+	// read, stop it. open-store-and-hit is the cache's side of that.
+	b.Run("stdio-fresh-server", func(b *testing.B) {
+		for b.Loop() {
+			fresh := hostcore.NewHost(nil, nil)
+			fc, _ := fresh.ConnFor(sc, "acme")
+			if _, err := fc.Read(ctx, uri, hostcore.ReadBypass); err != nil {
+				b.Fatal(err)
+			}
+			fresh.Close()
 		}
 	})
 	b.Run("memory-hit", func(b *testing.B) {

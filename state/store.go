@@ -48,6 +48,7 @@ type Store struct {
 	session string // removed_by of the rows this Store removes
 	now     func() time.Time
 	db      *sql.DB
+	file    *sqlitefile.Session // marks the file open, so that a clean close spares the next open its check
 	writeMu sync.Mutex
 	closed  atomic.Bool
 }
@@ -72,7 +73,7 @@ func DefaultPath(dataDir string) string {
 }
 
 // Open opens the state file at path, creating it and its directory if
-// needed, checks it, brings its schema up to date and deletes the rows
+// needed, checks it when a check is due (see sqlitefile.Session), brings its schema up to date and deletes the rows
 // removed more than staleRemoval ago, by sessions that never closed. A
 // damaged file, or one written by a newer version of the program, is
 // refused and left untouched.
@@ -85,7 +86,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	if opts != nil && opts.Now != nil {
 		s.now = opts.Now
 	}
-	s.db, err = openDB(context.Background(), abs, s.stamp().Add(-staleRemoval))
+	s.db, s.file, err = openDB(context.Background(), abs, s.stamp().Add(-staleRemoval))
 	if err != nil {
 		return nil, fmt.Errorf("opening state %s: %w", abs, err)
 	}
@@ -94,20 +95,23 @@ func Open(path string, opts *Options) (*Store, error) {
 
 // openDB opens, checks and migrates the database at path, creating it if
 // needed, and purges the rows removed before cutoff.
-func openDB(ctx context.Context, path string, cutoff time.Time) (*sql.DB, error) {
-	db, err := sqlitefile.Open(ctx, path, driverParams, migrations)
+func openDB(ctx context.Context, path string, cutoff time.Time) (*sql.DB, *sqlitefile.Session, error) {
+	// The check's schedule runs on the wall clock, not the injected one:
+	// it is about the file, not about what the state records.
+	db, ss, err := sqlitefile.OpenSession(ctx, path, driverParams, migrations, nil)
 	if err == nil {
 		if err = purgeRemoved(ctx, db, `removed_at < ?`, formatTime(cutoff)); err == nil {
 			err = scrubUserinfo(ctx, db)
 		}
 		if err != nil {
 			db.Close()
+			ss.Leave()
 		}
 	}
 	if err != nil {
-		return nil, damaged(err)
+		return nil, nil, damaged(err)
 	}
-	return db, nil
+	return db, ss, nil
 }
 
 // driverParams are the state file's connection settings.
@@ -151,7 +155,11 @@ func (s *Store) Close() error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	err := purgeRemoved(context.Background(), s.db, `removed_by = ?`, s.session)
-	return errors.Join(err, s.db.Close())
+	if err = errors.Join(err, s.db.Close()); err != nil {
+		s.file.Leave() // the next open checks
+		return err
+	}
+	return s.file.End() // closed cleanly: the next open need not check
 }
 
 // purgeRemoved deletes for good, in one transaction, the removed
@@ -159,6 +167,17 @@ func (s *Store) Close() error {
 // argument arg) selects. A conversation's attachments go with it, by the
 // foreign key's cascade, whoever removed them.
 func purgeRemoved(ctx context.Context, db *sql.DB, where string, arg any) error {
+	// Most of the time there is nothing to delete: finding that out with a
+	// read spares Open and Close the write lock and a synced commit.
+	var found int
+	err := db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM attachments WHERE removed_at IS NOT NULL AND `+where+`)
+		OR EXISTS (SELECT 1 FROM conversations WHERE removed_at IS NOT NULL AND `+where+`)`, arg, arg).Scan(&found)
+	if err != nil {
+		return fmt.Errorf("looking for removed rows: %w", err)
+	}
+	if found == 0 {
+		return nil
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("deleting removed rows: %w", err)

@@ -192,7 +192,10 @@ func TestOpenRefusesDamagedFile(t *testing.T) {
 			if !bytes.Equal(readFile(t, path), before) {
 				t.Error("Open changed the damaged file")
 			}
-			if names := dirNames(t, dir); !slices.Equal(names, []string{"state.db"}) {
+			// state.db.clean is the record of the last clean close (see
+			// sqlitefile.Session); it is what lets an open skip the check.
+			names := slices.DeleteFunc(dirNames(t, dir), func(n string) bool { return n == "state.db.clean" })
+			if !slices.Equal(names, []string{"state.db"}) {
 				t.Errorf("the directory holds %v; want the damaged file alone", names)
 			}
 		})

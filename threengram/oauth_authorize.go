@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -256,12 +257,12 @@ func (a *authServer) loginPage(w http.ResponseWriter, r *http.Request, req authR
 	for _, t := range tenants {
 		d.Tenants = append(d.Tenants, tenantChoice{t, t == pick})
 	}
-	writePage(w, http.StatusOK, loginTemplate, d)
+	writePage(w, http.StatusOK, loginTemplate(), d)
 }
 
 // errorPage tells the person at the browser what went wrong.
 func (a *authServer) errorPage(w http.ResponseWriter, status int, msg string) {
-	writePage(w, status, errorTemplate, msg)
+	writePage(w, status, errorTemplate(), msg)
 }
 
 func writePage(w http.ResponseWriter, status int, t *template.Template, data any) {
@@ -279,7 +280,11 @@ const pageStyle = `<style>body{font:16px system-ui,sans-serif;max-width:34em;mar
 	`fieldset{border:1px solid #ccc;padding:.5em 1em}label{display:block;margin:.4em 0}` +
 	`button{margin:1em .5em 0 0;padding:.4em 1.2em}.problem{color:#b00}</style>`
 
-var loginTemplate = template.Must(template.New("login").Parse(`<!doctype html>
+// The pages are parsed on first use, not at start: every process that
+// links this package (attachectl, the app) would otherwise parse them
+// before main, to read one memory.
+var loginTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("login").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in to threengram</title>` + pageStyle + `</head>
 <body><h1>Sign in to threengram</h1>
 <p><strong>{{.Client}}</strong> asks to act for one tenant of this server, with: {{.Scopes}}.</p>
@@ -294,8 +299,11 @@ var loginTemplate = template.Must(template.New("login").Parse(`<!doctype html>
 <button name="action" value="approve">Approve</button><button name="action" value="deny">Deny</button>
 </form></body></html>
 `))
+})
 
-var errorTemplate = template.Must(template.New("error").Parse(`<!doctype html>
+var errorTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("error").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>threengram sign-in failed</title>` + pageStyle + `</head>
 <body><h1>Sign-in failed</h1><p class="problem">{{.}}</p></body></html>
 `))
+})

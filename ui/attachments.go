@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -27,6 +28,15 @@ type attachmentsPanel struct {
 	rows    []ranked
 	packing hostcore.Packing
 	life    lifecycles
+	// ranker, items and atts are the conversation's attachments as last
+	// read: a budget, pin or priority change ranks them again without
+	// reading (items[i] is atts[i]). Only the UI goroutine changes items
+	// and atts; a ranking on another goroutine gets its own slice.
+	ranker *hostcore.Ranker
+	items  []*hostcore.Item
+	atts   []hostcore.Attachment
+	// reading is the ranking job that reads, while it runs, else 0.
+	reading uint64
 
 	budget  *widget.Entry
 	meter   *budgetMeter
@@ -41,7 +51,7 @@ type attachmentsPanel struct {
 }
 
 func newAttachmentsPanel(sh *shell, bar *conversationBar) *attachmentsPanel {
-	p := &attachmentsPanel{sh: sh, bar: bar, meter: newBudgetMeter()}
+	p := &attachmentsPanel{sh: sh, bar: bar, meter: newBudgetMeter(), ranker: hostcore.NewRanker(nil)}
 	p.preview = newContextPreview(sh)
 	return p
 }
@@ -58,7 +68,7 @@ func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	p.budget.OnChanged = func(s string) {
 		if n, err := strconv.Atoi(s); err == nil && n > 0 {
 			p.sh.prefs.SetInt(prefBudget, n)
-			p.rerank()
+			p.repack()
 		}
 	}
 	p.summary = caption("")
@@ -108,6 +118,7 @@ func (p *attachmentsPanel) checkedAgo(x ranked) string {
 // load shows the current conversation: its ranking, and a fresh watcher.
 func (p *attachmentsPanel) load() {
 	p.undo.Hide()
+	p.items, p.atts = nil, nil // another conversation's: a budget change must not pack them
 	p.rerank()
 	p.rewatch()
 }
@@ -128,25 +139,90 @@ func (p *attachmentsPanel) rerank() {
 	budget, _ := strconv.Atoi(p.budget.Text)
 	cv := p.sh.cv
 	ctx, gen := p.rank.start(p.sh.ctx)
-	type outcome struct {
-		packing hostcore.Packing
-		atts    []hostcore.Attachment
-		doc     string
-	}
+	ranker := p.ranker
+	p.reading = gen
 	run(p.sh.work, ctx, func(ctx context.Context) (outcome, error) {
-		pk, atts, err := cv.Rank(ctx, conv, &hostcore.RankOptions{Budget: budget})
-		return outcome{pk, atts, hostcore.Assemble(pk).Markdown()}, err
-	}, func(o outcome, err error) {
+		items, atts, err := cv.Items(ctx, conv)
+		if err != nil {
+			return outcome{}, err
+		}
+		pk := ranker.Rank(items, budget)
+		return outcome{pk, items, atts, hostcore.Assemble(pk).Markdown()}, nil
+	}, p.shown(gen))
+}
+
+// outcome is a ranking ready to show, with the items it was made from.
+type outcome struct {
+	packing hostcore.Packing
+	items   []*hostcore.Item
+	atts    []hostcore.Attachment
+	doc     string
+}
+
+// shown returns what shows the ranking of job gen, unless a newer one
+// started meanwhile.
+func (p *attachmentsPanel) shown(gen uint64) func(outcome, error) {
+	return func(o outcome, err error) {
 		if !p.rank.current(gen) {
 			return
 		}
 		p.rank.finish(gen)
+		wasRead := gen == p.reading
+		if wasRead {
+			p.reading = 0
+		}
 		if err != nil {
 			p.sh.fail(err)
 			return
 		}
+		p.items, p.atts = o.items, o.atts
+		if budget, _ := strconv.Atoi(p.budget.Text); wasRead && budget > 0 && budget != o.packing.Budget {
+			p.repack() // typed while the read was in flight
+			return
+		}
 		p.show(o.packing, o.atts, o.doc)
-	})
+	}
+}
+
+// repack packs the attachments last read under the budget now typed,
+// reading nothing; before the first ranking, or while one is running, it
+// leaves it to the read in flight.
+func (p *attachmentsPanel) repack() {
+	if p.reading != 0 && p.rank.current(p.reading) {
+		return // the read in flight packs under the budget typed by the time it lands
+	}
+	if p.items == nil {
+		p.rerank()
+		return
+	}
+	budget, _ := strconv.Atoi(p.budget.Text)
+	items, atts, ranker := p.items, p.atts, p.ranker
+	ctx, gen := p.rank.start(p.sh.ctx)
+	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
+		pk := ranker.Repack(items, budget)
+		return outcome{pk, items, atts, hostcore.Assemble(pk).Markdown()}, nil
+	}, p.shown(gen))
+}
+
+// rankKept ranks the attachments last read again after a's pin or
+// priority changed, reading nothing; an attachment not among them (or no
+// ranking yet, or a read in flight) makes it read them all: the change
+// is saved, so the read sees it.
+func (p *attachmentsPanel) rankKept(a hostcore.Attachment) {
+	i := slices.IndexFunc(p.atts, func(x hostcore.Attachment) bool { return x.ID == a.ID })
+	if i < 0 || i >= len(p.items) || p.reading != 0 && p.rank.current(p.reading) {
+		p.rerank()
+		return
+	}
+	items, atts := slices.Clone(p.items), slices.Clone(p.atts)
+	items[i], atts[i] = hostcore.ItemOf(items[i], a), a
+	budget, _ := strconv.Atoi(p.budget.Text)
+	ranker := p.ranker
+	ctx, gen := p.rank.start(p.sh.ctx)
+	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
+		pk := ranker.Rank(items, budget)
+		return outcome{pk, items, atts, hostcore.Assemble(pk).Markdown()}, nil
+	}, p.shown(gen))
 }
 
 // show lays out a ranking.
@@ -203,12 +279,13 @@ func (p *attachmentsPanel) inspect(id widget.ListItemID) {
 	p.sh.notify(fmt.Sprintf("#%d %s: %s", x.dec.Rank, x.att.URI, x.dec.Reason)) // the whole reason, which the row may cut
 }
 
-// change saves an attachment's pin or priority and ranks again.
+// change saves an attachment's pin or priority and ranks again, without
+// reading.
 func (p *attachmentsPanel) change(a hostcore.Attachment, what string) {
 	store := p.sh.cv.Store()
 	p.sh.act(func(ctx context.Context) error { return store.UpdateAttachment(ctx, a) }, func() {
 		p.sh.notify(what)
-		p.rerank()
+		p.rankKept(a)
 	})
 }
 

@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -28,6 +30,13 @@ type resourcesTab struct {
 	shown []int    // indices into all that match the search
 	sel   int      // index into shown, or -1
 	list  job
+	// query is what shown matches: a keystroke that adds to it narrows
+	// shown instead of searching every key again.
+	query string
+	// firstRows, when set, is told how long after page 1 arrived its rows
+	// were on the list (the catalog benchmarks set it).
+	firstRows func(time.Duration)
+	refreshed time.Time // when the list was last refreshed
 
 	search   *keyEntry
 	noMatch  *widget.Label // says when the search hides every resource
@@ -90,8 +99,8 @@ func (t *resourcesTab) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	box := o.(*fyne.Container)
 	texts := box.Objects[0].(*fyne.Container)
 	icon := box.Objects[1].(*canvas.Image)
-	texts.Objects[0].(*widget.Label).SetText(r.DisplayName())
-	texts.Objects[1].(*widget.Label).SetText(resourceDetail(r))
+	setText(texts.Objects[0].(*widget.Label), r.DisplayName())
+	setText(texts.Objects[1].(*widget.Label), resourceDetail(r))
 	res := t.icons.forResource(r)
 	if res == nil {
 		res = theme.FileIcon()
@@ -99,6 +108,15 @@ func (t *resourcesTab) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	if icon.Resource != res {
 		icon.Resource = res
 		icon.Refresh()
+	}
+}
+
+// setText sets l's text unless it is already that: setting it shapes the
+// text again (truncation shapes it several times), which a list refreshed
+// for rows added below the visible ones would pay for every visible row.
+func setText(l *widget.Label, text string) {
+	if l.Text != text {
+		l.SetText(text)
 	}
 }
 
@@ -118,6 +136,7 @@ func resourceDetail(r hostcore.Resource) string {
 func (t *resourcesTab) setConn(c *hostcore.Conn) {
 	t.conn = c
 	t.all, t.keys, t.shown, t.sel = nil, nil, nil, -1
+	t.query = strings.ToLower(strings.TrimSpace(t.search.Text))
 	t.rows.UnselectAll()
 	t.rows.Refresh()
 	t.empty.Hide()
@@ -138,9 +157,14 @@ func (t *resourcesTab) load(c *hostcore.Conn) {
 	go func() {
 		var batch []hostcore.Resource
 		hand := func(p hostcore.ListProgress) {
-			b := batch
+			b, arrived := batch, time.Now()
 			batch = nil
-			deliver(func() { t.landed(gen, b, &p) })
+			deliver(func() {
+				t.landed(gen, b, &p)
+				if p.Pages == 1 && t.firstRows != nil && t.list.current(gen) {
+					t.firstRows(time.Since(arrived))
+				}
+			})
 		}
 		var err error
 		n := 0
@@ -173,13 +197,19 @@ func (t *resourcesTab) landed(gen uint64, batch []hostcore.Resource, p *hostcore
 		t.all = append(t.all, r)
 		t.keys = append(t.keys, strings.ToLower(r.Name+"\x00"+r.Title+"\x00"+r.URI+"\x00"+r.Description))
 	}
-	if p != nil {
+	if p != nil && (p.Pages == 1 || time.Since(t.refreshed) >= listRefreshEvery) {
 		t.pages.SetText(fmt.Sprintf("Listing: %s pages, %s resources so far…", count(int64(p.Pages)), count(int64(p.Items))))
 	}
 	if len(batch) > 0 {
-		t.filter()
+		t.filterFrom(len(t.all) - len(batch))
 	}
 }
+
+// listRefreshEvery spaces the list's refreshes while pages land: a page of
+// 100 rows arrives every few milliseconds, and each refresh lays out the
+// visible rows again, which was most of the host's cost of listing 50,000
+// resources. The first page and the last are shown at once.
+const listRefreshEvery = 100 * time.Millisecond
 
 // finished ends a listing: an error goes to the status line, an empty list
 // says where else to look, or that the server offers no resources at all.
@@ -188,6 +218,7 @@ func (t *resourcesTab) finished(gen uint64, caps hostcore.Capabilities, err erro
 		return
 	}
 	t.list.finish(gen)
+	t.refreshRows() // the rows that landed since the last refresh
 	t.progress.Hide()
 	if err != nil {
 		t.sh.fail(err)
@@ -232,28 +263,53 @@ func (t *resourcesTab) stop(msg string) {
 		return
 	}
 	t.list.stop()
+	t.refreshRows()
 	t.progress.Hide()
 	t.sh.notify(fmt.Sprintf("%s after %s resources", msg, count(int64(len(t.all)))))
 	t.loaded(len(t.all))
 }
 
-// filter shows the resources that match the search box.
+// filter shows the resources that match the search box. Typing on (the
+// query grows) narrows what is shown, so a keystroke over 50,000 resources
+// looks again only at those that matched the keystroke before.
 func (t *resourcesTab) filter() {
 	q := strings.ToLower(strings.TrimSpace(t.search.Text))
+	if q != t.query && t.query != "" && strings.Contains(q, t.query) {
+		t.shown = slices.DeleteFunc(t.shown, func(i int) bool { return !strings.Contains(t.keys[i], q) })
+		t.query = q
+		t.refreshRows()
+		return
+	}
+	t.query = q
 	t.shown = t.shown[:0]
-	for i, k := range t.keys {
-		if q == "" || strings.Contains(k, q) {
+	t.filterFrom(0)
+}
+
+// filterFrom adds to shown the resources from index from on that match
+// the query (a page that just landed, or all of them).
+func (t *resourcesTab) filterFrom(from int) {
+	before := len(t.shown)
+	for i := from; i < len(t.keys); i++ {
+		if t.query == "" || strings.Contains(t.keys[i], t.query) {
 			t.shown = append(t.shown, i)
 		}
 	}
+	if from > 0 && before > 0 && time.Since(t.refreshed) < listRefreshEvery {
+		return // rows added below the first ones: shown at the next refresh
+	}
+	t.refreshRows()
+}
+
+func (t *resourcesTab) refreshRows() {
 	if t.sel >= len(t.shown) {
 		t.sel = -1
 	}
-	if note := filterNote(q, len(t.shown), len(t.keys), "resource", "search"); note != t.noMatch.Text || note == "" {
+	if note := filterNote(strings.TrimSpace(t.search.Text), len(t.shown), len(t.keys), "resource", "search"); note != t.noMatch.Text || note == "" {
 		t.noMatch.SetText(note)
 		t.noMatch.Hidden = note == ""
 	}
 	t.rows.Refresh()
+	t.refreshed = time.Now()
 }
 
 // chosen is the selected resource, else the first that matches the search.

@@ -48,6 +48,15 @@ func (b bodyCache) Get(ctx context.Context, k hostcore.CacheKey, partition strin
 		Value: e.Value, StoredAt: e.StoredAt, TTL: e.TTL, Size: e.Size}, true, nil
 }
 
+func (b bodyCache) GetDecoded(ctx context.Context, k hostcore.CacheKey, partition string, decode func([]byte) (any, error)) (hostcore.CacheEntry, any, bool, error) {
+	e, v, ok, err := b.s.GetDecoded(ctx, key(k), partition, decode)
+	if !ok || err != nil {
+		return hostcore.CacheEntry{}, nil, false, err
+	}
+	return hostcore.CacheEntry{Key: k, Scope: string(e.Scope), Partition: e.Account, AccountName: e.AccountName,
+		StoredAt: e.StoredAt, TTL: e.TTL, Size: e.Size}, v, true, nil
+}
+
 func (b bodyCache) Put(ctx context.Context, e hostcore.CacheEntry) error {
 	return b.s.Put(ctx, cache.Entry{Key: key(e.Key), Scope: cache.Scope(e.Scope), Account: e.Partition,
 		AccountName: e.AccountName, Value: e.Value, StoredAt: e.StoredAt, TTL: e.TTL})

@@ -26,7 +26,9 @@ import (
 // Open opens the database file at path, an absolute path, with the driver
 // parameters params (see URI). It creates the file's directory and the file
 // if they do not exist, connects, runs QuickCheck and brings the schema up
-// to date with Migrate(migrations). On error nothing is left open.
+// to date with Migrate(migrations). On error nothing is left open. A store
+// that closes cleanly opens with OpenSession, which checks only when a
+// check is due.
 //
 // The directory is made readable by its owner only, and so is the file,
 // before SQLite sees it: SQLite gives its -wal and -shm files the mode of
@@ -35,14 +37,20 @@ func Open(ctx context.Context, path, params string, migrations []string) (*sql.D
 	if err := create(path); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite3", URI(path, params))
+	return open(ctx, path, params, migrations, true)
+}
+
+// open connects to the file at path, runs QuickCheck if check is set, and
+// migrates it.
+func open(ctx context.Context, path, params string, migrations []string, check bool) (*sql.DB, error) {
+	db, err := sql.Open("sqlite3", URI(path, withoutWALIfSet(path, params)))
 	if err != nil {
 		return nil, err
 	}
 	if err = db.PingContext(ctx); err != nil {
 		err = fmt.Errorf("connecting: %w", err)
 	}
-	if err == nil {
+	if err == nil && check {
 		err = Check(ctx, db, QuickCheck)
 	}
 	if err == nil {

@@ -1,0 +1,16 @@
+//go:build !(linux || darwin || freebsd || netbsd || openbsd || dragonfly)
+
+package sqlitefile
+
+import (
+	"errors"
+	"os"
+)
+
+var errNoLocks = errors.New("no advisory locks on this platform")
+
+// lockFile is unavailable here: every open checks the file.
+func lockFile(*os.File) (bool, error) { return false, errNoLocks }
+
+// lockHeld cannot tell: a marker is taken as stale.
+func lockHeld(string) (bool, error) { return false, errNoLocks }

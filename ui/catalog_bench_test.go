@@ -1,0 +1,198 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/hostcache"
+	"github.com/attache/attache/internal/testbin"
+	"github.com/attache/attache/state"
+)
+
+// catalogSize is the large catalog: 50,000 resources, 100 a page.
+const catalogSize = 50_000
+
+// catalogServer is mcptestd's paged mode with the large catalog.
+func catalogServer(b *testing.B) hostcore.ServerConfig {
+	return hostcore.ServerConfig{Name: "catalog", Title: "catalog", Source: "builtin",
+		Command: testbin.Build(b, "internal/mcptest/mcptestd"),
+		Args:    []string{"--mode", "paged", "--resources", fmt.Sprint(catalogSize), "--page-size", "100", "--stdio"}}
+}
+
+// catalogApp is the window over a fresh host, cache and state, in Fyne's
+// test driver, with the catalog server built in.
+type catalogApp struct {
+	b   *testing.B
+	app *App
+	tab *resourcesTab
+}
+
+func newCatalogApp(b *testing.B, sc hostcore.ServerConfig) *catalogApp {
+	dir := b.TempDir()
+	fa := test.NewTempApp(b)
+	cfg, err := hostcore.LoadConfig(filepath.Join(dir, "config.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cache, bodies, err := hostcache.Open(dir, 0, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := state.Open(state.DefaultPath(dir), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	host := hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Builtin: []hostcore.ServerConfig{sc}})
+	ca := &catalogApp{b: b}
+	locked(func() {
+		ca.app = New(fa, hostcore.NewConversations(host, st), &Options{Icons: &hostcore.IconFetcher{}})
+		ca.tab = ca.app.picker.resources
+	})
+	b.Cleanup(func() {
+		locked(ca.app.Close)
+		host.Close()
+		st.Close()
+		cache.Close()
+	})
+	ca.settle()
+	return ca
+}
+
+// locked runs f as the main goroutine would (see mainMu).
+func locked(f func()) {
+	mainMu.Lock()
+	defer mainMu.Unlock()
+	f()
+}
+
+func (ca *catalogApp) settle() {
+	deadline := time.Now().Add(5 * time.Minute)
+	for !ca.app.Idle() {
+		if time.Now().After(deadline) {
+			ca.b.Fatal("the window did not settle")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// list lists the catalog in the resources tab and waits for its last page.
+func (ca *catalogApp) list() {
+	var err error
+	locked(func() { err = ca.app.SelectServer("catalog", "") })
+	if err != nil {
+		ca.b.Fatal(err)
+	}
+	ca.settle()
+	if n := len(ca.tab.all); n != catalogSize {
+		ca.b.Fatalf("%d resources listed, want %d", n, catalogSize)
+	}
+}
+
+// BenchmarkCatalogFirstRows: how long after the first page of the 50,000
+// arrives its rows are on the list (ms/first-rows, the slowest of b.N
+// listings, each in a fresh window).
+func BenchmarkCatalogFirstRows(b *testing.B) {
+	sc := catalogServer(b)
+	var worst time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		ca := newCatalogApp(b, sc)
+		var first time.Duration
+		locked(func() { ca.tab.firstRows = func(d time.Duration) { first = d } })
+		b.StartTimer()
+		ca.list()
+		var rows int
+		locked(func() { rows = len(ca.tab.shown) })
+		if first == 0 || rows == 0 {
+			b.Fatal("the first rows were never shown")
+		}
+		worst = max(worst, first)
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "ms/first-rows")
+}
+
+// BenchmarkCatalogFilter types searches into the box over the 50,000
+// listed resources, a rune at a time, and reports the 95th percentile and
+// the slowest of the keystrokes (each filters and refreshes the list),
+// with backspaces between searches.
+func BenchmarkCatalogFilter(b *testing.B) {
+	ca := newCatalogApp(b, catalogServer(b))
+	ca.list()
+	searches := []string{"resource 4", "resource-49", "page 12", "zzz", "res 1", "4999"}
+	var took []time.Duration
+	var matched int
+	for b.Loop() {
+		for _, s := range searches {
+			for _, r := range s {
+				t0 := time.Now()
+				locked(func() { ca.tab.search.TypedRune(r) })
+				took = append(took, time.Since(t0))
+			}
+			locked(func() { matched += len(ca.tab.shown) })
+			locked(func() { ca.tab.search.SetText("") })
+		}
+	}
+	if matched == 0 {
+		b.Fatal("no search matched anything: the benchmark measured nothing")
+	}
+	slices.Sort(took)
+	b.ReportMetric(ms(took[len(took)*95/100]), "ms/keystroke-p95")
+	b.ReportMetric(ms(took[len(took)-1]), "ms/keystroke-max")
+}
+
+// BenchmarkCatalogListing lists the 50,000 resources through the app (the
+// host, its cache and the tab) and through a bare go-sdk client, each
+// against a fresh server process, and reports the host's overhead as a
+// share of the bare listing (%overhead).
+func BenchmarkCatalogListing(b *testing.B) {
+	sc := catalogServer(b)
+	var app, bare time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		ca := newCatalogApp(b, sc)
+		b.StartTimer()
+		t0 := time.Now()
+		ca.list()
+		app += time.Since(t0)
+		t0 = time.Now()
+		if n := bareListing(b, sc); n != catalogSize {
+			b.Fatalf("bare listing: %d resources, want %d", n, catalogSize)
+		}
+		bare += time.Since(t0)
+	}
+	b.ReportMetric(ms(app)/float64(b.N), "ms/app-listing")
+	b.ReportMetric(ms(bare)/float64(b.N), "ms/bare-listing")
+	b.ReportMetric(100*float64(app-bare)/float64(bare), "%overhead")
+}
+
+// bareListing connects a plain go-sdk client to sc over stdio and lists
+// every page: the server's paging time, and nothing of the host's.
+func bareListing(b *testing.B, sc hostcore.ServerConfig) int {
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(sc.Command, sc.Args...)}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	n := 0
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = r
+		n++
+	}
+	return n
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
