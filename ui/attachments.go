@@ -37,6 +37,9 @@ type attachmentsPanel struct {
 	atts   []hostcore.Attachment
 	// reading is the ranking job that reads, while it runs, else 0.
 	reading uint64
+	// loading is set while load puts the conversation's budget in the
+	// field: the ranking that follows packs under it.
+	loading bool
 
 	budget  *widget.Entry
 	meter   *budgetMeter
@@ -67,8 +70,13 @@ func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	}
 	p.budget.OnChanged = func(s string) {
 		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			p.sh.prefs.SetInt(prefBudget, n)
-			p.repack()
+			if p.sh.conv.ID != 0 {
+				p.sh.prefs.SetInt(budgetKey(p.sh.conv.ID), n)
+			}
+			p.sh.prefs.SetInt(prefBudget, n) // a new conversation's
+			if !p.loading {
+				p.repack()
+			}
 		}
 	}
 	p.summary = caption("")
@@ -115,10 +123,19 @@ func (p *attachmentsPanel) checkedAgo(x ranked) string {
 	return span(ago) + " ago"
 }
 
+// budgetKey is the preference that keeps a conversation's budget.
+func budgetKey(conv int64) string { return prefBudget + "." + strconv.FormatInt(conv, 10) }
+
 // load shows the current conversation: its ranking, and a fresh watcher.
 func (p *attachmentsPanel) load() {
 	p.undo.Hide()
 	p.items, p.atts = nil, nil // another conversation's: a budget change must not pack them
+	// Each conversation keeps its own budget; one never given one starts
+	// with the last budget typed.
+	p.loading = true
+	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(budgetKey(p.sh.conv.ID),
+		p.sh.prefs.IntWithFallback(prefBudget, hostcore.DefaultBudget))))
+	p.loading = false
 	p.rerank()
 	p.rewatch()
 }
