@@ -40,6 +40,7 @@ type attachmentsPanel struct {
 	// loading is set while load puts the conversation's budget in the
 	// field: the ranking that follows packs under it.
 	loading bool
+	order   heldOrder
 
 	budget  *widget.Entry
 	meter   *budgetMeter
@@ -94,7 +95,7 @@ func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	budgetRow := container.NewBorder(nil, nil, heading("Attachments"),
 		container.NewHBox(widget.NewLabel("budget"), container.NewGridWrap(fyne.NewSize(96, p.budget.MinSize().Height), p.budget),
 			widget.NewLabel("tokens")))
-	head := container.NewVBox(p.bar.buildUI(), widget.NewSeparator(), budgetRow, p.meter.buildUI(), p.summary)
+	head := container.NewVBox(p.bar.buildUI(), widget.NewSeparator(), budgetRow, p.meter.buildUI(), p.summary, p.buildOrderNote())
 	top := container.NewBorder(head, p.undo, nil, nil, container.NewStack(p.list, container.NewPadded(p.empty)))
 	split := container.NewVSplit(top, p.preview.buildUI())
 	split.Offset = 0.68
@@ -259,6 +260,7 @@ func (p *attachmentsPanel) show(pk hostcore.Packing, atts []hostcore.Attachment,
 		p.rows = append(p.rows, x)
 		verdicts[d.Verdict]++
 	}
+	p.keepOrder()
 	p.meter.set(pk)
 	p.summary.SetText(fmt.Sprintf("%d included · %d dropped for budget · %d held back (audience) · %d unreadable",
 		verdicts[hostcore.VerdictIncluded], verdicts[hostcore.VerdictDroppedBudget],
@@ -299,6 +301,7 @@ func (p *attachmentsPanel) inspect(id widget.ListItemID) {
 // change saves an attachment's pin or priority and ranks again, without
 // reading.
 func (p *attachmentsPanel) change(a hostcore.Attachment, what string) {
+	p.holdOrder() // the row stays under the pointer
 	store := p.sh.cv.Store()
 	p.sh.act(func(ctx context.Context) error { return store.UpdateAttachment(ctx, a) }, func() {
 		p.sh.notify(what)
