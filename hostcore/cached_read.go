@@ -171,6 +171,16 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 	ch := h.flights.DoChan(flight, func() (any, error) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ConnectTimeout+h.opts.RequestTimeout+maxBackoff)
 		defer cancel()
+		if mode == ReadUse {
+			// A caller that missed the cache just before the previous
+			// flight of this uri stored its result and ended starts a new
+			// flight: look again, so that it is served what was stored.
+			if e, v, ok, err := h.cacheGet(fctx, key, partition); ok && err == nil {
+				if now := h.opts.Now.now(); fresh(e, now) {
+					return c.verified(fctx, e, c.fromEntry(e, v, CacheHit, now))
+				}
+			}
+		}
 		gen := h.generation(key)
 		res, err := c.ReadServer(fctx, uri)
 		if err != nil {

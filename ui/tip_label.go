@@ -45,7 +45,7 @@ func (l *tipLabel) MouseIn(e *desktop.MouseEvent) {
 	l.gen++
 	gen, pos := l.gen, e.AbsolutePosition
 	l.timer = time.AfterFunc(tipDelay, func() {
-		fyne.Do(func() {
+		deliver(func() {
 			if l.gen == gen {
 				l.showTip(pos)
 			}
@@ -77,9 +77,10 @@ func (l *tipLabel) showTip(pos fyne.Position) {
 	text.Wrapping = fyne.TextWrapWord
 	text.Resize(fyne.NewSize(width, text.MinSize().Height))
 	height := text.MinSize().Height // wrapped at width
-	l.tip = widget.NewPopUp(text, c)
-	l.tip.ShowAtPosition(pos.Add(fyne.NewPos(0, 16)))
-	l.tip.Resize(fyne.NewSize(width, height))
+	tip := widget.NewPopUp(text, c)
+	tip.ShowAtPosition(pos.Add(fyne.NewPos(0, 16)))
+	tip.Resize(fyne.NewSize(width, height))
+	l.tip = tip
 }
 
 func (l *tipLabel) hideTip() {

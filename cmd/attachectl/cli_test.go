@@ -104,7 +104,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, exitUsage, "unknown command"},
 		{"refused expansion", []string{"expand", "threengram://memory/{id}", "id=.."}, exitUsage, "dot-segment"},
 		{"connection refused", []string{"read", "--url", "http://127.0.0.1:1/mcp", "x://y"}, exitTransport, "connection"},
-		{"process fails to start", []string{"read", "--stdio", "/nonexistent/server --flag", "x://y"}, exitTransport, ""},
+		{"command file missing", []string{"read", "--stdio", "/nonexistent/server --flag", "x://y"}, exitUsage, "file not found: /nonexistent/server"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := ctl(t, env, tt.args...)
