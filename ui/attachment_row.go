@@ -65,8 +65,8 @@ type rowActions struct {
 func newAttachmentRow() *attachmentRow {
 	r := &attachmentRow{rank: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		verdict: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		title: newTipLabel(), life: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		stale: widget.NewLabelWithStyle("stale", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		title:   newTipLabel(), life: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		stale:  widget.NewLabelWithStyle("stale", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		reason: newTipLabel(), where: widget.NewLabel(""), pin: widget.NewCheck("Pin", nil),
 		priority: widget.NewSelect(priorityChoices, nil),
 		reread:   widget.NewButtonWithIcon("Re-read", theme.ViewRefreshIcon(), nil),

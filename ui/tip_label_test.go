@@ -24,7 +24,11 @@ func TestReasonTooltip(t *testing.T) {
 	defer w.Close()
 	w.Resize(fyne.NewSize(200, 60))
 	do := func(f func()) { mainMu.Lock(); defer mainMu.Unlock(); f() } // as the main goroutine, one at a time with deliver
-	overlay := func() fyne.CanvasObject { var o fyne.CanvasObject; do(func() { o = w.Canvas().Overlays().Top() }); return o }
+	overlay := func() fyne.CanvasObject {
+		var o fyne.CanvasObject
+		do(func() { o = w.Canvas().Overlays().Top() })
+		return o
+	}
 	wait := func(what string, cond func() bool) {
 		deadline := time.Now().Add(5 * time.Second)
 		for !cond() {
