@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
 )
@@ -23,11 +24,14 @@ func TestAccountSwitchLayout(t *testing.T) {
 	w := h.app.picker.templates
 	b := h.app.picker.byID
 	for _, account := range []string{"globex", "acme", "globex"} {
-		h.do(func() { h.app.picker.show(TabTemplates) })
+		h.do(func() { h.app.picker.show(TabTemplates); test.WidgetRenderer(w.form) }) // drawn, as in a window
 		h.do(func() { h.card(hostcore.DemoServerName).accounts.SetSelected(account) })
 		h.settle()
 		h.do(func() {
 			field := w.fields["id"]
+			if drawnEntry(w.form) != field {
+				t.Errorf("as %s, the form draws another account's field, not the one the preview follows", account)
+			}
 			if field == nil || !below(field, w.preview) {
 				t.Errorf("as %s, the template's preview is drawn over its field", account)
 			}

@@ -37,6 +37,7 @@ type templateWorkbench struct {
 
 	choose      *widget.Select
 	form        *widget.Form
+	formBox     *fyne.Container // holds form: each template gets a new one
 	preview     *widget.Label
 	refusal     *widget.Label
 	empty       *widget.Label // why there is nothing to fill in
@@ -64,6 +65,7 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 	w.choose = widget.NewSelect(nil, func(string) { w.pick(w.choose.SelectedIndex()) })
 	w.choose.PlaceHolder = "(no templates)"
 	w.form = widget.NewForm()
+	w.formBox = container.NewStack(w.form)
 	w.preview = widget.NewLabel("")
 	w.preview.Wrapping = fyne.TextWrapBreak
 	w.preview.TextStyle = fyne.TextStyle{Monospace: true}
@@ -94,7 +96,7 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 		})
 	w.suggestList.OnSelected = w.takeSuggestion
 	w.suggestList.onEnter = w.read // Enter on a suggestion takes it, then reads
-	left := container.NewVBox(w.choose, w.form, w.empty, w.preview, w.refusal,
+	left := container.NewVBox(w.choose, w.formBox, w.empty, w.preview, w.refusal,
 		container.NewHBox(w.readBtn, w.attachBtn))
 	right := container.NewBorder(w.suggestHead, nil, nil, nil, w.suggestList)
 	split := container.NewHSplit(container.NewVScroll(left), right)
@@ -170,7 +172,11 @@ func (w *templateWorkbench) showTemplates(ts []hostcore.Template, err error) {
 func (w *templateWorkbench) pick(i int) {
 	w.tpl, w.vars = nil, nil
 	w.fields = map[string]*keyEntry{}
-	w.form.Items = nil
+	// A new form for each template: a Form already drawn keeps the rows it
+	// drew when its items are replaced (Fyne 2.7), so the old template's
+	// field stayed on screen, dead, after a switch.
+	w.form = widget.NewForm()
+	w.formBox.Objects = []fyne.CanvasObject{w.form}
 	w.setSuggestions("", nil, "")
 	if i >= 0 && i < len(w.templates) {
 		t := w.templates[i]
@@ -184,7 +190,7 @@ func (w *templateWorkbench) pick(i int) {
 			w.form.Append(v, w.newField(v))
 		}
 	}
-	w.form.Refresh()
+	w.formBox.Refresh()
 	w.updatePreview()
 	if len(w.vars) > 0 {
 		w.suggest(w.vars[0]) // what the first field could hold, before any typing
