@@ -45,3 +45,22 @@ func TestAccountSwitchLayout(t *testing.T) {
 		})
 	}
 }
+
+// Switching to another account of the same server keeps the tab the
+// person is on (Memories, searching), where another server chooses the tab
+// again.
+func TestAccountSwitchKeepsTheTab(t *testing.T) {
+	h := newHarness(t)
+	p := h.app.picker
+	h.do(func() { p.show(TabByID) })
+	h.do(func() { h.card(hostcore.DemoServerName).accounts.SetSelected("globex") })
+	h.settle()
+	if got := p.current(); got != TabByID {
+		t.Errorf("after switching account the picker shows tab %d, want Memories (%d)", got, TabByID)
+	}
+	h.do(func() { h.card("paged").accounts.SetSelected(h.card("paged").accounts.Options[0]) })
+	h.settle()
+	if got := p.current(); got != TabResources {
+		t.Errorf("after switching to a server that lists resources the picker shows tab %d, want Resources", got)
+	}
+}

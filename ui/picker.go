@@ -36,6 +36,7 @@ type picker struct {
 	resourceN   int
 	templateN   int
 	userChanged bool
+	server      string // the server browsed, "" for none
 }
 
 func newPicker(sh *shell, loaded func()) *picker {
@@ -58,7 +59,17 @@ func (p *picker) buildUI() fyne.CanvasObject {
 
 // setConn lists c's catalog (nil: nothing to browse).
 func (p *picker) setConn(c *hostcore.Conn) {
-	p.listed, p.userChanged = 0, false
+	p.listed = 0
+	// Another account of the same server lists the same catalog: the tab
+	// the person is on stays in front. Another server chooses again.
+	server := ""
+	if c != nil {
+		server = c.Server.Name
+	}
+	if server != p.server {
+		p.userChanged = false
+	}
+	p.server = server
 	p.resources.setConn(c)
 	p.templates.setConn(c)
 	p.byID.setConn(c)
