@@ -9,6 +9,7 @@ import (
 	"net"
 	"os/exec"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -269,12 +270,16 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 }
 
 // clip bounds a server-supplied message shown to a person.
+// clip cuts s to at most 200 bytes, on a rune boundary, marking the cut.
 func clip(s string) string {
-	const max = 200
-	if len(s) > max {
-		return s[:max] + "…"
+	n := 200
+	if len(s) <= n {
+		return s
 	}
-	return s
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 func isTransport(err error) bool {

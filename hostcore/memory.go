@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Memories a person can tell apart. A threengram memory is a resource
@@ -45,7 +44,7 @@ func (m MemoryMeta) Line() string {
 // memoryMetaOf reads a memory's metadata from its body, if the body is a
 // threengram memory.
 func memoryMetaOf(uri, mimeType, text string) (MemoryMeta, bool) {
-	if !isJSONType(mimeType) && !(mimeType == "" && looksLikeJSON(text)) {
+	if !jsonBody(mimeType, text) {
 		return MemoryMeta{}, false
 	}
 	b, ok := parseMemoryBody(text)
@@ -151,7 +150,7 @@ func (c *Conn) SearchMemories(ctx context.Context, query, cursor string, limit i
 // protocol error. what names the tool and its server.
 func toolAnswer(res *ToolResult, v any, what string) error {
 	if res.IsError {
-		return newError(KindServerFault, nil, "%s failed: %s", what, headerValue(clipText(res.Text, 200)))
+		return newError(KindServerFault, nil, "%s failed: %s", what, headerValue(clip(res.Text)))
 	}
 	raw := []byte(res.Structured)
 	if len(raw) == 0 {
@@ -161,17 +160,6 @@ func toolAnswer(res *ToolResult, v any, what string) error {
 		return newError(KindProtocol, err, "%s answered something that could not be understood", what)
 	}
 	return nil
-}
-
-// clipText cuts s to at most n bytes, on a rune boundary, marking the cut.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // Memory returns the metadata of the item's body, if it is a threengram

@@ -34,7 +34,7 @@ func RenderBody(mimeType, text string) string {
 
 // renderBody is RenderBody, and whether the body was a threengram memory.
 func renderBody(mimeType, text string) (string, bool) {
-	if !isJSONType(mimeType) && !(mimeType == "" && looksLikeJSON(text)) {
+	if !jsonBody(mimeType, text) {
 		return text, false
 	}
 	if m, ok := parseMemoryBody(text); ok {
@@ -45,6 +45,12 @@ func renderBody(mimeType, text string) (string, bool) {
 		return text, false
 	}
 	return b.String(), false
+}
+
+// jsonBody reports whether a body is JSON: by its MIME type, or, without
+// one, by being a JSON object or array.
+func jsonBody(mimeType, text string) bool {
+	return isJSONType(mimeType) || mimeType == "" && looksLikeJSON(text)
 }
 
 // isJSONType reports whether a MIME type is JSON: application/json, text/json,

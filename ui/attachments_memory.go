@@ -43,7 +43,7 @@ func (p *attachmentsPanel) askLifecycles() {
 	for _, x := range p.rows {
 		if x.memory.Type != "" && hostcore.MemoryID(x.att.URI) != "" {
 			mems = append(mems, x.att)
-			ids = append(ids, strings.TrimSpace(x.att.Server.Name+"/"+x.att.Account+"/"+x.att.URI))
+			ids = append(ids, x.att.Server.Name+"/"+x.att.Account+"/"+x.att.URI)
 		}
 	}
 	slices.Sort(ids)

@@ -140,7 +140,6 @@ func (c *chatView) showAlways(always map[string][]string) {
 	slices.Sort(servers)
 	for _, server := range servers {
 		for _, tool := range always[server] {
-			server, tool := server, tool
 			b := widget.NewButtonWithIcon(tool+" of "+server, theme.CancelIcon(), func() { c.revoke(server, tool) })
 			b.Importance = widget.LowImportance
 			c.always.Add(b)

@@ -82,7 +82,6 @@ func (e *providerEditor) list() {
 			"(Ollama, llama.cpp, vLLM, LM Studio) by its base URL, or Anthropic."))
 	}
 	for _, pc := range ps {
-		pc := pc
 		name := widget.NewLabelWithStyle(pc.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		what := widget.NewLabel(e.describe(pc))
 		what.Wrapping = fyne.TextWrapWord
