@@ -132,19 +132,19 @@ func turnSummary(t hostcore.Turn) string {
 	}
 	s := fmt.Sprintf("Turn %d · %s · context %d of %d tokens, %d of %d attachments sent · %s: host counted %d tokens",
 		t.Seq, t.Status, t.Context.Used, t.Context.Budget, sent, len(t.Context.Items),
-		quantityWord(len(t.Requests), "request"), counted)
+		quantityWord(len(t.Requests), "request", "requests"), counted)
 	if reported {
 		s += fmt.Sprintf(", provider reported %d in, %d out", in, out)
 	}
 	return s
 }
 
-// quantityWord is n and the noun, plural unless n is 1.
-func quantityWord(n int, noun string) string {
+// quantityWord is n and its noun: one for 1, else many.
+func quantityWord(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + noun
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // sayToolCall adds a tool call to the transcript.

@@ -109,7 +109,7 @@ func (m *memorySearch) run(more bool) {
 		case res.NextCursor != "":
 			m.status.SetText(fmt.Sprintf("The first %d memories matching “%s”:", len(m.hits), q))
 		default:
-			m.status.SetText(fmt.Sprintf("%s matching “%s”:", quantityWord(len(m.hits), "memory"), q))
+			m.status.SetText(fmt.Sprintf("%s matching “%s”:", quantityWord(len(m.hits), "memory", "memories"), q))
 		}
 	})
 }
