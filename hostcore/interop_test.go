@@ -6,35 +6,17 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/npmpeer"
 )
 
 // peer returns the path of an npm peer's entry point under .peers/ (see
-// scripts/test.sh). Without it the test is skipped locally and fails in CI,
-// where the test script installs the peers.
-func peer(t *testing.T, pkg string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", ".peers", "node_modules", "@modelcontextprotocol", pkg, "dist", "index.js")
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("npm peer %s is not installed (scripts/test.sh installs it): %v", pkg, err)
-		}
-		t.Skipf("npm peer %s not installed; run scripts/test.sh once", pkg)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
-	return p
-}
+// npmpeer.Entry).
+func peer(t *testing.T, pkg string) string { return npmpeer.Entry(t, pkg) }
 
 func everything(t *testing.T) hostcore.ServerConfig {
 	return hostcore.ServerConfig{Name: "everything", Command: "node", Args: []string{peer(t, "server-everything"), "stdio"}}

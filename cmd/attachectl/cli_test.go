@@ -8,11 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/attache/attache/internal/mcptest"
+	"github.com/attache/attache/internal/npmpeer"
 	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/threengram"
 )
@@ -147,17 +147,7 @@ func TestAdHocHTTPWithHeaderAndUnauthorized(t *testing.T) {
 	}
 }
 
-func everythingPath(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", ".peers", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("server-everything is not installed: %v", err)
-		}
-		t.Skip("server-everything not installed; run scripts/test.sh once")
-	}
-	return p
-}
+func everythingPath(t *testing.T) string { return npmpeer.Entry(t, "server-everything") }
 
 func TestEverythingThroughCLI(t *testing.T) {
 	stdio := `node "` + everythingPath(t) + `" stdio` // quoted, as a shell would take it

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/modeltest"
+	"github.com/attache/attache/internal/npmpeer"
 	"github.com/attache/attache/internal/testbin"
 )
 
@@ -342,17 +342,7 @@ func TestToolsAndCall(t *testing.T) {
 	}
 }
 
-func memoryServerPath(t *testing.T) string {
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", ".peers", "node_modules", "@modelcontextprotocol", "server-memory", "dist", "index.js")
-	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("server-memory is not installed: %v", err)
-		}
-		t.Skip("server-memory not installed; run scripts/test.sh once")
-	}
-	return p
-}
+func memoryServerPath(t *testing.T) string { return npmpeer.Entry(t, "server-memory") }
 
 // Supersession: server-memory's knowledge graph changes between two turns
 // (create_entities); the second request carries the note and the new
