@@ -28,6 +28,9 @@ type attachmentsPanel struct {
 	rows    []ranked
 	packing hostcore.Packing
 	life    lifecycles
+	// memories are the kept items' memory metadata, by item ID, read once
+	// per reading (never on a budget keystroke).
+	memories map[string]hostcore.MemoryMeta
 	// ranker, items and atts are the conversation's attachments as last
 	// read: a budget, pin or priority change ranks them again without
 	// reading (items[i] is atts[i]). Only the UI goroutine changes items
@@ -130,7 +133,7 @@ func budgetKey(conv int64) string { return prefBudget + "." + strconv.FormatInt(
 // load shows the current conversation: its ranking, and a fresh watcher.
 func (p *attachmentsPanel) load() {
 	p.undo.Hide()
-	p.items, p.atts = nil, nil // another conversation's: a budget change must not pack them
+	p.items, p.atts, p.memories = nil, nil, nil // another conversation's: a budget change must not pack them
 	// Each conversation keeps its own budget; one never given one starts
 	// with the last budget typed.
 	p.loading = true
@@ -165,7 +168,8 @@ func (p *attachmentsPanel) rerank() {
 			return outcome{}, err
 		}
 		pk := ranker.Rank(items, budget)
-		return outcome{pk, items, atts, hostcore.Assemble(pk).Markdown()}, nil
+		return outcome{packing: pk, items: items, atts: atts, doc: hostcore.Assemble(pk).Markdown(),
+			memories: memoryMetas(items)}, nil
 	}, p.shown(gen))
 }
 
@@ -175,6 +179,9 @@ type outcome struct {
 	items   []*hostcore.Item
 	atts    []hostcore.Attachment
 	doc     string
+	// memories are the items' memory metadata, from a ranking that read
+	// them; nil from one that only re-packed what was kept.
+	memories map[string]hostcore.MemoryMeta
 }
 
 // shown returns what shows the ranking of job gen, unless a newer one
@@ -194,6 +201,9 @@ func (p *attachmentsPanel) shown(gen uint64) func(outcome, error) {
 			return
 		}
 		p.items, p.atts = o.items, o.atts
+		if o.memories != nil {
+			p.memories = o.memories
+		}
 		if budget, _ := strconv.Atoi(p.budget.Text); wasRead && budget > 0 && budget != o.packing.Budget {
 			p.repack() // typed while the read was in flight
 			return
@@ -218,7 +228,7 @@ func (p *attachmentsPanel) repack() {
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
 		pk := ranker.Repack(items, budget)
-		return outcome{pk, items, atts, hostcore.Assemble(pk).Markdown()}, nil
+		return outcome{packing: pk, items: items, atts: atts, doc: hostcore.Assemble(pk).Markdown()}, nil
 	}, p.shown(gen))
 }
 
@@ -239,7 +249,7 @@ func (p *attachmentsPanel) rankKept(a hostcore.Attachment) {
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
 		pk := ranker.Rank(items, budget)
-		return outcome{pk, items, atts, hostcore.Assemble(pk).Markdown()}, nil
+		return outcome{packing: pk, items: items, atts: atts, doc: hostcore.Assemble(pk).Markdown()}, nil
 	}, p.shown(gen))
 }
 
@@ -255,7 +265,7 @@ func (p *attachmentsPanel) show(pk hostcore.Packing, atts []hostcore.Attachment,
 	for _, d := range pk.Decisions {
 		x := ranked{att: byID[d.Item.ID], dec: d}
 		x.watch, x.watched = p.watch.state(x.att.ID)
-		x.memory, _ = d.Item.Memory()
+		x.memory = p.memories[d.Item.ID]
 		x.life = p.life.byAtt[x.att.ID]
 		p.rows = append(p.rows, x)
 		verdicts[d.Verdict]++

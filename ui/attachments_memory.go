@@ -99,3 +99,15 @@ func memoryLifecycles(ctx context.Context, cv *hostcore.Conversations, mems []ho
 	}
 	return out
 }
+
+// memoryMetas reads what tells each memory item apart from the body the
+// ranking read, by item ID (other resources have none).
+func memoryMetas(items []*hostcore.Item) map[string]hostcore.MemoryMeta {
+	out := make(map[string]hostcore.MemoryMeta, len(items))
+	for _, it := range items {
+		if m, ok := it.Memory(); ok {
+			out[it.ID] = m
+		}
+	}
+	return out
+}
