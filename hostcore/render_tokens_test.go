@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/attache/attache/assets"
+	"github.com/attache/attache/hostcore/lab"
 )
 
 // demoSections are the demo corpus's memories of one tenant as the
@@ -78,4 +80,49 @@ func TestReadableContextTokens(t *testing.T) {
 	if median < 0.30 {
 		t.Errorf("the median memory costs %.1f%% fewer tokens rendered, want at least 30%%", 100*median)
 	}
+}
+
+// The demo's sample conversation: the lab's bundled replay, 249 turns over
+// the demo corpus in 30 sessions, each turn with the memories a person had
+// attached. Every turn's context is counted as the model receives it, once
+// as escaped JSON in a fence (before the renderer) and once rendered. Every
+// turn costs fewer tokens rendered; the figure over the conversation is
+// logged, not held to the 30%: its turns attach the corpus's 10 KB
+// prose memories often, which are nearly all content, and the renderer
+// keeps content as it is (the README gives both figures).
+func TestSampleConversationTokens(t *testing.T) {
+	turns, err := lab.Parse(bytes.NewReader(assets.Replay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byURI := map[string]Section{}
+	for _, s := range demoSections(t, "acme") {
+		byURI[s.URI] = s
+	}
+	var before, after, sent int
+	for _, turn := range turns {
+		var secs []Section
+		for _, uri := range turn.Attached {
+			s, ok := byURI[uri]
+			if !ok {
+				t.Fatalf("session %s turn %d attaches %s, which is not an acme memory of the corpus", turn.Session, turn.Turn, uri)
+			}
+			secs = append(secs, s)
+		}
+		if len(secs) == 0 {
+			continue
+		}
+		sent += len(secs)
+		b, a := contextTokens(secs, asEscapedJSON), contextTokens(secs, Section.Markdown)
+		if a >= b {
+			t.Errorf("session %s turn %d: %d tokens rendered, not fewer than %d as escaped JSON", turn.Session, turn.Turn, a, b)
+		}
+		before += b
+		after += a
+	}
+	if sent == 0 {
+		t.Fatal("the bundled replay attaches nothing: nothing was measured")
+	}
+	saved := float64(before-after) / float64(before)
+	t.Logf("%d turns, %d memories sent: %d tokens as escaped JSON, %d rendered (%.1f%% fewer)", len(turns), sent, before, after, 100*saved)
 }
