@@ -48,7 +48,9 @@ func (t *byIDTab) buildUI() fyne.CanvasObject {
 	form := widget.NewForm(widget.NewFormItem("memory id", t.id))
 	t.updatePreview()
 	byID := container.NewVBox(form, t.preview, t.refusal, container.NewHBox(t.readBtn, t.attachBtn))
-	return container.NewVScroll(container.NewVBox(byID, widget.NewSeparator(), t.search.buildUI()))
+	scroll := container.NewVScroll(container.NewVBox(byID, widget.NewSeparator(), t.search.buildUI()))
+	t.search.scroll = scroll
+	return scroll
 }
 
 // setConn looks up c's id template.

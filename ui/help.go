@@ -12,8 +12,8 @@ import (
 // them. Keep them in step with menu.go and keys.go.
 var shortcuts = []struct{ keys, what string }{
 	{"Ctrl+K", "Find resources: the search field of the picker"},
-	{"Down", "From the search field or a template field into the results or suggestions"},
-	{"Enter", "In a field: read what it names. On a suggestion: read it"},
+	{"Down", "From a search field (resources, memories, the console's filter) or a template field into the results or suggestions; Up and Down move through them"},
+	{"Enter", "In a field: read what it names, or search. On a suggestion or a result: read it"},
 	{"Ctrl+Enter", "Attach the chosen item to the conversation"},
 	{"Enter / Escape", "In a dialog: confirm / close it"},
 	{"Ctrl+Shift+L", "Open the console (JSON-RPC history and server log)"},

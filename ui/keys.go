@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -108,4 +113,93 @@ func focusList(win fyne.Window, l fyne.Focusable, n int) {
 	if n > 0 {
 		win.Canvas().Focus(l)
 	}
+}
+
+// keyRow is a row of a plain container that the keyboard can be on, for
+// lists built of containers rather than a List (the memory search's
+// results): Up and Down hand over to the row before or after, Enter runs
+// onEnter, and the row is highlighted while it has the focus.
+type keyRow struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	focused bool
+	onEnter func()
+	onUp    func()
+	onDown  func()
+}
+
+func newKeyRow(content fyne.CanvasObject) *keyRow {
+	r := &keyRow{content: content}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+func (r *keyRow) CreateRenderer() fyne.WidgetRenderer {
+	bg := canvas.NewRectangle(color.Transparent)
+	bg.CornerRadius = theme.InputRadiusSize()
+	return &keyRowRenderer{row: r, bg: bg, objects: []fyne.CanvasObject{bg, r.content}}
+}
+
+func (r *keyRow) FocusGained()   { r.focused = true; r.Refresh() }
+func (r *keyRow) FocusLost()     { r.focused = false; r.Refresh() }
+func (r *keyRow) TypedRune(rune) {}
+func (r *keyRow) TypedKey(ev *fyne.KeyEvent) {
+	var f func()
+	switch ev.Name {
+	case fyne.KeyUp:
+		f = r.onUp
+	case fyne.KeyDown:
+		f = r.onDown
+	case fyne.KeyReturn, fyne.KeyEnter:
+		f = r.onEnter
+	}
+	if f != nil {
+		f()
+	}
+}
+
+type keyRowRenderer struct {
+	row     *keyRow
+	bg      *canvas.Rectangle
+	objects []fyne.CanvasObject
+}
+
+func (k *keyRowRenderer) Layout(size fyne.Size) {
+	k.bg.Resize(size)
+	k.row.content.Resize(size)
+}
+func (k *keyRowRenderer) MinSize() fyne.Size           { return k.row.content.MinSize() }
+func (k *keyRowRenderer) Objects() []fyne.CanvasObject { return k.objects }
+func (k *keyRowRenderer) Destroy()                     {}
+func (k *keyRowRenderer) Refresh() {
+	k.bg.FillColor = color.Transparent
+	if k.row.focused {
+		k.bg.FillColor = theme.Color(theme.ColorNameFocus)
+	}
+	k.bg.Refresh()
+	k.row.content.Refresh()
+}
+
+// focusRow moves the keyboard onto rows[i] and scrolls it into view in
+// scroll (when not nil); it does nothing when there is no such row.
+func focusRow(win fyne.Window, scroll *container.Scroll, rows []*keyRow, i int) {
+	if i < 0 || i >= len(rows) {
+		return
+	}
+	win.Canvas().Focus(rows[i])
+	if scroll == nil {
+		return
+	}
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(rows[i]).Y - d.AbsolutePositionForObject(scroll.Content).Y
+	off := scroll.Offset
+	switch h := rows[i].Size().Height; {
+	case top < off.Y:
+		off.Y = top
+	case top+h > off.Y+scroll.Size().Height:
+		off.Y = top + h - scroll.Size().Height
+	default:
+		return
+	}
+	scroll.ScrollToOffset(off)
 }

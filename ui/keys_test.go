@@ -151,3 +151,42 @@ func TestHelpListsShortcuts(t *testing.T) {
 		t.Errorf("the menus give %d shortcuts (%v); the list names 3", len(given), given)
 	}
 }
+
+// Down from the Search memories field moves onto the first result, Down
+// and Up move through the results (Up from the first goes back to the
+// field), and Enter reads the memory the keys are on.
+func TestKeysSearchMemories(t *testing.T) {
+	h := newHarness(t)
+	s := h.app.picker.byID.search
+	h.do(func() { h.app.picker.show(TabByID) })
+	h.do(func() { test.Type(s.query, "the") })
+	h.do(func() { h.app.Window().Canvas().Focus(s.query) })
+	h.key(fyne.KeyReturn)
+	h.settle()
+	if len(s.rows) < 2 || len(s.rows) != len(s.hits) {
+		t.Fatalf("%d result rows for %d hits, want a row a hit and at least 2", len(s.rows), len(s.hits))
+	}
+	focused := func() fyne.Focusable {
+		var f fyne.Focusable
+		h.do(func() { f = h.app.Window().Canvas().Focused() })
+		return f
+	}
+	h.key(fyne.KeyDown)
+	if got := focused(); got != s.rows[0] {
+		t.Fatalf("after Down the focus is on %T, want the first result", got)
+	}
+	h.key(fyne.KeyDown)
+	if got := focused(); got != s.rows[1] {
+		t.Fatalf("a second Down put the focus on %T, want the second result", got)
+	}
+	h.key(fyne.KeyReturn)
+	h.settle()
+	if got, want := h.app.inspector.uri.Text, s.hits[1].URI; got != want {
+		t.Errorf("Enter on the second result read %q, want %s", got, want)
+	}
+	h.key(fyne.KeyUp)
+	h.key(fyne.KeyUp)
+	if got := focused(); got != s.query {
+		t.Errorf("Up from the first result put the focus on %T, want the search field", got)
+	}
+}

@@ -26,11 +26,13 @@ type memorySearch struct {
 	conn *hostcore.Conn
 	ask  job
 
-	query   *widget.Entry
+	query   *keyEntry
 	search  *widget.Button
 	more    *widget.Button
 	status  *widget.Label
 	results *fyne.Container
+	rows    []*keyRow         // the results, one a hit, for the keyboard
+	scroll  *container.Scroll // the tab's scroll, which a row the keys reach comes into
 
 	hits   []hostcore.MemoryHit
 	cursor string // the next page's, "" on the last
@@ -40,9 +42,10 @@ type memorySearch struct {
 func newMemorySearch(sh *shell) *memorySearch { return &memorySearch{sh: sh} }
 
 func (m *memorySearch) buildUI() fyne.CanvasObject {
-	m.query = widget.NewEntry()
+	m.query = newKeyEntry()
 	m.query.SetPlaceHolder("words in a memory's content, topic or tags")
 	m.query.OnSubmitted = func(string) { m.run(false) }
+	m.query.onDown = func() { m.focus(0) }
 	m.search = widget.NewButtonWithIcon("Search", theme.SearchIcon(), func() { m.run(false) })
 	m.more = widget.NewButton("More results", func() { m.run(true) })
 	m.more.Hide()
@@ -56,7 +59,7 @@ func (m *memorySearch) buildUI() fyne.CanvasObject {
 func (m *memorySearch) setConn(c *hostcore.Conn) {
 	m.conn = c
 	m.ask.stop()
-	m.hits, m.cursor, m.asked = nil, "", ""
+	m.hits, m.rows, m.cursor, m.asked = nil, nil, "", ""
 	m.results.RemoveAll()
 	m.more.Hide()
 	m.status.SetText("")
@@ -93,7 +96,7 @@ func (m *memorySearch) run(more bool) {
 			return
 		}
 		if !more {
-			m.hits = nil
+			m.hits, m.rows = nil, nil
 			m.results.RemoveAll()
 		}
 		m.asked, m.cursor = q, res.NextCursor
@@ -114,8 +117,19 @@ func (m *memorySearch) run(more bool) {
 	})
 }
 
+// focus moves the keyboard onto the i-th result; above the first, back to
+// the search field.
+func (m *memorySearch) focus(i int) {
+	if i < 0 {
+		m.sh.win.Canvas().Focus(m.query)
+		return
+	}
+	focusRow(m.sh.win, m.scroll, m.rows, i)
+}
+
 // hitRow is one result: the id, type, topic, project and date, its state
-// if it is not current, the excerpt, and Read and Attach.
+// if it is not current, the excerpt, and Read and Attach. The keyboard
+// reaches it from the search field with Down; Enter reads it.
 func (m *memorySearch) hitRow(h hostcore.MemoryHit) fyne.CanvasObject {
 	head := widget.NewLabelWithStyle(h.ID+" · "+h.Line(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	head.Truncation = fyne.TextTruncateEllipsis
@@ -134,7 +148,12 @@ func (m *memorySearch) hitRow(h hostcore.MemoryHit) fyne.CanvasObject {
 		state.Importance = widget.WarningImportance
 		right = container.NewHBox(state, read, attach)
 	}
-	return container.NewVBox(container.NewBorder(nil, nil, nil, right, head), body, widget.NewSeparator())
+	row := newKeyRow(container.NewVBox(container.NewBorder(nil, nil, nil, right, head), body, widget.NewSeparator()))
+	i := len(m.rows)
+	row.onUp, row.onDown = func() { m.focus(i - 1) }, func() { m.focus(i + 1) }
+	row.onEnter = func() { m.read(h) }
+	m.rows = append(m.rows, row)
+	return row
 }
 
 // read shows the memory in the inspector, through the cache.

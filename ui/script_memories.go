@@ -17,3 +17,7 @@ func (a *App) SearchHit(i int) string {
 	}
 	return s.hits[i].ID
 }
+
+// FocusSearchHit puts the keyboard on the i-th result of the last search,
+// as Down from the search field does.
+func (a *App) FocusSearchHit(i int) { a.picker.byID.search.focus(i) }

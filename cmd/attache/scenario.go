@@ -41,7 +41,11 @@ var scenarios = map[string]func(s *script) error{
 			return err
 		}
 		s.do(func() { s.app.AttachID(s.app.SearchHit(0)) })
-		return s.settle()
+		if err := s.settle(); err != nil {
+			return err
+		}
+		s.do(func() { s.app.FocusSearchHit(1) }) // the keys on the second result
+		return nil
 	},
 	"read-markdown": func(s *script) error {
 		return s.readListed("everything", "demo://resource/static/document/architecture.md")
