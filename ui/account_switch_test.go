@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -62,5 +63,43 @@ func TestAccountSwitchKeepsTheTab(t *testing.T) {
 	h.settle()
 	if got := p.current(); got != TabResources {
 		t.Errorf("after switching to a server that lists resources the picker shows tab %d, want Resources", got)
+	}
+}
+
+// While another account's templates are still being looked up, the
+// Memories and Templates tabs say so: no refusal of an id template the
+// server was never asked for, no "offers no templates", no stale field.
+func TestAccountSwitchWhileLooking(t *testing.T) {
+	h := newHarness(t)
+	b, w := h.app.picker.byID, h.app.picker.templates
+	h.do(func() {
+		c := h.app.sh.conn
+		if c == nil {
+			t.Fatal("the demo is not browsed on the first screen")
+		}
+		b.setConn(c) // the lookups start; their answers cannot land inside this h.do
+		w.setConn(c)
+		if b.refusal.Visible() {
+			t.Errorf("while the id template is looked up, the Memories tab says %q", b.refusal.Text)
+		}
+		if !strings.Contains(b.preview.Text, "Looking up the memory template of "+c.Server.Name) {
+			t.Errorf("while the id template is looked up, the preview says %q", b.preview.Text)
+		}
+		if !b.readBtn.Disabled() || !b.attachBtn.Disabled() {
+			t.Error("Read or Attach is enabled before the id template is known")
+		}
+		if !w.empty.Visible() || !strings.Contains(w.empty.Text, "Listing the templates of "+c.Server.Name+" as "+c.Account.Name) {
+			t.Errorf("while the templates are listed, the Templates tab says %q (shown %v)", w.empty.Text, w.empty.Visible())
+		}
+		if len(w.fields) != 0 {
+			t.Errorf("the last listing's fields stay while the next is on its way: %v", w.fields)
+		}
+	})
+	h.settle()
+	if strings.HasPrefix(b.refusal.Text, "Refused") || !strings.HasPrefix(b.preview.Text, "→ threengram://memory/") {
+		t.Errorf("once the template is known, the preview says %q and the refusal %q", b.preview.Text, b.refusal.Text)
+	}
+	if w.empty.Visible() || w.fields["id"] == nil {
+		t.Errorf("once listed, the Templates tab shows %q and fields %v", w.empty.Text, w.fields)
 	}
 }

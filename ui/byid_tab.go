@@ -57,12 +57,13 @@ func (t *byIDTab) buildUI() fyne.CanvasObject {
 func (t *byIDTab) setConn(c *hostcore.Conn) {
 	t.conn, t.tpl = c, nil
 	t.search.setConn(c)
-	t.updatePreview()
 	if c == nil {
 		t.find.stop()
+		t.updatePreview()
 		return
 	}
 	ctx, gen := t.find.start(t.sh.ctx)
+	t.updatePreview() // says the template is being looked up, refuses nothing yet
 	run(t.sh.work, ctx, c.IDTemplate, func(tpl hostcore.Template, err error) {
 		if !t.find.current(gen) {
 			return
@@ -84,7 +85,16 @@ func (t *byIDTab) uri() (string, error) {
 }
 
 func (t *byIDTab) updatePreview() {
+	if t.tpl == nil && t.find.running() {
+		t.preview.TextStyle.Monospace = false
+		t.preview.SetText("Looking up the memory template of " + t.conn.Server.Name + "…")
+		t.refusal.Hide()
+		setEnabled(t.readBtn, false)
+		setEnabled(t.attachBtn, false)
+		return
+	}
 	uri, err := t.uri()
+	t.preview.TextStyle.Monospace = true
 	switch {
 	case err == nil:
 		t.preview.SetText("→ " + uri)

@@ -118,6 +118,7 @@ func (w *templateWorkbench) setConn(c *hostcore.Conn) {
 	}
 	ctx, gen := w.list.start(w.sh.ctx)
 	w.caps = hostcore.Capabilities{Resources: true}
+	w.pick(-1) // the last account's fields go; showEmpty says the list is on its way
 	run(w.sh.work, ctx, func(ctx context.Context) (templateListing, error) {
 		l := templateListing{caps: hostcore.Capabilities{Resources: true}}
 		for t, err := range c.Templates(ctx, nil) {
@@ -253,11 +254,14 @@ func (w *templateWorkbench) updatePreview() {
 	setEnabled(w.attachBtn, err == nil)
 }
 
-// showEmpty says why there is nothing to fill in: the server lists no
-// templates, or offers no resources at all.
+// showEmpty says why there is nothing to fill in: the templates are still
+// being listed, the server lists none, or it offers no resources at all.
 func (w *templateWorkbench) showEmpty() {
 	msg := "This server offers no templates."
-	if w.conn != nil && !w.caps.Offers(hostcore.FeatureTemplates) {
+	switch {
+	case w.conn != nil && w.list.running():
+		msg = "Listing the templates of " + w.conn.Server.Name + " as " + w.conn.Account.Name + "…"
+	case w.conn != nil && !w.caps.Offers(hostcore.FeatureTemplates):
 		msg = notOffered(w.conn, w.caps)
 	}
 	w.empty.SetText(msg)
