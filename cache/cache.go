@@ -44,8 +44,8 @@
 // # Size
 //
 // Options.MaxBytes bounds the sum of the stored values. A Put that would
-// exceed it evicts the least recently used entries (by last access: a Get
-// counts as an access) in the same transaction. The file itself is larger
+// exceed it evicts the least recently used entries (by last access, to the
+// second: a Get counts as an access) in the same transaction. The file itself is larger
 // by its keys and indexes, and keeps the pages it has freed for reuse.
 //
 // # Durability and recovery

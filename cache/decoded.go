@@ -44,7 +44,7 @@ func (s *Store) GetDecoded(ctx context.Context, key Key, account string, decode 
 		}
 	}
 	gen := s.mem.generation()
-	e, ok, err = s.lookup(ctx, key, account)
+	e, last, ok, err := s.lookup(ctx, key, account)
 	if err != nil {
 		return Entry{}, nil, false, fmt.Errorf("reading %v for account %q: %w", key, account, err)
 	}
@@ -53,7 +53,7 @@ func (s *Store) GetDecoded(ctx context.Context, key Key, account string, decode 
 		return Entry{}, nil, false, nil
 	}
 	s.hits.Add(1)
-	s.touch(ctx, e, now)
+	s.noteRead(ctx, e, last, now)
 	if decoded, err = decodeEntry(e, decode); err != nil {
 		return Entry{}, nil, false, err
 	}

@@ -23,7 +23,7 @@ func (s *Store) Get(ctx context.Context, key Key, account string) (e Entry, ok b
 		return e, ok, err
 	}
 	gen := s.mem.generation()
-	e, ok, err = s.lookup(ctx, key, account)
+	e, last, ok, err := s.lookup(ctx, key, account)
 	if err != nil {
 		return Entry{}, false, fmt.Errorf("reading %v for account %q: %w", key, account, err)
 	}
@@ -32,7 +32,7 @@ func (s *Store) Get(ctx context.Context, key Key, account string) (e Entry, ok b
 		return Entry{}, false, nil
 	}
 	s.hits.Add(1)
-	s.touch(ctx, e, s.now())
+	s.noteRead(ctx, e, last, s.now())
 	if s.testHookAfterRead != nil {
 		s.testHookAfterRead()
 	}
@@ -61,31 +61,57 @@ func (s *Store) getMemory(ctx context.Context, key Key, account string) (Entry, 
 	return e.clone(), true, nil
 }
 
-// lookup reads the entry for key visible to account from SQLite. The
-// CHECK constraint gives the empty partition to public rows alone, so the
-// condition below can match only the public row and the partition's own
-// private row.
-func (s *Store) lookup(ctx context.Context, key Key, account string) (Entry, bool, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT scope, account, account_name, value, stored_at, ttl, size FROM entries
+// lookup reads the entry for key visible to account from SQLite, and the
+// row's last access. The CHECK constraint gives the empty partition to
+// public rows alone, so the condition below can match only the public row
+// and the partition's own private row.
+//
+// It reads on the writer connection when no write holds it, and on a
+// pooled one otherwise. A process that opens the cache for one hit (an
+// attachectl read) then opens one SQLite connection, not two: each costs
+// an open, its pragmas, a parse of the schema and a page cache of its own,
+// most of what opening the store costs.
+func (s *Store) lookup(ctx context.Context, key Key, account string) (e Entry, lastAccess time.Time, ok bool, err error) {
+	const query = `SELECT scope, account, account_name, value, stored_at, ttl, size, last_access FROM entries
 		WHERE server = ? AND method = ? AND param = ?
 			AND (scope = 'public' OR (scope = 'private' AND account = ?))
-		ORDER BY scope = 'private' DESC LIMIT 1`,
-		key.Server, key.Method, key.Param, account)
-	e := Entry{Key: key}
+		ORDER BY scope = 'private' DESC LIMIT 1`
+	var row *sql.Row
+	if s.writeMu.TryLock() { // held until Scan: a Row keeps its connection until then
+		defer s.writeMu.Unlock()
+		row = s.writer.QueryRowContext(ctx, query, key.Server, key.Method, key.Param, account)
+	} else {
+		row = s.db.QueryRowContext(ctx, query, key.Server, key.Method, key.Param, account)
+	}
+	e = Entry{Key: key}
 	var scope string
-	var storedAt, ttl int64
-	err := row.Scan(&scope, &e.Account, &e.AccountName, &e.Value, &storedAt, &ttl, &e.Size)
+	var storedAt, ttl, last int64
+	err = row.Scan(&scope, &e.Account, &e.AccountName, &e.Value, &storedAt, &ttl, &e.Size, &last)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Entry{}, false, nil
+		return Entry{}, time.Time{}, false, nil
 	}
 	if err != nil {
-		return Entry{}, false, err
+		return Entry{}, time.Time{}, false, err
 	}
 	e.Scope, e.StoredAt, e.TTL = Scope(scope), time.Unix(0, storedAt), time.Duration(ttl)
 	if e.Value == nil {
 		e.Value = []byte{}
 	}
-	return e, true, nil
+	return e, time.Unix(0, last), true, nil
+}
+
+// noteRead records a read from SQLite at now, unless the row's last access
+// in the file is within accessGrain of now (or later): eviction orders
+// entries to the second, as it does for memory hits, and recording such a
+// read would change nothing it can see. Skipping it is what lets a process
+// that reads a recently used entry and exits (an attachectl read) leave the
+// file untouched: no write transaction, so no WAL to sync, check-point and
+// sync again at close.
+func (s *Store) noteRead(ctx context.Context, e Entry, lastAccess, now time.Time) {
+	if now.Sub(lastAccess) < accessGrain {
+		return
+	}
+	s.touch(ctx, e, now)
 }
 
 // touch records an access to e at now. It writes to SQLite only when the

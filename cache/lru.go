@@ -44,10 +44,12 @@ type answer struct {
 	noted atomic.Int64
 }
 
-// accessGrain is how finely memory hits on one answer are timed for
-// least-recently-used eviction: a hit within this long of the last one
-// noted leaves the access log alone, sparing the hit a map update. Eviction
-// then orders entries read in the same second as it likes.
+// accessGrain is how finely reads are timed for least-recently-used
+// eviction: a memory hit within this long of the last one noted leaves the
+// access log alone, sparing the hit a map update, and so does a read from
+// SQLite within this long of the row's last access (see noteRead), sparing
+// the process a write. Eviction then orders entries read in the same second
+// as it likes.
 const accessGrain = time.Second
 
 // needsNote reports whether a hit at now needs noting in the access log, and

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // An authorization context is exactly what a server receives from one
@@ -65,7 +66,10 @@ func minimalEnv(environ []string) map[string]string {
 	return out
 }
 
-var envRef = regexp.MustCompile(`\$\{env:([^}]+)\}`)
+// envRef finds ${env:NAME} placeholders. It and hostcore's other regexps
+// are compiled on first use rather than at start-up, which every process
+// linking hostcore would pay for, a cached read included.
+var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{env:([^}]+)\}`) })
 
 // substitution resolves the placeholders of one connection's config.
 type substitution struct {
@@ -77,13 +81,16 @@ type substitution struct {
 // expand replaces ${input:ID} and ${env:NAME} in s. Every value substituted
 // is a secret: it is what the config kept out of the file.
 func (s substitution) expand(v string) string {
-	v = inputRef.ReplaceAllStringFunc(v, func(m string) string {
-		val := s.inputs[inputRef.FindStringSubmatch(m)[1]]
+	if !strings.Contains(v, "${") {
+		return v // no placeholder: the common case needs no regexp
+	}
+	v = inputRef().ReplaceAllStringFunc(v, func(m string) string {
+		val := s.inputs[inputRef().FindStringSubmatch(m)[1]]
 		s.secrets.add(val, 1)
 		return val
 	})
-	return envRef.ReplaceAllStringFunc(v, func(m string) string {
-		val := s.getenv(envRef.FindStringSubmatch(m)[1])
+	return envRef().ReplaceAllStringFunc(v, func(m string) string {
+		val := s.getenv(envRef().FindStringSubmatch(m)[1])
 		s.secrets.add(val, 1)
 		return val
 	})
@@ -355,8 +362,8 @@ func redactValues(m map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		if inputRef.MatchString(v) && inputRef.ReplaceAllString(v, "") == "" ||
-			envRef.MatchString(v) && envRef.ReplaceAllString(v, "") == "" {
+		if inputRef().MatchString(v) && inputRef().ReplaceAllString(v, "") == "" ||
+			envRef().MatchString(v) && envRef().ReplaceAllString(v, "") == "" {
 			out[k] = v
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"sync"
 )
 
 // ImportSource names another host's config file whose servers Attaché reads
@@ -133,13 +134,13 @@ func convertImported(m map[string]importedServer, inputs []Input) ([]ServerConfi
 	return out, nil
 }
 
-var inputRef = regexp.MustCompile(`\$\{input:([^}]+)\}`)
+var inputRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{input:([^}]+)\}`) })
 
 // usedInputs returns the inputs the entry's placeholders refer to.
 func usedInputs(e importedServer, inputs []Input) []Input {
 	refs := map[string]bool{}
 	scan := func(s string) {
-		for _, m := range inputRef.FindAllStringSubmatch(s, -1) {
+		for _, m := range inputRef().FindAllStringSubmatch(s, -1) {
 			refs[m[1]] = true
 		}
 	}
@@ -167,8 +168,8 @@ func usedInputs(e importedServer, inputs []Input) []Input {
 
 // expandInputs replaces ${input:ID} in s with values[ID].
 func expandInputs(s string, values map[string]string) string {
-	return inputRef.ReplaceAllStringFunc(s, func(m string) string {
-		return values[inputRef.FindStringSubmatch(m)[1]]
+	return inputRef().ReplaceAllStringFunc(s, func(m string) string {
+		return values[inputRef().FindStringSubmatch(m)[1]]
 	})
 }
 
@@ -207,7 +208,7 @@ func stripJSONC(data []byte) []byte {
 			out = append(out, c)
 		}
 	}
-	return trailingCommas.ReplaceAll(out, []byte("$1"))
+	return trailingCommas().ReplaceAll(out, []byte("$1"))
 }
 
-var trailingCommas = regexp.MustCompile(`,(\s*[}\]])`)
+var trailingCommas = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`,(\s*[}\]])`) })

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ProviderConfig is one model provider of the config file:
@@ -48,7 +49,7 @@ const (
 const DefaultMaxTokens = 4096
 
 // envName is what an environment variable's name may be.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Validate checks the entry: a name, a known kind, a model, an http(s)
 // base URL if any, and a plausible variable name.
@@ -60,7 +61,7 @@ func (p ProviderConfig) Validate() error {
 		return newError(KindUsage, nil, "provider %q: kind %q is not %q or %q", p.Name, p.Kind, ProviderOpenAI, ProviderAnthropic)
 	case strings.TrimSpace(p.Model) == "":
 		return newError(KindUsage, nil, "provider %q needs a model", p.Name)
-	case p.APIKeyEnv != "" && !envName.MatchString(p.APIKeyEnv):
+	case p.APIKeyEnv != "" && !envName().MatchString(p.APIKeyEnv):
 		return newError(KindUsage, nil, "provider %q: apiKeyEnv %q is not an environment variable name (give the name, never the key)", p.Name, p.APIKeyEnv)
 	case p.MaxTokens < 0, p.MaxRetries != nil && *p.MaxRetries < 0:
 		return newError(KindUsage, nil, "provider %q: maxTokens and maxRetries cannot be negative", p.Name)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -26,7 +27,7 @@ func TemplateVariables(template string) ([]string, error) {
 
 // expression matches one template expression, to learn each variable's
 // operator. Substitution itself is uritemplate's.
-var expression = regexp.MustCompile(`\{([+#./;?&]?)([^}]*)\}`)
+var expression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([+#./;?&]?)([^}]*)\}`) })
 
 // unencodedOperators pass reserved characters through unencoded (RFC 6570
 // reserved and fragment expansion).
@@ -110,7 +111,7 @@ func checkExpanded(template, out string) error {
 // operators maps each variable to the operator of its first expression.
 func operators(template string) map[string]string {
 	ops := map[string]string{}
-	for _, m := range expression.FindAllStringSubmatch(template, -1) {
+	for _, m := range expression().FindAllStringSubmatch(template, -1) {
 		for _, spec := range strings.Split(m[2], ",") {
 			name := strings.TrimRight(strings.SplitN(spec, ":", 2)[0], "*")
 			if _, seen := ops[name]; !seen {

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,7 +28,7 @@ import (
 const maxToolName = 64
 
 // badToolRune is what a tool name may not contain.
-var badToolRune = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var badToolRune = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^A-Za-z0-9_-]`) })
 
 // emptySchema is the schema of a tool that declares none: both APIs want
 // an object schema.
@@ -133,7 +134,7 @@ func nameTools(offered []OfferedTool) []OfferedTool {
 // toolName makes name acceptable to both APIs: other characters become
 // '_', and a name too long keeps its start and a hash of the whole.
 func toolName(name string) string {
-	n := badToolRune.ReplaceAllString(name, "_")
+	n := badToolRune().ReplaceAllString(name, "_")
 	if n == "" {
 		n = "tool"
 	}

@@ -9,7 +9,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -141,7 +140,7 @@ func (a *authServer) checkAuthRequest(req *authRequest, p url.Values) error {
 	if p.Get("code_challenge_method") != "S256" {
 		return oauthErr("invalid_request", "code_challenge_method must be S256")
 	}
-	if !pkceChallenge.MatchString(req.challenge) {
+	if !validChallenge(req.challenge) {
 		return oauthErr("invalid_request", "code_challenge is not a base64url SHA-256")
 	}
 	var err error
@@ -163,10 +162,6 @@ func (a *authServer) checkAuthRequest(req *authRequest, p url.Values) error {
 	}
 	return nil
 }
-
-// pkceChallenge is the shape of an S256 code_challenge: 32 bytes, base64url
-// without padding.
-var pkceChallenge = regexp.MustCompile(`^[A-Za-z0-9_-]{43}$`)
 
 // validTenant accepts a tenant name: not empty, at most 128 bytes, no
 // control characters.

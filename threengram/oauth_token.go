@@ -8,7 +8,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -199,13 +198,10 @@ func (a *authServer) refresh(ctx context.Context, client oauthClient, p url.Valu
 	return a.store.refresh(ctx, token, client.ID, check, a.life)
 }
 
-// pkceVerifier is the shape of a code_verifier (RFC 7636 §4.1).
-var pkceVerifier = regexp.MustCompile(`^[A-Za-z0-9._~-]{43,128}$`)
-
 // pkceVerifies reports whether verifier is well formed and its S256
 // transform is challenge.
 func pkceVerifies(verifier, challenge string) bool {
-	if !pkceVerifier.MatchString(verifier) {
+	if !validVerifier(verifier) {
 		return false
 	}
 	sum := sha256.Sum256([]byte(verifier))

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -124,10 +123,6 @@ func (h *handlers) principal(req mcp.Request, scope string) (string, error) {
 	return extra.TokenInfo.UserID, nil
 }
 
-// validID is the shape of a memory id. Anything else cannot exist, and is
-// answered as not found before the database is asked.
-var validID = regexp.MustCompile(`^[0-9a-z]{1,64}$`)
-
 // memoryID extracts the id from threengram://memory/{id}, or "" when the URI
 // is not a memory URI.
 func memoryID(uri string) string {
@@ -136,7 +131,7 @@ func memoryID(uri string) string {
 		return ""
 	}
 	id, ok := strings.CutPrefix(u.Path, "/")
-	if !ok || !validID.MatchString(id) {
+	if !ok || !validID(id) {
 		return ""
 	}
 	return id

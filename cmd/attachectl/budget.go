@@ -55,8 +55,14 @@ func processStart() time.Time {
 	}
 	up, err := os.ReadFile("/proc/uptime")
 	now := time.Now()
-	var uptime float64
-	if _, err2 := fmt.Sscan(string(up), &uptime); err != nil || err2 != nil {
+	if err != nil {
+		return started
+	}
+	// The first field, in seconds. strconv rather than fmt.Sscan, whose
+	// scanner every command would otherwise load for this one number.
+	first, _, _ := strings.Cut(string(up), " ")
+	uptime, err := strconv.ParseFloat(strings.TrimSpace(first), 64)
+	if err != nil {
 		return started
 	}
 	// Fields after the command name, which is in parentheses: state is

@@ -38,10 +38,10 @@ type SessionOptions struct {
 //     advisory lock (flock) for as long as its process lives. A marker
 //     whose lock can be taken was left by a process that died without End:
 //     an unclean shutdown.
-//   - <path>.clean, written by End: when the file was last checked, and its
-//     size and modification time as the last session left it, so that a
-//     file changed by anything else (a copy, a restore, a damaged disk) is
-//     checked again.
+//   - <path>.clean, written by End when it changed: when the file was
+//     last checked, and its size and modification time as the last session
+//     left it, so that a file changed by anything else (a copy, a restore,
+//     a damaged disk) is checked again.
 //
 // OpenSession runs quick_check when a marker is stale, when the file is not
 // as the last clean End left it (and no other session has it open), when
@@ -53,6 +53,9 @@ type Session struct {
 	marker  *os.File // nil where there are no advisory locks
 	checked time.Time
 	now     func() time.Time
+	// record is <path>.clean as OpenSession found it, "" if missing or
+	// unreadable: End leaves a record that would not change alone.
+	record string
 	// Checked says why OpenSession ran quick_check, or is "" if it did not.
 	Checked string
 }
@@ -149,8 +152,11 @@ func (s *Session) End() error {
 	}
 	var err error
 	if fi, serr := os.Stat(s.path); serr == nil {
-		rec := fmt.Sprintf("%d %d %d\n", s.checked.UnixNano(), fi.Size(), fi.ModTime().UnixNano())
-		err = writeAtomically(s.path+".clean", rec)
+		// A session that wrote nothing (a process that read one entry)
+		// leaves the file, and so its record, as it found them.
+		if rec := cleanRecord(s.checked, fi); rec != s.record {
+			err = writeAtomically(s.path+".clean", rec)
+		}
 	}
 	s.abandon()
 	return err
@@ -185,6 +191,7 @@ func (s *Session) readClean() (checked time.Time, clean bool) {
 	if err != nil {
 		return time.Time{}, false
 	}
+	s.record = string(b)
 	f := strings.Fields(string(b))
 	if len(f) != 3 {
 		return time.Time{}, false
@@ -200,6 +207,12 @@ func (s *Session) readClean() (checked time.Time, clean bool) {
 		return time.Time{}, false
 	}
 	return time.Unix(0, n[0]), fi.Size() == n[1] && fi.ModTime().UnixNano() == n[2]
+}
+
+// cleanRecord is what End writes to <path>.clean: when the file was last
+// checked, and its size and modification time.
+func cleanRecord(checked time.Time, fi fs.FileInfo) string {
+	return fmt.Sprintf("%d %d %d\n", checked.UnixNano(), fi.Size(), fi.ModTime().UnixNano())
 }
 
 // writeAtomically replaces path's content with s through a rename, so that

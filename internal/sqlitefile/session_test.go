@@ -72,3 +72,51 @@ func TestSessionChecksWhenDue(t *testing.T) {
 		t.Errorf("markers left behind: %v", m)
 	}
 }
+
+// TestEndRewritesOnlyAChangedRecord: a session that wrote nothing leaves
+// <path>.clean as it was (no write, no rename); one that wrote records the
+// file's new size and time, and the next open finds it clean.
+func TestEndRewritesOnlyAChangedRecord(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "s.db")
+	session := func(write bool) (checked string) {
+		t.Helper()
+		db, s, err := OpenSession(ctx, path, "_journal_mode=WAL", steps, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if write {
+			if _, err := db.Exec(`INSERT INTO a VALUES (NULL)`); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := db.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.End(); err != nil {
+			t.Fatal(err)
+		}
+		return s.Checked
+	}
+	record := func() os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(path + ".clean")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	session(false) // the first: checks, and writes the record
+	before := record()
+	session(false)
+	if after := record(); !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
+		t.Error("a session that wrote nothing rewrote the record")
+	}
+	session(true)
+	if after := record(); os.SameFile(before, after) {
+		t.Error("a session that wrote kept the old record")
+	}
+	if why := session(false); why != "" {
+		t.Errorf("the open after a session that wrote checked (%q); its record should say the file is as it left it", why)
+	}
+}
