@@ -113,8 +113,9 @@ func ApplyTheme(fa fyne.App) {
 }
 
 // warmStyles are the text styles the screens draw with besides the plain
-// one, which the first label built loads on the main goroutine anyway.
-var warmStyles = []fyne.TextStyle{{Monospace: true}, {Italic: true}, {Bold: true}}
+// one, which the first label built loads on the main goroutine anyway; in
+// the order the screens first need them (bold: buttons and headings).
+var warmStyles = []fyne.TextStyle{{Bold: true}, {Italic: true}, {Monospace: true}}
 
 // WarmFonts loads, on a goroutine, the font faces of warmStyles, so that
 // the main goroutine finds them ready while it builds the window. Fyne
