@@ -6,6 +6,7 @@ import (
 	"image"
 	"io"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,6 +48,9 @@ type startup struct {
 	// and of the process when the first frame was shown (cpuOK: known).
 	frameThreadCPU, frameCPU time.Duration
 	cpuOK                    bool
+	// frameAllocs and frameAllocBytes are the heap allocations made until
+	// the first frame was shown.
+	frameAllocs, frameAllocBytes uint64
 	// after is what waits for the first frame, released once it has been
 	// run; both are used on the main goroutine only.
 	after    []func()
@@ -119,6 +123,9 @@ func (s *startup) shown() {
 	s.shownOnce.Do(func() {
 		s.frameAt = time.Since(s.start)
 		s.frameThreadCPU, s.frameCPU, s.cpuOK = cpuTimes()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		s.frameAllocs, s.frameAllocBytes = m.Mallocs, m.TotalAlloc
 		s.log.Info("first frame", "after", s.frameAt, "painted after", s.paintedAt)
 		close(s.firstFrame)
 		s.release()
@@ -168,6 +175,7 @@ func (s *startup) report(out io.Writer) {
 	fmt.Fprintf(out, "first frame: %d ms after %s\nready (catalog listed, conversation loaded): %d ms after %s\n",
 		s.frameAt.Milliseconds(), from, s.readyAt.Milliseconds(), from)
 	fmt.Fprintf(out, "  first frame painted: %.1f ms\n", ms(s.paintedAt))
+	fmt.Fprintf(out, "  heap allocations until the first frame: %d (%.1f MB)\n", s.frameAllocs, float64(s.frameAllocBytes)/(1<<20))
 	if s.cpuOK {
 		fmt.Fprintf(out, "  CPU until the first frame: %.1f ms on the window's thread, %.1f ms in all\n", ms(s.frameThreadCPU), ms(s.frameCPU))
 	}
