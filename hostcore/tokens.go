@@ -57,22 +57,29 @@ var defaultCounter struct {
 // never touches the network), behind a memo of about the 16,384 texts and
 // items counted most recently. The memo is shared by the whole process, so
 // re-ranking bodies already counted costs a hash and a map lookup each. The
-// first call loads the table: about 40 ms, and 5 MB kept for the life of
-// the process. It is safe for concurrent use.
+// first count, not this call, loads the table: about 40 ms (150 ms on a
+// busy machine), and 5 MB kept for the life of the process; so a window
+// or a command that holds a counter it has not used yet has paid nothing
+// for it. It is safe for concurrent use.
 func DefaultTokenCounter() TokenCounter {
 	defaultCounter.once.Do(func() {
-		tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-		enc, err := tiktoken.GetEncoding(TokenEncoding)
-		if err != nil {
-			// The table is embedded: failing here means a broken build.
-			panic(fmt.Sprintf("hostcore: loading the %s table: %v", TokenEncoding, err))
-		}
 		// EncodeOrdinary counts special-token text ("<|endoftext|>") as
 		// plain text: a body is data, never control.
-		defaultCounter.counter = newMemoCounter(func(s string) int { return len(enc.EncodeOrdinary(s)) }, memoSize)
+		defaultCounter.counter = newMemoCounter(func(s string) int { return len(defaultEncoding().EncodeOrdinary(s)) }, memoSize)
 	})
 	return defaultCounter.counter
 }
+
+// defaultEncoding loads TokenEncoding's table on its first call.
+var defaultEncoding = sync.OnceValue(func() *tiktoken.Tiktoken {
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding(TokenEncoding)
+	if err != nil {
+		// The table is embedded: failing here means a broken build.
+		panic(fmt.Sprintf("hostcore: loading the %s table: %v", TokenEncoding, err))
+	}
+	return enc
+})
 
 // memoCounter remembers up to max counts, keyed by a 64-bit hash of the
 // text and its length (no text is kept). Two texts of the same length

@@ -48,6 +48,14 @@ type Options struct {
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys
+	// AfterFirstFrame, if set, is handed the work New would otherwise
+	// start at once (connecting to the remembered server and listing its
+	// catalog, loading the conversation and its attachments, the periodic
+	// refresh of states) and calls it on the main goroutine once the window
+	// has shown its first frame. The first paint then waits for nothing
+	// but the window's construction, and the work does not compete with it
+	// for the CPU. nil starts the work inside New.
+	AfterFirstFrame func(start func())
 }
 
 // Preference keys.
@@ -108,7 +116,12 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a.sh.fail = a.fail
 	openWindows.Add(1)
 	a.buildUI()
-	a.start()
+	a.showServers()
+	if o.AfterFirstFrame != nil {
+		o.AfterFirstFrame(a.start)
+	} else {
+		a.start()
+	}
 	return a
 }
 
@@ -142,10 +155,21 @@ func (a *App) buildUI() {
 	})
 }
 
-// start connects to the remembered server and loads the conversations.
-func (a *App) start() {
+// showServers lists the servers from the config, the remembered one (else
+// the built-in demo, else the first) marked as in use. It reads nothing and
+// connects to nothing: the first frame shows it.
+func (a *App) showServers() {
+	a.sh.conn = a.defaultConn()
 	a.servers.reload()
-	if c := a.defaultConn(); c != nil {
+}
+
+// start browses the server in use (connecting to it, listing its catalog)
+// and loads the conversations.
+func (a *App) start() {
+	if a.closed {
+		return
+	}
+	if c := a.sh.conn; c != nil {
 		a.useConn(c)
 	} else {
 		a.picker.setConn(nil)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
 )
@@ -62,4 +63,36 @@ func TestPreferencesRemembered(t *testing.T) {
 	if got := h.app.attachments.packing.Budget; got != 5000 {
 		t.Errorf("second launch packs into %d tokens, want the 5000 set before", got)
 	}
+}
+
+// With AfterFirstFrame, New builds the window and marks the server in use
+// but starts nothing: no connection, no listing, no conversation read, so
+// the first frame waits for none of them. Once started, the first screen
+// is the one a window that started at once shows.
+func TestAfterFirstFrameDefersTheWork(t *testing.T) {
+	var start func()
+	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir(), afterFirstFrame: func(f func()) { start = f }}
+	h.open()
+	a := h.app
+	if start == nil {
+		t.Fatal("New did not hand its work to AfterFirstFrame")
+	}
+	if c := a.sh.conn; c == nil || c.Server.Name != hostcore.DemoServerName {
+		t.Fatalf("before the first frame the window marks %v in use, want the demo", c)
+	}
+	if got := a.sh.conn.Info().State; got == hostcore.StateConnected || got == hostcore.StateConnecting {
+		t.Errorf("before the first frame the demo is %s: New connected", got)
+	}
+	if a.sh.conv.ID != 0 {
+		t.Errorf("before the first frame conversation %d is loaded", a.sh.conv.ID)
+	}
+	h.do(start)
+	h.settle()
+	if got := a.sh.conn.Info().State; got != hostcore.StateConnected {
+		t.Errorf("once started the demo is %s, want connected", got)
+	}
+	if a.sh.conv.ID == 0 || a.sh.conv.Title != firstTitle {
+		t.Errorf("once started the conversation is %+v, want a fresh %q", a.sh.conv, firstTitle)
+	}
+	assertMarkup(t, "first_screen.xml", a.Content())
 }

@@ -45,6 +45,9 @@ type harness struct {
 	// host's sign-in options (nil: off); set them before open.
 	extra []hostcore.ServerConfig
 	oauth *hostcore.OAuthOptions
+	// afterFirstFrame is Options.AfterFirstFrame (nil: the work starts in
+	// New); set it before open.
+	afterFirstFrame func(start func())
 }
 
 // demoServer is the reference server as the built-in demo: two accounts on
@@ -111,7 +114,8 @@ func (h *harness) open() {
 			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...)})
 	h.cv = hostcore.NewConversations(h.host, st)
 	h.do(func() {
-		h.app = New(h.fa, h.cv, &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond})
+		h.app = New(h.fa, h.cv, &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
+			AfterFirstFrame: h.afterFirstFrame})
 	})
 	host, app := h.host, h.app
 	t.Cleanup(func() {

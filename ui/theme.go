@@ -111,3 +111,31 @@ func themeChoiceOf(prefs fyne.Preferences) ThemeChoice {
 func ApplyTheme(fa fyne.App) {
 	fa.Settings().SetTheme(newReadableTheme(themeChoiceOf(fa.Preferences())))
 }
+
+// warmStyles are the text styles the screens draw with besides the plain
+// one, which the first label built loads on the main goroutine anyway; in
+// the order the screens first need them (bold: buttons and headings).
+var warmStyles = []fyne.TextStyle{{Bold: true}, {Italic: true}, {Monospace: true}}
+
+// WarmFonts loads, on a goroutine, the font faces of warmStyles, so that
+// the main goroutine finds them ready while it builds the window. Fyne
+// parses a style's faces on its first use, and every style parses the
+// 4 MB emoji font again: about 50 ms a style on a quiet machine, all on
+// the main goroutine. A second core can take that on while the first
+// builds the screens. It measures an empty text, which parses the faces
+// and stores them in Fyne's cache (a sync.Map) but shapes nothing with
+// them but a space: go-text's faces are not safe for concurrent use, and
+// a space needs no glyph extents. Call it once the theme is set.
+func WarmFonts() { warmFonts() }
+
+// warmFonts is WarmFonts; the channel closes when the faces are loaded.
+func warmFonts() <-chan struct{} {
+	size, done := theme.TextSize(), make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, st := range warmStyles {
+			fyne.MeasureText("", size, st)
+		}
+	}()
+	return done
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -120,4 +121,24 @@ func TestThemeChoiceForcesVariant(t *testing.T) {
 	if sys.Color(fg, theme.VariantLight) == sys.Color(fg, theme.VariantDark) {
 		t.Error("the system choice ignores the desktop's variant")
 	}
+}
+
+// Fonts warmed on a goroutine while the window measures text of the same
+// styles measure as they would have: the warming shares only Fyne's
+// caches with the main goroutine (run with -race).
+func TestWarmFontsBesideTheWindow(t *testing.T) {
+	test.NewTempApp(t)
+	styles := append([]fyne.TextStyle{{}}, warmStyles...)
+	want := make([]fyne.Size, len(styles))
+	for i, st := range styles {
+		want[i] = fyne.MeasureText("Attaché ● ✕", theme.TextSize(), st)
+	}
+	test.NewTempApp(t) // a fresh app: the faces are loaded again
+	done := warmFonts()
+	for i, st := range styles {
+		if got := fyne.MeasureText("Attaché ● ✕", theme.TextSize(), st); got != want[i] {
+			t.Errorf("style %+v measures %v beside the warming, want %v", st, got, want[i])
+		}
+	}
+	<-done
 }

@@ -33,10 +33,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "attache:", err)
 		os.Exit(2)
 	}
+	logger := newLogger(f.verbose)
+	timing := newStartup(start, logger)
+	timing.mark("main")
 	fa := app.NewWithID("dev.attache.app")
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ui.ApplyTheme(fa)
-	w, err := wire(fa, f, start)
+	ui.WarmFonts()
+	timing.mark("fyne app")
+	w, err := wire(fa, f, logger, timing)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "attache:", err)
 		os.Exit(1)

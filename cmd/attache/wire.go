@@ -75,9 +75,8 @@ type wiring struct {
 }
 
 // wire builds the host over the config, the body cache and the state
-// database, and the window over the host. start is when the process began.
-func wire(fa fyne.App, f flags, start time.Time) (*wiring, error) {
-	logger := newLogger(f.verbose)
+// database, and the window over the host. timing marks its parts.
+func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, error) {
 	cfgPath, err := pick(f.config, "ATTACHE_CONFIG", hostcore.DefaultConfigPath)
 	if err != nil {
 		return nil, err
@@ -90,6 +89,7 @@ func wire(fa fyne.App, f flags, start time.Time) (*wiring, error) {
 	if err != nil {
 		return nil, err
 	}
+	timing.mark("config")
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -99,6 +99,7 @@ func wire(fa fyne.App, f flags, start time.Time) (*wiring, error) {
 	if err != nil {
 		return nil, err
 	}
+	timing.mark("stores")
 	builtin := []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)}
 	if d, err := startDemoOAuth(demoOAuthAddr, hostcore.DemoDatabase(dataDir), logger); err != nil {
 		logger.Warn("the demo over HTTP with OAuth is off", "err", err)
@@ -108,13 +109,15 @@ func wire(fa fyne.App, f flags, start time.Time) (*wiring, error) {
 	}
 	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
 		Builtin: builtin, PromptInput: w.promptInput, OAuth: w.oauthOptions(cfgPath, logger)})
-	timing := newStartup(start, logger)
+	timing.mark("demo oauth server, host")
 	cv := hostcore.NewConversations(w.host, st)
 	models, keys := providerModels(cfgPath, logger)
+	timing.mark("providers")
 	w.app = ui.New(fa, cv, &ui.Options{
 		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
-		Chat: newChat(cv, st), Models: models, Keys: keys})
-	timing.watch(w.app.Window())
+		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys})
+	timing.mark("window built")
+	timing.watch(fa, w.app.Window())
 	w.script(f, timing)
 	return w, nil
 }

@@ -4,9 +4,10 @@
 //	benchstate --dir DIR --mcptestd PATH
 //
 // DIR/config.json configures 10 servers (mcptestd's paged mode; "catalog"
-// has 50,000 resources, 100 a page); DIR/data holds a state with 500
-// attachments in 20 conversations and a cache holding every page of the
-// catalog (listed through the host, as the app would have); and
+// has 50,000 resources, 100 a page, and says its pages keep for a day, so
+// that a host caches them); DIR/data holds a state with 500 attachments in
+// 20 conversations and a cache holding every page of the catalog (listed
+// through the host, as the app would have); and
 // DIR/xdg/fyne/dev.attache.app/preferences.json makes the app open on the
 // catalog and the last conversation. It prints nothing on success.
 package main
@@ -30,6 +31,10 @@ const (
 	conversations = 20
 	perConv       = 25 // 500 attachments
 	catalogSize   = 50_000
+	pageSize      = 100
+	// catalogTTL is how long the catalog's pages keep: long enough that
+	// the cache is warm for every launch of a measurement.
+	catalogTTL = "24h"
 )
 
 func main() {
@@ -75,8 +80,11 @@ func writeConfig(path, mcptestd string) (*hostcore.Config, error) {
 		if i == 0 {
 			name, n = "catalog", catalogSize
 		}
-		sc := hostcore.ServerConfig{Name: name, Command: mcptestd,
-			Args: []string{"--mode", "paged", "--resources", fmt.Sprint(n), "--page-size", "100", "--stdio"}}
+		args := []string{"--mode", "paged", "--resources", fmt.Sprint(n), "--page-size", fmt.Sprint(pageSize), "--stdio"}
+		if i == 0 {
+			args = append(args, "--list-ttl", catalogTTL)
+		}
+		sc := hostcore.ServerConfig{Name: name, Command: mcptestd, Args: args}
 		if err := cfg.Upsert(sc); err != nil {
 			return nil, err
 		}
@@ -134,6 +142,20 @@ func warmCatalog(ctx context.Context, cfg *hostcore.Config, data string) error {
 	}
 	if n != catalogSize {
 		return fmt.Errorf("listed %d resources of the catalog, want %d", n, catalogSize)
+	}
+	// The templates are listed too, as the picker does; then the cache
+	// must hold every page of both, or the catalog is not warm.
+	for _, err := range c.Templates(ctx, nil) {
+		if err != nil {
+			return err
+		}
+	}
+	st, err := bodies.Stats(ctx, hostcore.CacheFilter{})
+	if err != nil {
+		return err
+	}
+	if want := catalogSize/pageSize + 2; st.Entries != want {
+		return fmt.Errorf("the cache holds %d entries after listing the catalog, want %d (every page): the catalog is not warm", st.Entries, want)
 	}
 	return nil
 }

@@ -60,7 +60,7 @@
 //     resources/subscribe, or 2026-07-28 subscriptions/listen) and the tool
 //     touch {uri}, which sends notifications/resources/updated for uri.
 //
-// The cache hints are set only by v2026. go-sdk v1.8.0 nevertheless writes
+// The cache hints are set only by v2026 (and by paged with ListTTL). go-sdk v1.8.0 nevertheless writes
 // "ttlMs":0,"cacheScope":"public" on every list and read result of every
 // era, so the legacy modes carry those defaults too, as any go-sdk server
 // would.
@@ -71,7 +71,9 @@
 // and resources/read are answered by generation, a page at a time: no more
 // than one page of resources exists at once. Resource i is PagedURI(i) with
 // body PagedText(i); template i is PagedTemplate(i). Cursors are opaque; one
-// that this list did not hand out is -32602.
+// that this list did not hand out is -32602. With Options.ListTTL (mcptestd
+// --list-ttl) its list pages carry that ttlMs, scope public, so that a host
+// caches the catalog (issue 15's warm catalog); its reads never do.
 //
 // # The hostile mode
 //

@@ -41,6 +41,10 @@ type Options struct {
 	PageSize int
 	// Templates is how many templates the paged mode lists.
 	Templates int
+	// ListTTL, when positive, is the ttlMs (scope public) of the paged
+	// mode's list pages, so that a host caches them; 0 leaves them
+	// immediately stale, as go-sdk writes by default.
+	ListTTL time.Duration
 	// BodyBytes is the length of the oversize mode's text body.
 	BodyBytes int64
 	// Delay is how long the slow mode waits before answering a read.

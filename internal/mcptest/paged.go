@@ -25,6 +25,7 @@ func PagedText(i int) string { return fmt.Sprintf("resource %d\n", i) }
 // server of 50,000 resources never holds more than a page of them.
 type pager struct {
 	resources, templates, pageSize int
+	cacheable                      mcp.Cacheable // of each list page
 }
 
 // pagedServer is a go-sdk server whose resources/list,
@@ -33,6 +34,9 @@ type pager struct {
 // initialize and discover.
 func pagedServer(o Options) *mcp.Server {
 	p := pager{resources: o.Resources, templates: o.Templates, pageSize: o.PageSize}
+	if o.ListTTL > 0 {
+		p.cacheable = mcp.Cacheable{TTLMs: int(o.ListTTL.Milliseconds()), CacheScope: "public"}
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mcptest-paged", Version: "1.0.0"}, &mcp.ServerOptions{
 		Logger:       o.Logger,
 		Capabilities: &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}},
@@ -66,7 +70,7 @@ func (p pager) listResources(params *mcp.ListResourcesParams) (*mcp.ListResource
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ListResourcesResult{NextCursor: next, Resources: rs}, nil
+	return &mcp.ListResourcesResult{Cacheable: p.cacheable, NextCursor: next, Resources: rs}, nil
 }
 
 // listTemplates answers one page of templates.
@@ -79,7 +83,7 @@ func (p pager) listTemplates(params *mcp.ListResourceTemplatesParams) (*mcp.List
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ListResourceTemplatesResult{NextCursor: next, ResourceTemplates: ts}, nil
+	return &mcp.ListResourceTemplatesResult{Cacheable: p.cacheable, NextCursor: next, ResourceTemplates: ts}, nil
 }
 
 // pageOf builds the page of a list that cursor starts, item by item, and

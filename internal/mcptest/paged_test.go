@@ -3,6 +3,7 @@ package mcptest_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -92,4 +93,45 @@ func TestPagedReads(t *testing.T) {
 			t.Errorf("reading past the end: %v, want -32602", err)
 		}
 	})
+}
+
+// With ListTTL the list pages say how long a host may keep them, and the
+// reads still say nothing; without it, go-sdk's zero ttl stays.
+func TestPagedListTTL(t *testing.T) {
+	tests := []struct {
+		name      string
+		opts      *clientOpts
+		wantTTLMs int
+	}{
+		{"default", nil, 0},
+		{"a day", &clientOpts{args: []string{"--list-ttl", "24h"}, server: &mcptest.Options{ListTTL: 24 * time.Hour}}, 86_400_000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			eachTransport(t, mcptest.ModePaged, tt.opts, func(t *testing.T, cs *mcp.ClientSession) {
+				ctx := testContext(t)
+				rs, err := cs.ListResources(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ts, err := cs.ListResourceTemplates(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: mcptest.PagedURI(0)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rs.TTLMs != tt.wantTTLMs || ts.TTLMs != tt.wantTTLMs {
+					t.Errorf("resources/list ttlMs %d, templates %d; want %d", rs.TTLMs, ts.TTLMs, tt.wantTTLMs)
+				}
+				if tt.wantTTLMs > 0 && (rs.CacheScope != "public" || ts.CacheScope != "public") {
+					t.Errorf("scopes %q and %q, want public", rs.CacheScope, ts.CacheScope)
+				}
+				if read.TTLMs != 0 {
+					t.Errorf("a read's ttlMs is %d, want 0", read.TTLMs)
+				}
+			})
+		})
+	}
 }

@@ -51,6 +51,7 @@ func run(ctx context.Context, args []string) error {
 	fs.IntVar(&o.Resources, "resources", mcptest.DefaultResources, "paged: number of resources")
 	fs.IntVar(&o.PageSize, "page-size", mcptest.DefaultPageSize, "paged: page size")
 	fs.IntVar(&o.Templates, "templates", mcptest.DefaultTemplates, "paged: number of templates")
+	fs.DurationVar(&o.ListTTL, "list-ttl", 0, "paged: ttl of the list pages (public), so that a host caches them; 0: none")
 	fs.Int64Var(&o.BodyBytes, "body-bytes", mcptest.DefaultBodyBytes, "oversize: text body length")
 	fs.DurationVar(&o.Delay, "delay", mcptest.DefaultDelay, "slow: delay before a read is answered")
 	verbose := fs.Bool("v", false, "log to stderr")
