@@ -15,11 +15,13 @@ func TestLandingCoalescesPagesInOrder(t *testing.T) {
 		final bool
 	}
 	calls := make(chan call, 10)
-	busy := make(chan struct{}) // closed to let the first delivery finish
+	busy := make(chan struct{})     // closed to let the first delivery finish
+	landing1 := make(chan struct{}) // closed once the first delivery has begun
 	first := true
 	l := &landing[int]{land: func(pages []int, final func()) {
 		if first {
 			first = false
+			close(landing1)
 			<-busy
 		}
 		if final != nil {
@@ -29,6 +31,7 @@ func TestLandingCoalescesPagesInOrder(t *testing.T) {
 	}}
 	finals := 0
 	l.add(1) // lands at once, and holds the landing busy
+	<-landing1
 	added := make(chan struct{})
 	go func() {
 		l.add(2)
