@@ -2,6 +2,7 @@
 // catalog of resources and templates, reads, attachments, ranking, context
 // assembly and subscriptions. It defines the small interfaces it needs (a
 // body cache, a clock, a token store) and imports go-sdk, oauth2 and the
-// standard library; never Fyne, never database/sql. The concrete stores are
-// wired to it in cmd/.
+// standard library, and go-sdk's own JSON decoder (segmentio/encoding) for
+// the few fields it reads of raw messages (wirejson.go); never Fyne, never
+// database/sql. The concrete stores are wired to it in cmd/.
 package hostcore

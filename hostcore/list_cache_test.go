@@ -138,3 +138,50 @@ func TestListChangedEvictsPages(t *testing.T) {
 		t.Errorf("listing after list_changed: %d, %v; want the new resource (pages evicted)", n, err)
 	}
 }
+
+// lookupCounter counts the list pages looked up in the cache it wraps.
+type lookupCounter struct {
+	hostcore.BodyCache
+	pages atomic.Int32
+}
+
+func (l *lookupCounter) Get(ctx context.Context, key hostcore.CacheKey, partition string) (hostcore.CacheEntry, bool, error) {
+	if key.Method == "resources/list" {
+		l.pages.Add(1)
+	}
+	return l.BodyCache.Get(ctx, key, partition)
+}
+
+// A listing whose page came from the server takes the pages after it from
+// the server too, fresh in the cache or not: it follows the server's
+// current cursors, and a page costs no cache lookup. A listing served
+// from the cache looks up every page.
+func TestListingThatWentToTheServerStaysThere(t *testing.T) {
+	ls := newListServer(t, 3)
+	bodies := &lookupCounter{BodyCache: openCache(t, t.TempDir())}
+	h := newHost(t, &hostcore.HostOptions{Cache: bodies})
+	sc := hostcore.ServerConfig{Name: "lists", URL: ls.http.URL}
+	c := conn(t, h, sc, "")
+	steps := []struct {
+		name                    string
+		before                  func()
+		wantRequests, wantLooks int32 // in all, so far
+	}{
+		{"first listing: page 1 missed, the rest not looked up", nil, 3, 1},
+		{"second listing: every page a hit", nil, 3, 4},
+		{"page 1 dropped: the server for every page", func() {
+			h.Invalidate(context.Background(), hostcore.CacheKey{Server: sc.Identity(), Method: "resources/list"})
+		}, 6, 5},
+	}
+	for _, s := range steps {
+		if s.before != nil {
+			s.before()
+		}
+		if n, err := listAll(t, c); n != 3 || err != nil {
+			t.Fatalf("%s: %d resources, %v", s.name, n, err)
+		}
+		if got, looks := ls.lists.Load(), bodies.pages.Load(); got != s.wantRequests || looks != s.wantLooks {
+			t.Errorf("%s: %d list requests and %d page lookups in all; want %d and %d", s.name, got, looks, s.wantRequests, s.wantLooks)
+		}
+	}
+}

@@ -85,7 +85,13 @@ func (t *Tap) keep(dir Direction, raw []byte, truncated bool) {
 		return
 	}
 	m := TapMessage{Dir: dir, At: t.now.now(), Truncated: truncated}
-	_ = json.Unmarshal(raw, &m.env) // an unparsable message is still recorded
+	if decodeWire(raw, &m.env) != nil {
+		// An odd message (a field of the wrong type, nesting too deep for
+		// the fast decoder) gets what encoding/json can make of it; an
+		// unparsable one is still recorded.
+		m.env = envelope{}
+		_ = decodeLenient(raw, &m.env)
+	}
 	if len(raw) > tapMaxMessage {
 		raw, m.Truncated = raw[:tapMaxMessage], true
 	}

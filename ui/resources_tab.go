@@ -24,8 +24,11 @@ type resourcesTab struct {
 	loaded func(n int)
 	icons  *iconCache
 
-	conn  *hostcore.Conn
-	all   []hostcore.Resource
+	conn *hostcore.Conn
+	// all points into the pages as they landed: growing a slice of
+	// pointers copies 8 bytes a resource, where a slice of resources
+	// copied the whole of each (some 170 bytes) every time it grew.
+	all   []*hostcore.Resource
 	keys  []string // lower-cased text each resource is searched by
 	shown []int    // indices into all that match the search
 	sel   int      // index into shown, or -1
@@ -100,8 +103,8 @@ func (t *resourcesTab) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	texts := box.Objects[0].(*fyne.Container)
 	icon := box.Objects[1].(*canvas.Image)
 	setText(texts.Objects[0].(*widget.Label), r.DisplayName())
-	setText(texts.Objects[1].(*widget.Label), resourceDetail(r))
-	res := t.icons.forResource(r)
+	setText(texts.Objects[1].(*widget.Label), resourceDetail(*r))
+	res := t.icons.forResource(*r)
 	if res == nil {
 		res = theme.FileIcon()
 	}
@@ -147,61 +150,107 @@ func (t *resourcesTab) setConn(c *hostcore.Conn) {
 	t.load(c)
 }
 
-// load fetches every page on a goroutine, handing each page to the list as
-// it arrives.
+// load fetches every page on a goroutine, handing each page on as soon as
+// its last resource has come out of the listing, before the next page is
+// asked for: the first rows are on the list right after page 1 arrives,
+// whatever the server's pace. The pages land through a landing, which
+// makes their search keys off the main goroutine, and which the listing
+// never waits for.
 func (t *resourcesTab) load(c *hostcore.Conn) {
 	ctx, gen := t.list.start(t.sh.ctx)
 	t.pages.SetText("Listing resources…")
 	t.progress.Show()
 	t.sh.work.add()
-	go func() {
-		var batch []hostcore.Resource
-		hand := func(p hostcore.ListProgress) {
-			b, arrived := batch, time.Now()
-			batch = nil
-			deliver(func() {
-				t.landed(gen, b, &p)
-				if p.Pages == 1 && t.firstRows != nil && t.list.current(gen) {
-					t.firstRows(time.Since(arrived))
+	land := &landing[pageLanding]{land: func(pages []pageLanding, final func()) {
+		for i := range pages {
+			pages[i].keys = searchKeys(pages[i].items)
+		}
+		deliver(func() {
+			for _, p := range pages {
+				t.landed(gen, p.items, p.keys, p.progress)
+				if p.progress != nil && p.progress.Pages == 1 && t.firstRows != nil && t.list.current(gen) {
+					t.firstRows(time.Since(p.arrived))
 				}
-			})
+			}
+			if final != nil {
+				final()
+			}
+		})
+	}}
+	go func() {
+		var page pageLanding
+		hand := func() {
+			land.add(page)
+			page = pageLanding{}
+		}
+		n := 0 // resources out of the listing so far
+		onPage := func(p hostcore.ListProgress) {
+			if len(page.items) > 0 {
+				hand()
+			}
+			page = pageLanding{progress: &p, arrived: time.Now(), items: make([]hostcore.Resource, 0, max(p.Items-n, 0))}
+			if cap(page.items) == 0 {
+				hand() // an empty page: only the progress to show
+			}
 		}
 		var err error
-		n := 0
-		for r, e := range c.Resources(ctx, hand) {
+		for r, e := range c.Resources(ctx, onPage) {
 			if e != nil {
 				err = e
 				break
 			}
-			batch = append(batch, r)
+			page.items = append(page.items, r)
 			n++
+			if page.progress != nil && n == page.progress.Items {
+				hand() // the page's last resource
+			}
 		}
 		caps := hostcore.Capabilities{Resources: true}
 		if err == nil && n == 0 { // connected already: no request
 			caps, err = c.Capabilities(ctx)
 		}
-		deliver(func() {
+		if len(page.items) > 0 {
+			hand() // what a listing cut short left of its page
+		}
+		land.end(func() {
 			defer t.sh.work.done()
-			t.landed(gen, batch, nil)
 			t.finished(gen, caps, err)
 		})
 	}()
 }
 
-// landed adds a batch of resources; p, when set, says how far the listing is.
-func (t *resourcesTab) landed(gen uint64, batch []hostcore.Resource, p *hostcore.ListProgress) {
+// pageLanding is a page of resources on its way to the list.
+type pageLanding struct {
+	items    []hostcore.Resource
+	keys     []string               // the items' search keys
+	progress *hostcore.ListProgress // how far the listing is, with this page
+	arrived  time.Time              // when the page came from the host
+}
+
+// searchKeys are the lower-cased text each resource is searched by.
+func searchKeys(rs []hostcore.Resource) []string {
+	keys := make([]string, len(rs))
+	for i, r := range rs {
+		keys[i] = strings.ToLower(r.Name + "\x00" + r.Title + "\x00" + r.URI + "\x00" + r.Description)
+	}
+	return keys
+}
+
+// landed adds a page of resources and their search keys; p, when set, says
+// how far the listing is.
+func (t *resourcesTab) landed(gen uint64, page []hostcore.Resource, keys []string, p *hostcore.ListProgress) {
 	if !t.list.current(gen) {
 		return
 	}
-	for _, r := range batch {
-		t.all = append(t.all, r)
-		t.keys = append(t.keys, strings.ToLower(r.Name+"\x00"+r.Title+"\x00"+r.URI+"\x00"+r.Description))
+	for i := range page {
+		t.all = append(t.all, &page[i])
 	}
+	t.keys = append(t.keys, keys...)
 	if p != nil && (p.Pages == 1 || time.Since(t.refreshed) >= listRefreshEvery) {
 		t.pages.SetText(fmt.Sprintf("Listing: %s pages, %s resources so far…", count(int64(p.Pages)), count(int64(p.Items))))
 	}
-	if len(batch) > 0 {
-		t.filterFrom(len(t.all) - len(batch))
+	if len(page) > 0 {
+		t.filterFrom(len(t.all) - len(page))
 	}
 }
 
@@ -321,7 +370,7 @@ func (t *resourcesTab) chosen() (hostcore.Resource, bool) {
 	if i < 0 || i >= len(t.shown) {
 		return hostcore.Resource{}, false
 	}
-	return t.all[t.shown[i]], true
+	return *t.all[t.shown[i]], true
 }
 
 // selectURI selects the resource with uri, which reads it.
