@@ -171,7 +171,7 @@ func decide(ranked []*rankKey, budget int) Packing {
 		p.Decisions[i] = Decision{Item: k.item, Rank: i + 1, Verdict: k.verdict,
 			Priority: k.priority, Tokens: k.tokens, Reason: k.reason}
 	}
-	p.pack(ranked)
+	p.pack()
 	return p
 }
 
@@ -191,11 +191,6 @@ type rankKey struct {
 	verdict Verdict
 	reason  string
 	tokens  int
-	// included and needs are the reason's words that depend on tokens
-	// alone ("included: 412 tokens", "dropped: needs 900 tokens, "), made
-	// on first use and kept, so that packing the same keys again (a
-	// Ranker's Repack) builds one string per dropped item.
-	included, needs string
 	// memo is what a Ranker keeps of the item, or nil.
 	memo *measured
 }
@@ -261,10 +256,16 @@ func screen(it *Item) (Verdict, string) {
 		// it never saw.
 		return VerdictUnreadable, "unreadable: no contents"
 	case !forAssistant(it.Annotations.Audience):
+		if a := it.Annotations.Audience; len(a) == 1 && a[0] == "user" {
+			return VerdictHeldAudience, heldForUser // the one audience MCP's roles leave: no string to build
+		}
 		return VerdictHeldAudience, "held back: audience is " + strings.Join(it.Annotations.Audience, ", ") + " only"
 	}
 	return "", ""
 }
+
+// heldForUser is the reason of an item held back for the person alone.
+const heldForUser = "held back: audience is user only"
 
 // compareRank orders a before b when a ranks higher. It returns at the
 // first key that differs: it runs 140,000 times to sort 10,000 items.
@@ -293,43 +294,73 @@ func trueFirst(a bool) int {
 
 // pack decides the candidates (decisions without a verdict yet) greedily in
 // rank order.
-func (p *Packing) pack(keys []*rankKey) {
-	ofBudget := " left of " + grouped(p.Budget) // in every drop's reason
-	lastLeft, leftText := -1, ""                // drops in a row share what is left
+func (p *Packing) pack() {
+	reasons := packReasons{ofBudget: " left of " + grouped(p.Budget)}
 	for i := range p.Decisions {
-		d, k := &p.Decisions[i], keys[i]
+		d := &p.Decisions[i]
 		if d.Verdict != "" {
 			continue
 		}
 		left := max(p.Budget-p.Used, 0)
 		switch {
 		case d.Tokens <= left:
-			if k.included == "" {
-				k.included = "included: " + quantity(d.Tokens, "token")
-			}
-			d.Verdict, d.Reason = VerdictIncluded, k.included
+			d.Verdict, d.Reason = VerdictIncluded, reasons.included(d.Tokens)
 			p.Used += d.Tokens
 		case d.Priority >= 1:
 			d.Verdict = VerdictIncluded
 			p.Used += d.Tokens
 			d.Reason = "included over budget: priority 1 is required; needs " + quantity(d.Tokens, "token") +
-				", " + grouped(left) + ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
+				", " + grouped(left) + reasons.ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
 		default:
-			if left != lastLeft {
-				lastLeft, leftText = left, grouped(left)
-			}
-			d.Verdict = VerdictDroppedBudget
-			if k.memo == nil { // packed once: one string, as before
-				d.Reason = "dropped: needs " + quantity(d.Tokens, "token") + ", " + leftText + ofBudget
-				break
-			}
-			if k.needs == "" {
-				k.needs = "dropped: needs " + quantity(d.Tokens, "token") + ", "
-			}
-			d.Reason = k.needs + leftText + ofBudget
+			d.Verdict, d.Reason = VerdictDroppedBudget, reasons.dropped(d.Tokens, left)
 		}
 	}
 	p.Exceeded = max(p.Used-p.Budget, 0)
+}
+
+// packReasons makes the reasons of one packing, sharing one string among
+// the decisions that read the same. Once the budget is nearly spent, what
+// is left stays the same over long runs of drops, and the drops of a run
+// that need as many tokens read the same: 10,000 items make a few hundred
+// strings, not 10,000.
+type packReasons struct {
+	ofBudget string // " left of 8,000", in every drop's reason
+
+	includedBy map[int]string // "included: 412 tokens", by tokens
+
+	left      int            // what is left in the current run of drops
+	leftText  string         // left, in words; "" before the first drop
+	droppedBy map[int]string // the run's reasons, by tokens
+}
+
+func (r *packReasons) included(tokens int) string {
+	if s, ok := r.includedBy[tokens]; ok {
+		return s
+	}
+	if r.includedBy == nil {
+		r.includedBy = map[int]string{}
+	}
+	s := string(appendQuantity([]byte("included: "), tokens, "token"))
+	r.includedBy[tokens] = s
+	return s
+}
+
+func (r *packReasons) dropped(tokens, left int) string {
+	if r.leftText == "" || left != r.left {
+		r.left, r.leftText = left, grouped(left)
+		if r.droppedBy == nil {
+			r.droppedBy = map[int]string{}
+		}
+		clear(r.droppedBy)
+	}
+	if s, ok := r.droppedBy[tokens]; ok {
+		return s
+	}
+	b := make([]byte, 0, 64)
+	b = appendQuantity(append(b, "dropped: needs "...), tokens, "token")
+	s := string(append(append(append(b, ", "...), r.leftText...), r.ofBudget...))
+	r.droppedBy[tokens] = s
+	return s
 }
 
 // effectivePriority is the override, else the annotation, else
@@ -372,16 +403,22 @@ func parseModified(s string) (t time.Time, ok bool) {
 	if s == "" {
 		return time.Time{}, false
 	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, true // the common case, on the fast path
+	// RFC 3339 is the common case, on time.Parse's fast path. It needs a
+	// zone after the date's ten characters; without one it can only fail,
+	// and a failed parse costs an error's allocations.
+	tried := strings.ContainsAny(s[min(len(s), 10):], "Zz+-")
+	if tried {
+		if t, err := time.Parse(time.RFC3339, s); err == nil {
+			return t, true
+		}
 	}
 	norm := strings.ToUpper(strings.TrimSpace(s))
 	if len(norm) > 10 && norm[10] == ' ' {
 		norm = norm[:10] + "T" + norm[11:]
 	}
 	layouts := modifiedLayouts
-	if norm == s {
-		layouts = layouts[1:] // RFC 3339 has just failed on it
+	if norm == s || !strings.ContainsAny(norm[min(len(norm), 10):], "Z+-") {
+		layouts = layouts[1:] // RFC 3339 has failed on it, or could only fail
 	}
 	for _, layout := range layouts {
 		if t, err := time.Parse(layout, norm); err == nil {
@@ -407,28 +444,40 @@ func errorKind(err error) string {
 
 // quantity says n units in words: "1 token", "8,000 tokens", "12 bytes".
 func quantity(n int, unit string) string {
+	var b [32]byte
+	return string(appendQuantity(b[:0], n, unit))
+}
+
+// appendQuantity appends quantity(n, unit) to b.
+func appendQuantity(b []byte, n int, unit string) []byte {
 	if n == 1 {
-		return "1 " + unit
+		return append(append(b, "1 "...), unit...)
 	}
-	return grouped(n) + " " + unit + "s"
+	b = append(appendGrouped(b, n), ' ')
+	return append(append(b, unit...), 's')
 }
 
 // grouped formats n with commas between groups of three digits: 12,345.
 func grouped(n int) string {
-	s := strconv.Itoa(n)
 	if n > -1000 && n < 1000 {
-		return s
+		return strconv.Itoa(n)
 	}
-	sign := ""
+	var b [32]byte
+	return string(appendGrouped(b[:0], n))
+}
+
+// appendGrouped appends grouped(n) to b.
+func appendGrouped(b []byte, n int) []byte {
+	var digits [24]byte
+	s := strconv.AppendInt(digits[:0], int64(n), 10)
 	if n < 0 {
-		sign, s = "-", s[1:]
+		b, s = append(b, '-'), s[1:]
 	}
-	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteRune(c)
+		b = append(b, c)
 	}
-	return sign + b.String()
+	return b
 }

@@ -104,7 +104,7 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 		if v, reason := screen(it); v != k.verdict || v != "" {
 			k.verdict, k.reason = v, reason // the audience or the error may have changed
 			if v == "" {
-				k.tokens, k.included, k.needs = itemTokens(it, r.counter), "", "" // was not counted: count it now
+				k.tokens = itemTokens(it, r.counter) // was not counted: count it now
 			}
 		}
 		m.key, m.gen = k, r.gen

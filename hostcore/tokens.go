@@ -93,6 +93,8 @@ type memoCounter struct {
 	seed  maphash.Seed
 	max   int
 
+	sums  *bodySums // the hashes of long bodies, by identity
+
 	mu    sync.RWMutex
 	slot  map[memoKey]int // index in slots
 	slots []memoSlot
@@ -111,10 +113,12 @@ type memoSlot struct {
 }
 
 func newMemoCounter(count func(string) int, max int) *memoCounter {
+	seed := maphash.MakeSeed()
 	return &memoCounter{
 		count: count,
-		seed:  maphash.MakeSeed(),
+		seed:  seed,
 		max:   max,
+		sums:  newBodySums(seed, max),
 		slot:  make(map[memoKey]int, max),
 	}
 }
@@ -196,15 +200,16 @@ func itemTokens(it *Item, counter TokenCounter) int {
 
 // itemKey hashes the fields an item's section is rendered from: each field's
 // own hash and length, so that fields never run into each other and a long
-// body is hashed in one pass. Its n is negative, so it never equals the key
-// of a text.
+// body is hashed in one pass, or not at all when the same bytes were hashed
+// before (see bodySums). Its n is negative, so it never equals the key of a
+// text.
 func (m *memoCounter) itemKey(it *Item) memoKey {
 	var h maphash.Hash
 	h.SetSeed(m.seed)
 	n := 0
 	field := func(s string) {
 		var b [16]byte
-		binary.LittleEndian.PutUint64(b[:8], maphash.String(m.seed, s))
+		binary.LittleEndian.PutUint64(b[:8], m.sums.of(s))
 		binary.LittleEndian.PutUint64(b[8:], uint64(len(s)))
 		h.Write(b[:])
 		n += len(s)
