@@ -152,11 +152,102 @@ func Rank(items []*Item, opts *RankOptions) Packing {
 
 // sortKeys returns the keys in rank order.
 func sortKeys(keys []rankKey) []*rankKey {
-	ranked := make([]*rankKey, len(keys))
+	order, wide := make([]rankOrder, len(keys)), false
 	for i := range keys {
-		ranked[i] = &keys[i] // sorting pointers swaps and compares without copying keys
+		var packed bool
+		order[i], packed = orderOf(&keys[i])
+		wide = wide || !packed
 	}
-	slices.SortFunc(ranked, compareRank)
+	return sortOrder(order, wide, make([]*rankKey, 0, len(keys)))
+}
+
+// rankOrder is a key's place in rank order, packed for sorting: the keys
+// compared side by side in one array of 32-byte values, in the order
+// compareOrder reads them, instead of behind pointers.
+type rankOrder struct {
+	first uint64 // pinned (the top bit), then priority: greater ranks higher
+	date  uint64 // lastModified (see packDate): greater ranks higher; 0 when undated
+	order int    // the attach order: smaller ranks higher
+	key   *rankKey
+}
+
+// dateBias is 2^33 seconds, about 272 years: packDate packs the dates from
+// 1698 to 2242 into 64 bits, 34 for the second and 30 for the nanosecond.
+const dateBias = 1 << 33
+
+// packDate packs a date (Unix seconds and nanoseconds) into an integer that
+// orders as the date does, above 0 (undated); ok is false for a date
+// outside the years it packs (see dateBias).
+func packDate(sec int64, nsec int32) (packed uint64, ok bool) {
+	if sec <= -dateBias || sec >= dateBias {
+		return 0, sec == math.MinInt64
+	}
+	return uint64(sec+dateBias)<<30 | uint64(nsec), true
+}
+
+func orderOf(k *rankKey) (o rankOrder, packed bool) {
+	// A priority is in 0..1 and never -0 (see effectivePriority), so its
+	// bits order as it does, and leave the top bit for the pin.
+	o = rankOrder{first: math.Float64bits(k.priority), order: k.order, key: k}
+	if k.pinned {
+		o.first |= 1 << 63
+	}
+	o.date, packed = packDate(k.sec, k.nsec)
+	return o, packed
+}
+
+// compareOrder orders a before b when a ranks higher: Rank's order, pinned,
+// priority, lastModified, attach order, then the index in the caller's
+// slice, for a stable sort. It returns at the first key that differs: it
+// runs 140,000 times to sort 10,000 items.
+func compareOrder(a, b rankOrder) int {
+	switch {
+	case a.first != b.first:
+		return greaterFirst(a.first > b.first)
+	case a.date != b.date:
+		return greaterFirst(a.date > b.date)
+	case a.order != b.order:
+		return cmp.Compare(a.order, b.order)
+	}
+	return cmp.Compare(a.key.index, b.key.index)
+}
+
+// compareWide is compareOrder for when a date did not pack: it compares
+// the dates themselves.
+func compareWide(a, b rankOrder) int {
+	switch {
+	case a.first != b.first:
+		return greaterFirst(a.first > b.first)
+	case a.key.sec != b.key.sec:
+		return greaterFirst(a.key.sec > b.key.sec)
+	case a.key.nsec != b.key.nsec:
+		return greaterFirst(a.key.nsec > b.key.nsec)
+	case a.order != b.order:
+		return cmp.Compare(a.order, b.order)
+	}
+	return cmp.Compare(a.key.index, b.key.index)
+}
+
+// greaterFirst orders a before b when a's key is the greater, given that
+// they differ.
+func greaterFirst(greater bool) int {
+	if greater {
+		return -1
+	}
+	return 1
+}
+
+// sortOrder sorts order and appends its keys, in rank order, to ranked;
+// wide says that a date did not pack.
+func sortOrder(order []rankOrder, wide bool, ranked []*rankKey) []*rankKey {
+	if wide {
+		slices.SortFunc(order, compareWide)
+	} else {
+		slices.SortFunc(order, compareOrder)
+	}
+	for _, o := range order {
+		ranked = append(ranked, o.key)
+	}
 	return ranked
 }
 
@@ -182,8 +273,8 @@ type rankKey struct {
 
 	pinned   bool
 	priority float64
-	dated    bool // whether modified was given and parsed
-	modified time.Time
+	sec      int64 // lastModified, parsed: Unix seconds, or math.MinInt64 when absent or unparsable
+	nsec     int32 // and nanoseconds
 	order    int
 
 	// verdict and reason are set when the item cannot be sent whatever
@@ -236,10 +327,33 @@ func measureSpread(keys []rankKey, counter TokenCounter) {
 func (k *rankKey) measure(counter TokenCounter) {
 	it := k.item
 	k.pinned, k.priority, k.order = it.Pinned, effectivePriority(it), it.Order
-	k.modified, k.dated = parseModified(it.Annotations.LastModified)
 	k.verdict, k.reason = screen(it)
+	if m, ok := counter.(*memoCounter); ok && m == defaultCounter.counter {
+		k.measureMemo(defaultItems, m)
+		return
+	}
+	k.date(it)
 	if k.verdict == "" {
 		k.tokens = itemTokens(it, counter)
+	}
+}
+
+// measureMemo measures k's date and tokens through memo: an item measured
+// before is looked up, not hashed or parsed.
+func (k *rankKey) measureMemo(memo *itemMemo, counter *memoCounter) {
+	it := k.item
+	e := memo.find(it)
+	if e == nil || k.verdict == "" && e.tokens < 0 {
+		k.date(it)
+		e = &itemMeasure{sec: k.sec, nsec: k.nsec, tokens: -1}
+		if k.verdict == "" {
+			e.tokens = itemTokens(it, counter)
+		}
+		memo.store(it, e)
+	}
+	k.sec, k.nsec = e.sec, e.nsec
+	if k.verdict == "" {
+		k.tokens = e.tokens
 	}
 }
 
@@ -266,31 +380,6 @@ func screen(it *Item) (Verdict, string) {
 
 // heldForUser is the reason of an item held back for the person alone.
 const heldForUser = "held back: audience is user only"
-
-// compareRank orders a before b when a ranks higher. It returns at the
-// first key that differs: it runs 140,000 times to sort 10,000 items.
-func compareRank(a, b *rankKey) int {
-	switch {
-	case a.pinned != b.pinned:
-		return trueFirst(a.pinned)
-	case a.priority != b.priority:
-		return trueFirst(a.priority > b.priority)
-	case a.dated != b.dated:
-		return trueFirst(a.dated)
-	}
-	if c := b.modified.Compare(a.modified); c != 0 {
-		return c
-	}
-	return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.index, b.index))
-}
-
-// trueFirst orders a before b when a is true, given that they differ.
-func trueFirst(a bool) int {
-	if a {
-		return -1
-	}
-	return 1
-}
 
 // pack decides the candidates (decisions without a verdict yet) greedily in
 // rank order.

@@ -93,7 +93,7 @@ type memoCounter struct {
 	seed  maphash.Seed
 	max   int
 
-	sums  *bodySums // the hashes of long bodies, by identity
+	sums *bodySums // the hashes of long bodies, by identity
 
 	mu    sync.RWMutex
 	slot  map[memoKey]int // index in slots

@@ -1,0 +1,77 @@
+package hostcore
+
+import (
+	"math"
+	"sync"
+	"unsafe"
+	"weak"
+)
+
+// itemMemo remembers, by item, what measuring it with the default counter
+// found: its tokens and its parsed lastModified. Ranking the same 10,000
+// items again then costs a lookup an item, where finding a count in the
+// token memo costs hashing the item's fields and parsing its date.
+//
+// An entry is keyed by the item's address and holds the strings it was
+// measured from (the item's own: no bytes are copied). It is used only
+// while the item's strings are those same strings, compared by where their
+// bytes are, so a changed item, or another item at the address of one the
+// collector freed, is measured afresh. Holding the strings keeps their
+// bytes where they are; a weak pointer to the item tells which entries
+// belong to items that are gone, and those are swept out, with what they
+// held, once the memo has doubled since the last sweep.
+//
+// It is safe for concurrent use.
+type itemMemo struct {
+	mu      sync.RWMutex
+	byAddr  map[uintptr]*itemMeasure
+	sweepAt int
+}
+
+// itemMeasure is what itemMemo keeps of an item.
+type itemMeasure struct {
+	item   weak.Pointer[Item]
+	from   itemText
+	sec    int64
+	nsec   int32
+	tokens int // -1: not counted (the item was held back or unreadable)
+}
+
+// defaultItems is the memo of the items measured with DefaultTokenCounter.
+var defaultItems = &itemMemo{byAddr: map[uintptr]*itemMeasure{}, sweepAt: 1024}
+
+// find returns what was measured of it, or nil.
+func (m *itemMemo) find(it *Item) *itemMeasure {
+	m.mu.RLock()
+	e := m.byAddr[uintptr(unsafe.Pointer(it))]
+	m.mu.RUnlock()
+	if e == nil || !e.from.same(it) {
+		return nil
+	}
+	return e
+}
+
+// store remembers e as what was measured of it.
+func (m *itemMemo) store(it *Item, e *itemMeasure) {
+	e.item, e.from = weak.Make(it), textOf(it)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.byAddr[uintptr(unsafe.Pointer(it))] = e
+	if len(m.byAddr) < m.sweepAt {
+		return
+	}
+	for addr, e := range m.byAddr {
+		if e.item.Value() == nil {
+			delete(m.byAddr, addr)
+		}
+	}
+	m.sweepAt = max(2*len(m.byAddr), 1024)
+}
+
+// date parses the lastModified of it into k.
+func (k *rankKey) date(it *Item) {
+	k.sec, k.nsec = math.MinInt64, 0
+	if t, ok := parseModified(it.Annotations.LastModified); ok {
+		k.sec, k.nsec = t.Unix(), int32(t.Nanosecond())
+	}
+}
