@@ -134,7 +134,11 @@ type RankOptions struct {
 // Rank does not read: it packs the bodies it is given; nil items are
 // skipped. It is safe to call from several goroutines as long as no one
 // changes the items meanwhile. A large ranking counts tokens on several
-// goroutines, as TokenCounter allows.
+// goroutines, as TokenCounter allows. With the default counter, what Rank
+// measured of an item (its tokens and its date) is remembered by the item
+// while its strings stay the same, so ranking the same items again costs
+// a lookup an item, a sort and a pass; the memo holds the strings of items
+// still alive, and drops those of items the collector freed.
 func Rank(items []*Item, opts *RankOptions) Packing {
 	budget, counter := DefaultBudget, TokenCounter(nil)
 	if opts != nil {

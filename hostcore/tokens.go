@@ -56,7 +56,10 @@ var defaultCounter struct {
 // is nil: tiktoken's TokenEncoding, from a table embedded in the binary (it
 // never touches the network), behind a memo of about the 16,384 texts and
 // items counted most recently. The memo is shared by the whole process, so
-// re-ranking bodies already counted costs a hash and a map lookup each. The
+// re-ranking bodies already counted costs a hash and a map lookup each, and
+// a body hashed before is not hashed again while its bytes live (see
+// bodySums); Rank also remembers, by item, what it measured with this
+// counter (see itemMemo). The
 // first call loads the table: about 40 ms, and 5 MB kept for the life of
 // the process. It is safe for concurrent use.
 func DefaultTokenCounter() TokenCounter {
