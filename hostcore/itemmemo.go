@@ -21,12 +21,20 @@ import (
 // belong to items that are gone, and those are swept out, with what they
 // held, once the memo has doubled since the last sweep.
 //
+// An item is remembered the second time it is measured: an item ranked
+// once (a send builds its items afresh) costs a note of its address, not
+// a weak pointer and a copy of its contents' headers.
+//
 // It is safe for concurrent use.
 type itemMemo struct {
 	mu      sync.RWMutex
 	byAddr  map[uintptr]*itemMeasure
 	sweepAt int
+	once    map[uintptr]struct{} // the addresses of items measured once, not remembered yet
 }
+
+// onceMax bounds itemMemo.once: past it, the notes start again.
+const onceMax = 1 << 15
 
 // itemMeasure is what itemMemo keeps of an item.
 type itemMeasure struct {
@@ -38,7 +46,7 @@ type itemMeasure struct {
 }
 
 // defaultItems is the memo of the items measured with DefaultTokenCounter.
-var defaultItems = &itemMemo{byAddr: map[uintptr]*itemMeasure{}, sweepAt: 1024}
+var defaultItems = &itemMemo{byAddr: map[uintptr]*itemMeasure{}, sweepAt: 1024, once: map[uintptr]struct{}{}}
 
 // find returns what was measured of it, or nil.
 func (m *itemMemo) find(it *Item) *itemMeasure {
@@ -51,12 +59,25 @@ func (m *itemMemo) find(it *Item) *itemMeasure {
 	return e
 }
 
-// store remembers e as what was measured of it.
+// store remembers e as what was measured of it, if it was measured before.
 func (m *itemMemo) store(it *Item, e *itemMeasure) {
+	addr := uintptr(unsafe.Pointer(it))
+	m.mu.Lock()
+	_, twice := m.once[addr]
+	if !twice {
+		if len(m.once) >= onceMax {
+			clear(m.once)
+		}
+		m.once[addr] = struct{}{}
+		m.mu.Unlock()
+		return
+	}
+	delete(m.once, addr)
+	m.mu.Unlock()
 	e.item, e.from = weak.Make(it), textOf(it)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.byAddr[uintptr(unsafe.Pointer(it))] = e
+	m.byAddr[addr] = e
 	if len(m.byAddr) < m.sweepAt {
 		return
 	}
