@@ -1,7 +1,6 @@
 package hostcore
 
 import (
-	"math"
 	"sync"
 	"unsafe"
 	"weak"
@@ -14,12 +13,13 @@ import (
 //
 // An entry is keyed by the item's address and holds the strings it was
 // measured from (the item's own: no bytes are copied). It is used only
-// while the item's strings are those same strings, compared by where their
-// bytes are, so a changed item, or another item at the address of one the
-// collector freed, is measured afresh. Holding the strings keeps their
-// bytes where they are; a weak pointer to the item tells which entries
-// belong to items that are gone, and those are swept out, with what they
-// held, once the memo has doubled since the last sweep.
+// while the item's strings read the same (itemText.same, which costs no
+// pass over a body when it is the same string), so a changed item, or
+// another item at the address of one the collector freed, is measured
+// afresh. An entry keeps the strings of an item changed since alive until
+// the item is measured again; a weak pointer to the item tells which
+// entries belong to items that are gone, and those are swept out, with
+// what they held, once the memo has doubled since the last sweep.
 //
 // An item is remembered the second time it is measured: an item ranked
 // once (a send builds its items afresh) costs a note of its address, not
@@ -87,12 +87,4 @@ func (m *itemMemo) store(it *Item, e *itemMeasure) {
 		}
 	}
 	m.sweepAt = max(2*len(m.byAddr), 1024)
-}
-
-// date parses the lastModified of it into k.
-func (k *rankKey) date(it *Item) {
-	k.sec, k.nsec = math.MinInt64, 0
-	if t, ok := parseModified(it.Annotations.LastModified); ok {
-		k.sec, k.nsec = t.Unix(), int32(t.Nanosecond())
-	}
 }

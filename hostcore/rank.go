@@ -363,6 +363,14 @@ func (k *rankKey) measure(counter TokenCounter) {
 	}
 }
 
+// date parses the lastModified of it into k.
+func (k *rankKey) date(it *Item) {
+	k.sec, k.nsec = math.MinInt64, 0
+	if t, ok := parseModified(it.Annotations.LastModified); ok {
+		k.sec, k.nsec = t.Unix(), int32(t.Nanosecond())
+	}
+}
+
 // measureMemo measures k's date and tokens through memo: an item measured
 // before is looked up, not hashed or parsed.
 func (k *rankKey) measureMemo(memo *itemMemo, counter *memoCounter) {
