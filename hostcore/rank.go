@@ -1,7 +1,6 @@
 package hostcore
 
 import (
-	"cmp"
 	"errors"
 	"math"
 	"runtime"
@@ -134,7 +133,11 @@ type RankOptions struct {
 // Rank does not read: it packs the bodies it is given; nil items are
 // skipped. It is safe to call from several goroutines as long as no one
 // changes the items meanwhile. A large ranking counts tokens on several
-// goroutines, as TokenCounter allows.
+// goroutines, as TokenCounter allows. With the default counter, what Rank
+// measured of an item (its tokens and its date) is remembered by the item
+// while its strings stay the same, so ranking the same items again costs
+// a lookup an item, a sort and a pass; the memo holds the strings of items
+// still alive, and drops those of items the collector freed.
 func Rank(items []*Item, opts *RankOptions) Packing {
 	budget, counter := DefaultBudget, TokenCounter(nil)
 	if opts != nil {
@@ -147,18 +150,28 @@ func Rank(items []*Item, opts *RankOptions) Packing {
 		counter = DefaultTokenCounter()
 	}
 
-	return decide(sortKeys(measure(items, counter)), budget)
+	w := scratchPool.Get().(*rankScratch)
+	w.keys = measure(w.keys[:0], items, counter)
+	w.order, w.ranked = sortKeys(w.keys, w.order[:0], w.ranked[:0])
+	p := decide(w.ranked, budget)
+	clear(w.keys) // they point at the caller's items
+	clear(w.order)
+	clear(w.ranked)
+	scratchPool.Put(w)
+	return p
 }
 
-// sortKeys returns the keys in rank order.
-func sortKeys(keys []rankKey) []*rankKey {
-	ranked := make([]*rankKey, len(keys))
-	for i := range keys {
-		ranked[i] = &keys[i] // sorting pointers swaps and compares without copying keys
-	}
-	slices.SortFunc(ranked, compareRank)
-	return ranked
+// rankScratch is what one Rank works in: the keys, the sort's array and the
+// keys in rank order. Rank keeps them in scratchPool for the next ranking,
+// so that ranking 10,000 items allocates little more than its decisions;
+// they are cleared before they go back.
+type rankScratch struct {
+	keys   []rankKey
+	order  []rankOrder
+	ranked []*rankKey
 }
+
+var scratchPool = sync.Pool{New: func() any { return new(rankScratch) }}
 
 // decide packs keys, in rank order, into budget (zero or less:
 // DefaultBudget).
@@ -171,7 +184,7 @@ func decide(ranked []*rankKey, budget int) Packing {
 		p.Decisions[i] = Decision{Item: k.item, Rank: i + 1, Verdict: k.verdict,
 			Priority: k.priority, Tokens: k.tokens, Reason: k.reason}
 	}
-	p.pack(ranked)
+	p.pack()
 	return p
 }
 
@@ -182,8 +195,8 @@ type rankKey struct {
 
 	pinned   bool
 	priority float64
-	dated    bool // whether modified was given and parsed
-	modified time.Time
+	sec      int64 // lastModified, parsed: Unix seconds, or math.MinInt64 when absent or unparsable
+	nsec     int32 // and nanoseconds
 	order    int
 
 	// verdict and reason are set when the item cannot be sent whatever
@@ -191,11 +204,6 @@ type rankKey struct {
 	verdict Verdict
 	reason  string
 	tokens  int
-	// included and needs are the reason's words that depend on tokens
-	// alone ("included: 412 tokens", "dropped: needs 900 tokens, "), made
-	// on first use and kept, so that packing the same keys again (a
-	// Ranker's Repack) builds one string per dropped item.
-	included, needs string
 	// memo is what a Ranker keeps of the item, or nil.
 	memo *measured
 }
@@ -204,12 +212,13 @@ type rankKey struct {
 // over the CPUs; below it, starting goroutines costs more than it saves.
 const parallelAbove = 512
 
-// measure works out the keys of the items, skipping nil ones. Even when
-// every count is memoized, finding it means hashing the item's body: that is
-// most of the work of re-ranking 10,000 items, so large rankings split it
-// over the CPUs (TokenCounter is safe for concurrent use).
-func measure(items []*Item, counter TokenCounter) []rankKey {
-	keys := make([]rankKey, 0, len(items))
+// measure appends the keys of the items to keys, skipping nil items, and
+// works them out. Finding a count in the token memo means hashing the
+// item's fields, and a body not seen before must be counted, so large
+// rankings split the work over the CPUs (TokenCounter is safe for
+// concurrent use).
+func measure(keys []rankKey, items []*Item, counter TokenCounter) []rankKey {
+	keys = slices.Grow(keys, len(items))
 	for i, it := range items {
 		if it != nil {
 			keys = append(keys, rankKey{item: it, index: i})
@@ -241,10 +250,41 @@ func measureSpread(keys []rankKey, counter TokenCounter) {
 func (k *rankKey) measure(counter TokenCounter) {
 	it := k.item
 	k.pinned, k.priority, k.order = it.Pinned, effectivePriority(it), it.Order
-	k.modified, k.dated = parseModified(it.Annotations.LastModified)
 	k.verdict, k.reason = screen(it)
+	if m, ok := counter.(*memoCounter); ok && m == defaultCounter.counter {
+		k.measureMemo(defaultItems, m)
+		return
+	}
+	k.date(it)
 	if k.verdict == "" {
 		k.tokens = itemTokens(it, counter)
+	}
+}
+
+// date parses the lastModified of it into k.
+func (k *rankKey) date(it *Item) {
+	k.sec, k.nsec = math.MinInt64, 0
+	if t, ok := parseModified(it.Annotations.LastModified); ok {
+		k.sec, k.nsec = t.Unix(), int32(t.Nanosecond())
+	}
+}
+
+// measureMemo measures k's date and tokens through memo: an item measured
+// before is looked up, not hashed or parsed.
+func (k *rankKey) measureMemo(memo *itemMemo, counter *memoCounter) {
+	it := k.item
+	e := memo.find(it)
+	if e == nil || k.verdict == "" && e.tokens < 0 {
+		k.date(it)
+		e = &itemMeasure{sec: k.sec, nsec: k.nsec, tokens: -1}
+		if k.verdict == "" {
+			e.tokens = itemTokens(it, counter)
+		}
+		memo.store(it, e)
+	}
+	k.sec, k.nsec = e.sec, e.nsec
+	if k.verdict == "" {
+		k.tokens = e.tokens
 	}
 }
 
@@ -261,72 +301,38 @@ func screen(it *Item) (Verdict, string) {
 		// it never saw.
 		return VerdictUnreadable, "unreadable: no contents"
 	case !forAssistant(it.Annotations.Audience):
+		if a := it.Annotations.Audience; len(a) == 1 && a[0] == "user" {
+			return VerdictHeldAudience, heldForUser // the one audience MCP's roles leave: no string to build
+		}
 		return VerdictHeldAudience, "held back: audience is " + strings.Join(it.Annotations.Audience, ", ") + " only"
 	}
 	return "", ""
 }
 
-// compareRank orders a before b when a ranks higher. It returns at the
-// first key that differs: it runs 140,000 times to sort 10,000 items.
-func compareRank(a, b *rankKey) int {
-	switch {
-	case a.pinned != b.pinned:
-		return trueFirst(a.pinned)
-	case a.priority != b.priority:
-		return trueFirst(a.priority > b.priority)
-	case a.dated != b.dated:
-		return trueFirst(a.dated)
-	}
-	if c := b.modified.Compare(a.modified); c != 0 {
-		return c
-	}
-	return cmp.Or(cmp.Compare(a.order, b.order), cmp.Compare(a.index, b.index))
-}
-
-// trueFirst orders a before b when a is true, given that they differ.
-func trueFirst(a bool) int {
-	if a {
-		return -1
-	}
-	return 1
-}
+// heldForUser is the reason of an item held back for the person alone.
+const heldForUser = "held back: audience is user only"
 
 // pack decides the candidates (decisions without a verdict yet) greedily in
 // rank order.
-func (p *Packing) pack(keys []*rankKey) {
-	ofBudget := " left of " + grouped(p.Budget) // in every drop's reason
-	lastLeft, leftText := -1, ""                // drops in a row share what is left
+func (p *Packing) pack() {
+	reasons := packReasons{ofBudget: " left of " + grouped(p.Budget)}
 	for i := range p.Decisions {
-		d, k := &p.Decisions[i], keys[i]
+		d := &p.Decisions[i]
 		if d.Verdict != "" {
 			continue
 		}
 		left := max(p.Budget-p.Used, 0)
 		switch {
 		case d.Tokens <= left:
-			if k.included == "" {
-				k.included = "included: " + quantity(d.Tokens, "token")
-			}
-			d.Verdict, d.Reason = VerdictIncluded, k.included
+			d.Verdict, d.Reason = VerdictIncluded, reasons.included(d.Tokens)
 			p.Used += d.Tokens
 		case d.Priority >= 1:
 			d.Verdict = VerdictIncluded
 			p.Used += d.Tokens
 			d.Reason = "included over budget: priority 1 is required; needs " + quantity(d.Tokens, "token") +
-				", " + grouped(left) + ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
+				", " + grouped(left) + reasons.ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
 		default:
-			if left != lastLeft {
-				lastLeft, leftText = left, grouped(left)
-			}
-			d.Verdict = VerdictDroppedBudget
-			if k.memo == nil { // packed once: one string, as before
-				d.Reason = "dropped: needs " + quantity(d.Tokens, "token") + ", " + leftText + ofBudget
-				break
-			}
-			if k.needs == "" {
-				k.needs = "dropped: needs " + quantity(d.Tokens, "token") + ", "
-			}
-			d.Reason = k.needs + leftText + ofBudget
+			d.Verdict, d.Reason = VerdictDroppedBudget, reasons.dropped(d.Tokens, left)
 		}
 	}
 	p.Exceeded = max(p.Used-p.Budget, 0)
@@ -372,16 +378,22 @@ func parseModified(s string) (t time.Time, ok bool) {
 	if s == "" {
 		return time.Time{}, false
 	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, true // the common case, on the fast path
+	// RFC 3339 is the common case, on time.Parse's fast path. It needs a
+	// zone after the date's ten characters; without one it can only fail,
+	// and a failed parse costs an error's allocations.
+	tried := strings.ContainsAny(s[min(len(s), 10):], "Zz+-")
+	if tried {
+		if t, err := time.Parse(time.RFC3339, s); err == nil {
+			return t, true
+		}
 	}
 	norm := strings.ToUpper(strings.TrimSpace(s))
 	if len(norm) > 10 && norm[10] == ' ' {
 		norm = norm[:10] + "T" + norm[11:]
 	}
 	layouts := modifiedLayouts
-	if norm == s {
-		layouts = layouts[1:] // RFC 3339 has just failed on it
+	if norm == s || !strings.ContainsAny(norm[min(len(norm), 10):], "Z+-") {
+		layouts = layouts[1:] // RFC 3339 has failed on it, or could only fail
 	}
 	for _, layout := range layouts {
 		if t, err := time.Parse(layout, norm); err == nil {
@@ -407,28 +419,40 @@ func errorKind(err error) string {
 
 // quantity says n units in words: "1 token", "8,000 tokens", "12 bytes".
 func quantity(n int, unit string) string {
+	var b [32]byte
+	return string(appendQuantity(b[:0], n, unit))
+}
+
+// appendQuantity appends quantity(n, unit) to b.
+func appendQuantity(b []byte, n int, unit string) []byte {
 	if n == 1 {
-		return "1 " + unit
+		return append(append(b, "1 "...), unit...)
 	}
-	return grouped(n) + " " + unit + "s"
+	b = append(appendGrouped(b, n), ' ')
+	return append(append(b, unit...), 's')
 }
 
 // grouped formats n with commas between groups of three digits: 12,345.
 func grouped(n int) string {
-	s := strconv.Itoa(n)
 	if n > -1000 && n < 1000 {
-		return s
+		return strconv.Itoa(n)
 	}
-	sign := ""
+	var b [32]byte
+	return string(appendGrouped(b[:0], n))
+}
+
+// appendGrouped appends grouped(n) to b.
+func appendGrouped(b []byte, n int) []byte {
+	var digits [24]byte
+	s := strconv.AppendInt(digits[:0], int64(n), 10)
 	if n < 0 {
-		sign, s = "-", s[1:]
+		b, s = append(b, '-'), s[1:]
 	}
-	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteRune(c)
+		b = append(b, c)
 	}
-	return sign + b.String()
+	return b
 }

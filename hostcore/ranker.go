@@ -28,6 +28,13 @@ type Ranker struct {
 	gen    int                  // counts calls to Rank
 	ranked []*rankKey           // the last ranking's keys, in rank order
 	last   []*Item              // the items of the last ranking
+
+	// Buffers kept from one ranking to the next, so that ranking again
+	// allocates little: the keys (the last ranking's, which ranked points
+	// into, until the next ranking replaces them) and sortFromLast's.
+	keys, spare []rankKey
+	slots, rest []*rankKey
+	order       []rankOrder
 }
 
 // measured is what a Ranker keeps of an item between rankings: its key,
@@ -86,7 +93,9 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.gen++
-	keys := make([]rankKey, 0, len(items))
+	// The keys are built in the spare buffer: the last ranking's keys are
+	// still read, through r.ranked, until sortFromLast replaces it.
+	keys := slices.Grow(r.spare[:0], len(items))
 	var fresh []int // indexes in keys of the items to measure
 	for i, it := range items {
 		if it == nil {
@@ -104,7 +113,7 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 		if v, reason := screen(it); v != k.verdict || v != "" {
 			k.verdict, k.reason = v, reason // the audience or the error may have changed
 			if v == "" {
-				k.tokens, k.included, k.needs = itemTokens(it, r.counter), "", "" // was not counted: count it now
+				k.tokens = itemTokens(it, r.counter) // was not counted: count it now
 			}
 		}
 		m.key, m.gen = k, r.gen
@@ -125,7 +134,9 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 		}
 	}
 	r.ranked = r.sortFromLast(keys)
-	r.last = slices.Clone(items)
+	clear(r.keys) // the old keys point at items that may be gone
+	r.keys, r.spare = keys, r.keys
+	r.last = append(r.last[:0], items...)
 	return decide(r.ranked, budget)
 }
 
@@ -134,30 +145,40 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 // out of place, and the sort finds the rest already in order. The result
 // is the same as from any start, since the keys' last tie is their index.
 func (r *Ranker) sortFromLast(keys []rankKey) []*rankKey {
-	slots := make([]*rankKey, len(r.ranked))
-	ranked := make([]*rankKey, 0, len(keys))
+	slots := slices.Grow(r.slots[:0], len(r.ranked))[:len(r.ranked)]
+	clear(slots)
+	rest := r.rest[:0]
 	for i := range keys {
 		k := &keys[i]
 		if m := k.memo; m != nil && m.pos < len(slots) && slots[m.pos] == nil {
 			slots[m.pos] = k
 		} else {
-			ranked = append(ranked, k) // new, or without an ID
+			rest = append(rest, k) // new, or without an ID
 		}
 	}
-	var rest []*rankKey
-	rest, ranked = ranked, ranked[:0:0]
+	order, wide := slices.Grow(r.order[:0], len(keys)), false
+	add := func(k *rankKey) {
+		o, packed := orderOf(k)
+		order, wide = append(order, o), wide || !packed
+	}
 	for _, k := range slots {
 		if k != nil {
-			ranked = append(ranked, k)
+			add(k)
 		}
 	}
-	ranked = append(ranked, rest...)
-	slices.SortFunc(ranked, compareRank)
+	for _, k := range rest {
+		add(k)
+	}
+	ranked := sortOrder(order, wide, slices.Grow(r.ranked[:0], len(keys)))
 	for i, k := range ranked {
 		if k.memo != nil {
 			k.memo.pos = i
 		}
 	}
+	clear(slots)
+	clear(rest)
+	clear(order) // the buffers are kept for the next ranking, not what they point to
+	r.slots, r.rest, r.order = slots, rest, order
 	return ranked
 }
 

@@ -17,6 +17,7 @@ func BenchmarkRerank10k(b *testing.B) {
 		b.Fatal("warm-up packed nothing")
 	}
 	b.ReportAllocs()
+	reportCPU(b)
 	i := 0
 	for b.Loop() {
 		changed := *items[i%len(items)]
@@ -35,6 +36,7 @@ func BenchmarkRepack10k(b *testing.B) {
 	r.Rank(items, 0)
 	budgets := []int{4000, 8000, 16000, 120000}
 	b.ReportAllocs()
+	reportCPU(b)
 	i := 0
 	for b.Loop() {
 		if p := r.Repack(items, budgets[i%len(budgets)]); len(p.Decisions) != len(items) {
