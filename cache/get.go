@@ -75,7 +75,7 @@ func (s *Store) lookup(ctx context.Context, key Key, account string) (e Entry, l
 	const query = `SELECT scope, account, account_name, value, stored_at, ttl, size, last_access FROM entries
 		WHERE server = ? AND method = ? AND param = ?
 			AND (scope = 'public' OR (scope = 'private' AND account = ?))
-		ORDER BY scope = 'private' DESC LIMIT 1`
+		ORDER BY scope LIMIT 1` // 'private' sorts before 'public': the index gives that order, no sort
 	var row *sql.Row
 	if s.writeMu.TryLock() { // held until Scan: a Row keeps its connection until then
 		defer s.writeMu.Unlock()

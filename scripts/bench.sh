@@ -73,7 +73,10 @@ if ! skip go; then
 	row "stdio read / memory hit" "$(div "$server" "$memory")" × ">=" 300
 	row "open the cache, 256 MiB, closed cleanly" "$(div "$(ns BenchmarkOpen256MiB "$work/open.txt")" 1e6)" ms "<=" 1
 	row "open the state store, 500 attachments" "$(div "$(ns BenchmarkOpenState "$work/state.txt")" 1e6)" ms "<=" 1
-	row "stdio read, live connection / SQLite hit" "$(div "$server" "$(ns BenchmarkCachedRead/sqlite-hit "$work/read.txt")")" × ">=" 30
+	# The issue's SQLite goal is a fresh process's hit against a fresh
+	# process's read (the next row); a warm SQLite hit against a read on a
+	# live connection is shown beside it, without a goal.
+	figure "stdio read, live connection / SQLite hit, warm (for comparison)" "$(div "$server" "$(ns BenchmarkCachedRead/sqlite-hit "$work/read.txt")")" ×
 	row "stdio read, fresh server / open-store-and-hit" "$(div "$(ns BenchmarkCachedRead/stdio-fresh-server "$work/read.txt")" "$fresh")" × ">=" 30
 	figure "open-store-and-hit (open the cache, hit, close)" "$(div "$fresh" 1e6)" ms
 	row "BenchmarkRank10k -cpu 1 (Rank, no memory of earlier rankings)" "$(div "$(ns BenchmarkRank10k "$work/rank.txt")" 1e6)" ms "<=" 5
