@@ -30,6 +30,7 @@ type gate struct {
 	cur      blocks // the message being gathered
 	ready    blocks // whole messages, to be read
 	idle     int    // bytes between messages since the last one
+	hint     int    // the size of the last message: the first block of the next
 	err      error  // the source's error, or the refusal, once ready is drained
 	reported bool
 }
@@ -54,6 +55,9 @@ func (g *gate) fill() {
 	data := g.scratch[:n]
 	for len(data) > 0 && g.err == nil {
 		k, kind := g.split.scan(data)
+		if kind == segMessage && g.cur.n == 0 {
+			g.cur.presize(g.hint)
+		}
 		if k < 0 {
 			g.hold(data)
 			break
@@ -86,8 +90,9 @@ func (g *gate) complete(kind segment) {
 	switch kind {
 	case segMessage:
 		g.idle = 0
+		g.hint = min(g.cur.n, blockMax)
 		if g.record != nil {
-			g.record(g.cur.join(tapMaxMessage))
+			g.record(g.cur.whole(tapMaxMessage))
 		}
 	case segBetween:
 		g.idle += g.cur.n
@@ -150,25 +155,63 @@ func (s *jsonSplit) scan(data []byte) (int, segment) {
 			return len(run), segBetween
 		}
 	}
-	for i, c := range data {
-		switch {
-		case s.inString && s.escaped:
-			s.escaped = false
-		case s.inString && c == '\\':
+	// Jump from one byte that matters to the next: most of a message is
+	// the text of its strings.
+	for i := 0; i < len(data); {
+		if s.escaped {
+			s.escaped, i = false, i+1
+			continue
+		}
+		stops := &jsonStops
+		if s.inString {
+			stops = &stringStops
+		}
+		j := indexAnyOf(data[i:], stops)
+		if j < 0 {
+			break
+		}
+		c := data[i+j]
+		i += j + 1
+		switch c {
+		case '\\':
 			s.escaped = true
-		case c == '"':
+		case '"':
 			s.inString = !s.inString
-		case s.inString:
-		case c == '{' || c == '[':
+		case '{', '[':
 			s.depth++
-		case c == '}' || c == ']':
-			s.depth--
-			if s.depth == 0 {
-				return i + 1, segMessage
+		case '}', ']':
+			if s.depth--; s.depth == 0 {
+				return i, segMessage
 			}
 		}
 	}
 	return -1, segMessage
+}
+
+// byteSet marks the bytes a scan stops at.
+type byteSet [256]bool
+
+func newByteSet(stops string) (set byteSet) {
+	for i := range len(stops) {
+		set[stops[i]] = true
+	}
+	return set
+}
+
+// The bytes that matter to jsonSplit outside a string and inside one.
+var (
+	jsonStops   = newByteSet(`"{}[]`)
+	stringStops = newByteSet(`"\`)
+)
+
+// indexAnyOf returns the index of the first byte of data in set, or -1.
+func indexAnyOf(data []byte, set *byteSet) int {
+	for i, c := range data {
+		if set[c] {
+			return i
+		}
+	}
+	return -1
 }
 
 // sseSplit splits a server-sent event stream into events, each ended by an
@@ -244,6 +287,24 @@ func (b *blocks) moveTo(dst *blocks) {
 }
 
 func (b *blocks) reset() { b.bs, b.n = nil, 0 }
+
+// presize starts b, empty, with a block of n bytes (at most blockMax), so
+// that a message the size of the last one is gathered in one block.
+func (b *blocks) presize(n int) {
+	if len(b.bs) == 0 && n > blockMin {
+		b.bs = append(b.bs, make([]byte, 0, min(n, blockMax)))
+	}
+}
+
+// whole is join, without a copy when b is one block that the message fills
+// at least half of: the slice is then shared, read-only, with whoever reads
+// b, and what the tap keeps of it is at most twice its length.
+func (b *blocks) whole(max int) ([]byte, bool) {
+	if len(b.bs) == 1 && b.n <= max && 2*b.n >= cap(b.bs[0]) {
+		return b.bs[0][:b.n:b.n], false
+	}
+	return b.join(max)
+}
 
 // join returns the first max bytes of b in one slice, and whether there
 // were more.
