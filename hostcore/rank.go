@@ -152,22 +152,25 @@ func Rank(items []*Item, opts *RankOptions) Packing {
 
 	w := scratchPool.Get().(*rankScratch)
 	w.keys = measure(w.keys[:0], items, counter)
-	w.order, w.ranked = sortKeys(w.keys, w.order[:0], w.ranked[:0])
+	w.order, w.ranked = w.order[:0], w.ranked[:0]
+	sortKeys(w.keys, w)
 	p := decide(w.ranked, budget)
 	clear(w.keys) // they point at the caller's items
 	clear(w.order)
+	clear(w.buf)
 	clear(w.ranked)
 	scratchPool.Put(w)
 	return p
 }
 
-// rankScratch is what one Rank works in: the keys, the sort's array and the
-// keys in rank order. Rank keeps them in scratchPool for the next ranking,
+// rankScratch is what one Rank works in: the keys, the sort's arrays and
+// the keys in rank order. Rank keeps them in scratchPool for the next ranking,
 // so that ranking 10,000 items allocates little more than its decisions;
 // they are cleared before they go back.
 type rankScratch struct {
 	keys   []rankKey
 	order  []rankOrder
+	buf    []rankOrder
 	ranked []*rankKey
 }
 
