@@ -157,7 +157,6 @@ func Rank(items []*Item, opts *RankOptions) Packing {
 	p := decide(w.ranked, budget)
 	clear(w.keys) // they point at the caller's items
 	clear(w.order)
-	clear(w.buf)
 	clear(w.ranked)
 	scratchPool.Put(w)
 	return p
@@ -170,7 +169,7 @@ func Rank(items []*Item, opts *RankOptions) Packing {
 type rankScratch struct {
 	keys   []rankKey
 	order  []rankOrder
-	buf    []rankOrder
+	buf    []radixKey
 	ranked []*rankKey
 }
 

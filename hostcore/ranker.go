@@ -34,7 +34,8 @@ type Ranker struct {
 	// into, until the next ranking replaces them) and sortFromLast's.
 	keys, spare []rankKey
 	slots, rest []*rankKey
-	order, buf  []rankOrder
+	order       []rankOrder
+	buf         []radixKey
 }
 
 // measured is what a Ranker keeps of an item between rankings: its key,
@@ -178,7 +179,6 @@ func (r *Ranker) sortFromLast(keys []rankKey) []*rankKey {
 	clear(slots)
 	clear(rest)
 	clear(order) // the buffers are kept for the next ranking, not what they point to
-	clear(buf)
 	r.slots, r.rest, r.order, r.buf = slots, rest, order, buf
 	return ranked
 }

@@ -8,7 +8,7 @@ import (
 
 // The radix sort orders packed keys as the comparison sort does, whichever
 // of their bytes vary: keys alike in most bytes skip passes, and an odd
-// number of passes leaves the keys in the second array, to be copied back.
+// number of passes leaves the keys in the second half of its buffer.
 func TestRadixSortAgreesWithCompareOrder(t *testing.T) {
 	shapes := []struct {
 		name                 string
