@@ -204,7 +204,7 @@ func randomItems(rng *rand.Rand, n int, wide bool) []*Item {
 		if rng.IntN(50) == 0 {
 			continue // nil items are skipped
 		}
-		it := &Item{ID: fmt.Sprint(i), Server: "s", URI: fmt.Sprintf("x://%d", i), Order: rng.IntN(n), Pinned: rng.IntN(20) == 0}
+		it := &Item{ID: fmt.Sprint(i), Server: "s", URI: fmt.Sprintf("x://%d", i), Order: rng.IntN(n) - n/2, Pinned: rng.IntN(20) == 0}
 		if rng.IntN(3) > 0 {
 			it.Annotations.Priority = randomPriority(rng)
 		}

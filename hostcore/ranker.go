@@ -35,6 +35,7 @@ type Ranker struct {
 	keys, spare []rankKey
 	slots, rest []*rankKey
 	order       []rankOrder
+	buf         []radixKey
 }
 
 // measured is what a Ranker keeps of an item between rankings: its key,
@@ -169,7 +170,7 @@ func (r *Ranker) sortFromLast(keys []rankKey) []*rankKey {
 	for _, k := range rest {
 		add(k)
 	}
-	ranked := sortOrder(order, wide, slices.Grow(r.ranked[:0], len(keys)))
+	ranked, buf := sortOrder(order, wide, slices.Grow(r.ranked[:0], len(keys)), r.buf)
 	for i, k := range ranked {
 		if k.memo != nil {
 			k.memo.pos = i
@@ -178,7 +179,7 @@ func (r *Ranker) sortFromLast(keys []rankKey) []*rankKey {
 	clear(slots)
 	clear(rest)
 	clear(order) // the buffers are kept for the next ranking, not what they point to
-	r.slots, r.rest, r.order = slots, rest, order
+	r.slots, r.rest, r.order, r.buf = slots, rest, order, buf
 	return ranked
 }
 
