@@ -22,7 +22,10 @@ go build -ldflags "-s -w" -o bin/attache ./cmd/attache
 # --src . reads FyneApp.toml (and the icon it names) from the repository's
 # root; --exe packages the binary just built instead of building again.
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# fyne package writes an incremented build number back into FyneApp.toml;
+# the build number is the repository's to set, so the file is put back.
+cp FyneApp.toml "$work/FyneApp.toml.kept"
+trap 'cp "$work/FyneApp.toml.kept" FyneApp.toml; rm -rf "$work"' EXIT
 cp bin/attache "$work/attache"
 (cd "$work" && "$OLDPWD/bin/fyne" package --target linux --exe "$work/attache" --src "$OLDPWD" --release)
 archive=$(ls "$work"/*.tar.xz 2>/dev/null || ls ./*.tar.xz)
