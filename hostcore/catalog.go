@@ -351,28 +351,19 @@ func rawPriorities(raw Exchange, field string) []*float64 {
 	if raw.Truncated || !bytes.Contains(raw.Response, []byte(`"priority"`)) {
 		return nil // no priority anywhere: spare a large page its second decode
 	}
-	var items []rawAnnotated
-	var err error
-	switch field {
-	case "resources":
-		var reply struct {
-			Result struct {
-				Items []rawAnnotated `json:"resources"`
-			} `json:"result"`
-		}
-		err = decodeWire(raw.Response, &reply)
-		items = reply.Result.Items
-	case "resourceTemplates":
-		var reply struct {
-			Result struct {
-				Items []rawAnnotated `json:"resourceTemplates"`
-			} `json:"result"`
-		}
-		err = decodeWire(raw.Response, &reply)
-		items = reply.Result.Items
+	// One decode reads either list: a reply holds the field of its method.
+	var reply struct {
+		Result struct {
+			Resources []rawAnnotated `json:"resources"`
+			Templates []rawAnnotated `json:"resourceTemplates"`
+		} `json:"result"`
 	}
-	if err != nil {
+	if decodeWire(raw.Response, &reply) != nil {
 		return nil
+	}
+	items := reply.Result.Resources
+	if field == "resourceTemplates" {
+		items = reply.Result.Templates
 	}
 	out := make([]*float64, len(items))
 	for i, it := range items {
