@@ -232,7 +232,7 @@ func randomPriority(rng *rand.Rand) *float64 {
 	return prio([]float64{0, 0.1, 0.5, 0.5, 0.9, 1, 1.5, -0.2, math.NaN(), math.Copysign(0, -1), rng.Float64()}[rng.IntN(11)])
 }
 
-// randomText is short, or long enough for the body memo (bodySumAbove).
+// randomText is empty, short or a few thousand bytes long.
 func randomText(rng *rand.Rand) string {
 	words := []string{"memory", "budget", "mémoire", "`", "```", "token", "{", "\n"}
 	var b strings.Builder

@@ -56,10 +56,9 @@ var defaultCounter struct {
 // is nil: tiktoken's TokenEncoding, from a table embedded in the binary (it
 // never touches the network), behind a memo of about the 16,384 texts and
 // items counted most recently. The memo is shared by the whole process, so
-// re-ranking bodies already counted costs a hash and a map lookup each, and
-// a body hashed before is not hashed again while its bytes live (see
-// bodySums); Rank also remembers, by item, what it measured with this
-// counter (see itemMemo). The first count, not this call, loads the table:
+// re-ranking bodies already counted costs a hash and a map lookup each;
+// Rank also remembers, by item, what it measured with this counter (see
+// itemMemo). The first count, not this call, loads the table:
 // about 40 ms (150 ms on a busy machine), and 5 MB kept for the life of the
 // process; so a window or a command that holds a counter it has not used
 // yet has paid nothing for it. It is safe for concurrent use.
@@ -102,8 +101,6 @@ type memoCounter struct {
 	seed  maphash.Seed
 	max   int
 
-	sums *bodySums // the hashes of long bodies, by identity
-
 	mu    sync.RWMutex
 	slot  map[memoKey]int // index in slots
 	slots []memoSlot
@@ -122,12 +119,10 @@ type memoSlot struct {
 }
 
 func newMemoCounter(count func(string) int, max int) *memoCounter {
-	seed := maphash.MakeSeed()
 	return &memoCounter{
 		count: count,
-		seed:  seed,
+		seed:  maphash.MakeSeed(),
 		max:   max,
-		sums:  newBodySums(seed, max),
 		slot:  make(map[memoKey]int, max),
 	}
 }
@@ -209,16 +204,15 @@ func itemTokens(it *Item, counter TokenCounter) int {
 
 // itemKey hashes the fields an item's section is rendered from: each field's
 // own hash and length, so that fields never run into each other and a long
-// body is hashed in one pass, or not at all when the same bytes were hashed
-// before (see bodySums). Its n is negative, so it never equals the key of a
-// text.
+// body is hashed in one pass. Its n is negative, so it never equals the key
+// of a text.
 func (m *memoCounter) itemKey(it *Item) memoKey {
 	var h maphash.Hash
 	h.SetSeed(m.seed)
 	n := 0
 	field := func(s string) {
 		var b [16]byte
-		binary.LittleEndian.PutUint64(b[:8], m.sums.of(s))
+		binary.LittleEndian.PutUint64(b[:8], maphash.String(m.seed, s))
 		binary.LittleEndian.PutUint64(b[8:], uint64(len(s)))
 		h.Write(b[:])
 		n += len(s)
