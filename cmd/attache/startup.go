@@ -14,10 +14,12 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+
+	"github.com/attache/attache/internal/proctime"
 )
 
 // startup measures the time from the process's start (as the kernel saw it,
-// where it can tell: see processStart) to the first frame the window shows,
+// where it can tell: see proctime.Start) to the first frame the window shows,
 // and to the first screen being ready (its server's catalog listed and the
 // conversation loaded). A frame is seen through a one-pixel transparent
 // raster laid over the window: the painter calls its generator while it
@@ -72,7 +74,7 @@ type phase struct {
 // it, else from mainStart.
 func newStartup(mainStart time.Time, log *slog.Logger) *startup {
 	s := &startup{start: mainStart, log: log, firstFrame: make(chan struct{}), readyCh: make(chan struct{})}
-	if t, ok := processStart(); ok && t.Before(mainStart) {
+	if t, ok := proctime.Start(); ok && t.Before(mainStart) {
 		s.start, s.fromExec = t, true
 	}
 	s.probe = canvas.NewRaster(func(int, int) image.Image {
@@ -90,7 +92,7 @@ func newStartup(mainStart time.Time, log *slog.Logger) *startup {
 // -v, printed by report. It may be called from any goroutine.
 func (s *startup) mark(name string) {
 	p := phase{name: name, at: time.Since(s.start)}
-	p.cpu, _, _ = cpuTimes()
+	p.cpu, _, _ = proctime.CPUTimes()
 	s.log.Info("start-up", "done", name, "after", p.at)
 	s.phaseMu.Lock()
 	s.phases = append(s.phases, p)
@@ -122,7 +124,7 @@ const firstFrameWait = time.Second
 func (s *startup) shown() {
 	s.shownOnce.Do(func() {
 		s.frameAt = time.Since(s.start)
-		s.frameThreadCPU, s.frameCPU, s.cpuOK = cpuTimes()
+		s.frameThreadCPU, s.frameCPU, s.cpuOK = proctime.CPUTimes()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		s.frameAllocs, s.frameAllocBytes = m.Mallocs, m.TotalAlloc

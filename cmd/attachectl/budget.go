@@ -1,15 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/attache/attache/internal/proctime"
 )
 
 // --timeout is the budget of a whole command, from the start of the
@@ -45,38 +44,16 @@ func commandName(cmd *cobra.Command) string {
 // runs; processStart knows better on Linux.
 var started = time.Now()
 
-// processStart returns when the process started: on Linux from /proc (its
-// start in clock ticks since boot, against the uptime), so that loading
-// the program counts against the budget too; elsewhere, started.
+// processStart returns when the process started: as the kernel saw it
+// where it can tell (proctime.Start), so that loading the program counts
+// against the budget too; else, or when the kernel's figure is not before
+// started or is over a minute old, started.
 func processStart() time.Time {
-	stat, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
+	t, ok := proctime.Start()
+	if !ok || t.After(started) || started.Sub(t) > time.Minute {
 		return started
 	}
-	up, err := os.ReadFile("/proc/uptime")
-	now := time.Now()
-	if err != nil {
-		return started
-	}
-	// The first field, in seconds. strconv rather than fmt.Sscan, whose
-	// scanner every command would otherwise load for this one number.
-	first, _, _ := strings.Cut(string(up), " ")
-	uptime, err := strconv.ParseFloat(strings.TrimSpace(first), 64)
-	if err != nil {
-		return started
-	}
-	// Fields after the command name, which is in parentheses: state is
-	// field 3, starttime field 22 (in ticks of 1/100 s on Linux).
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(fields) < 20 {
-		return started
-	}
-	ticks, err := strconv.ParseInt(fields[19], 10, 64)
-	age := time.Duration(uptime*float64(time.Second)) - time.Duration(ticks)*10*time.Millisecond
-	if err != nil || age < 0 || now.Add(-age).After(started) || age > time.Minute {
-		return started
-	}
-	return now.Add(-age)
+	return t
 }
 
 // exitReserve is the most of the budget kept for stopping the servers and

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package proctime
 
 import (
 	"bytes"
@@ -15,12 +15,12 @@ import (
 // architecture Go runs on.
 const userHZ = 100
 
-// processStart is when the kernel started this process: /proc/self/stat's
+// Start is when the kernel started this process: /proc/self/stat's
 // starttime (clock ticks since boot) set against CLOCK_BOOTTIME. Ticks are
 // whole, so it is up to 10 ms early, never late: a figure measured from it
 // includes the exec, the dynamic linking and the initialisation of the
 // runtime and of every package. ok is false if /proc cannot say.
-func processStart() (start time.Time, ok bool) {
+func Start() (start time.Time, ok bool) {
 	b, err := os.ReadFile("/proc/self/stat")
 	if err != nil {
 		return time.Time{}, false
@@ -51,11 +51,11 @@ func processStart() (start time.Time, ok bool) {
 	return now.Add(-age), true
 }
 
-// cpuTimes returns the CPU time used so far by the calling thread and by
+// CPUTimes returns the CPU time used so far by the calling thread and by
 // the whole process. On Fyne's main goroutine, which is locked to the
 // process's first thread, the first is the CPU the window's own thread has
 // spent: the part of the start-up that no other core can take on.
-func cpuTimes() (thread, process time.Duration, ok bool) {
+func CPUTimes() (thread, process time.Duration, ok bool) {
 	var t, p unix.Timespec
 	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &t) != nil || unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &p) != nil {
 		return 0, 0, false

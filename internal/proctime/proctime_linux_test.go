@@ -1,4 +1,4 @@
-package main
+package proctime
 
 import (
 	"testing"
@@ -9,9 +9,9 @@ import (
 // any time the test takes, and not long before (a test binary is young).
 func TestProcessStart(t *testing.T) {
 	now := time.Now()
-	start, ok := processStart()
+	start, ok := Start()
 	if !ok {
-		t.Fatal("processStart: /proc did not say")
+		t.Fatal("Start: /proc did not say")
 	}
 	if start.After(now) || now.Sub(start) > time.Hour {
 		t.Errorf("the process started at %v, %v before now: want a little before", start, now.Sub(start))
@@ -23,8 +23,8 @@ func TestCPUTimes(t *testing.T) {
 	for i := 0; i < 1e6; i++ { // spend a little CPU
 		_ = time.Duration(i).String()
 	}
-	thread, process, ok := cpuTimes()
+	thread, process, ok := CPUTimes()
 	if !ok || thread <= 0 || process < thread {
-		t.Errorf("cpuTimes() = %v, %v, %v; want 0 < thread <= process", thread, process, ok)
+		t.Errorf("CPUTimes() = %v, %v, %v; want 0 < thread <= process", thread, process, ok)
 	}
 }
