@@ -13,7 +13,7 @@ func TestDependencies(t *testing.T) {
 		"fyne.io",
 		"github.com/attache/attache/hostcore",
 		"github.com/attache/attache/ui",
-		"github.com/attache/attache/threengram",
+		"github.com/attache/attache/internal/threengram",
 		"github.com/modelcontextprotocol/go-sdk",
 		"github.com/attache/attache/cmd",
 	)

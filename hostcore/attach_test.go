@@ -13,8 +13,8 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/mcptest"
-	"github.com/attache/attache/state"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/state"
+	"github.com/attache/attache/internal/threengram"
 )
 
 func openState(t testing.TB) *state.Store {

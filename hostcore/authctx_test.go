@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // requestLog records the credentials of every request a server receives.

@@ -18,7 +18,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/mcptest"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // clock is a settable clock for TTL tests: no sleeping.

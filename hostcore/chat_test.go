@@ -17,7 +17,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/mcptest"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // scriptModel is a model at the edge of the domain: each request gets the

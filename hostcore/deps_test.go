@@ -15,10 +15,10 @@ func TestDependencies(t *testing.T) {
 		"github.com/mattn/go-sqlite3",
 		"github.com/attache/attache/cache",
 		"github.com/attache/attache/ui",
-		"github.com/attache/attache/threengram",
+		"github.com/attache/attache/internal/threengram",
 		"github.com/attache/attache/cmd",
 		// The model providers' SDKs live in package provider, an adapter.
-		"github.com/attache/attache/provider",
+		"github.com/attache/attache/internal/provider",
 		"github.com/openai",
 		"github.com/anthropics",
 	)

@@ -9,7 +9,7 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/testbin"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 func TestMain(m *testing.M) { testbin.Main(m) }

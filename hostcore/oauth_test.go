@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // threengramOAuth serves the reference server on loopback with OAuth,

@@ -8,7 +8,7 @@ import (
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // benchRead measures one resources/read of a threengram memory through the

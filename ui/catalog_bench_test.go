@@ -17,7 +17,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/testbin"
-	"github.com/attache/attache/state"
+	"github.com/attache/attache/internal/state"
 )
 
 // catalogSize is the large catalog: 50,000 resources, 100 a page.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/modeltest"
-	"github.com/attache/attache/provider"
+	"github.com/attache/attache/internal/provider"
 )
 
 // chatHarness is the window with a model loop over the scripted provider

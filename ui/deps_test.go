@@ -19,8 +19,8 @@ func TestDependencies(t *testing.T) {
 		"database/sql$", // tiktoken-go, under hostcore, imports database/sql/driver for an interface
 		"github.com/mattn/go-sqlite3",
 		"github.com/attache/attache/cache",
-		"github.com/attache/attache/state",
-		"github.com/attache/attache/threengram",
+		"github.com/attache/attache/internal/state",
+		"github.com/attache/attache/internal/threengram",
 		"github.com/attache/attache/internal/hostcache",
 		"github.com/attache/attache/cmd",
 	)

@@ -13,7 +13,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/testbin"
-	"github.com/attache/attache/state"
+	"github.com/attache/attache/internal/state"
 )
 
 // The screens are tested against real servers over real stdio (the

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 type memory = threengram.CorpusMemory

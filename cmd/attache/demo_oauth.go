@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/assets"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // demoOAuthAddr is where the demo's OAuth server listens when it can. The

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // The demo over HTTP with OAuth, as the app serves it: a host signs in on

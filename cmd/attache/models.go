@@ -7,7 +7,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/secretstore"
-	"github.com/attache/attache/provider"
+	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/ui"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/secretstore"
-	"github.com/attache/attache/state"
+	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/ui"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/npmpeer"
 	"github.com/attache/attache/internal/testbin"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // binPath is attachectl, built once: the tests run it as a person would,

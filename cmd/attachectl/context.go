@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/state"
+	"github.com/attache/attache/internal/state"
 )
 
 // conversations opens the state database beside the cache, once.

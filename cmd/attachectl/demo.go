@@ -7,7 +7,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // demoServerCmd serves the embedded threengram demo over stdio. The host

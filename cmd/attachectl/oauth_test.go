@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/internal/testbin"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // oauthThreengram runs threengram over HTTP with OAuth as a real process:

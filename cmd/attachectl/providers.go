@@ -14,7 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/secretstore"
-	"github.com/attache/attache/provider"
+	"github.com/attache/attache/internal/provider"
 )
 
 // modelCmds are the commands of the model loop (issue 12): providers,

@@ -16,7 +16,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/internal/testbin"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // threengramProcess runs the reference server over HTTP as a real process

@@ -18,7 +18,7 @@ import (
 
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/testbin"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // pty is a pseudo-terminal: the test plays the terminal on master, and

@@ -23,7 +23,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/mcptest"
-	"github.com/attache/attache/state"
+	"github.com/attache/attache/internal/state"
 )
 
 const (

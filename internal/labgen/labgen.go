@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore/lab"
-	"github.com/attache/attache/threengram"
+	"github.com/attache/attache/internal/threengram"
 )
 
 // Sessions and TurnsPerSession size the replay: 30 × 8 = 240 turns at

@@ -1,35 +1,53 @@
 // Package layering enforces who may import whom (see HOUSE-STYLE.md): each
 // core package has a deps_test.go that calls Check, so a forbidden import,
 // direct or transitive, fails the tests rather than waiting for a review.
+//
+// A rule that names nothing would pass for ever: after a rename, a rule
+// forbidding the old path no longer forbids anything. So Check also fails
+// for a forbidden entry that matches no package the module can build, as
+// tailscale's deptest does.
 package layering
 
 import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// Violations lists the packages that pkg (an import path) depends on,
-// directly or through another package, whose import path equals one of the
-// forbidden prefixes or starts with it followed by a slash. A forbidden
-// entry ending in "$" matches that exact path only ("database/sql$" forbids
+// A forbidden entry is an import path. It matches that path and every
+// package below it ("fyne.io" forbids fyne.io/fyne/v2/widget). An entry
+// ending in "$" matches that exact path only ("database/sql$" forbids
 // database/sql but not database/sql/driver, which libraries import for an
-// interface without doing any SQL).
-func Violations(pkg string, forbidden ...string) ([]string, error) {
-	out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("go list -deps %s: %v\n%s", pkg, err, out)
+// interface without doing any SQL). An entry ending in "/" matches only the
+// packages below it ("github.com/attache/attache/" forbids every package
+// of the module but not its root).
+func matches(dep, entry string) bool {
+	if exact, ok := strings.CutSuffix(entry, "$"); ok {
+		return dep == exact
 	}
-	deps := strings.Fields(string(out))
-	if len(deps) == 0 {
-		return nil, fmt.Errorf("go list -deps %s listed nothing", pkg)
+	if under, ok := strings.CutSuffix(entry, "/"); ok {
+		return strings.HasPrefix(dep, under+"/")
+	}
+	return dep == entry || strings.HasPrefix(dep, entry+"/")
+}
+
+// Violations lists the packages that pkg (an import path) depends on,
+// directly or through another package, that a forbidden entry matches;
+// pkg itself is never one.
+func Violations(pkg string, forbidden ...string) ([]string, error) {
+	deps, err := goList("-deps", pkg)
+	if err != nil {
+		return nil, err
 	}
 	var bad []string
 	for _, dep := range deps {
+		if dep == pkg {
+			continue // a package may be itself
+		}
 		for _, f := range forbidden {
-			exact, isExact := strings.CutSuffix(f, "$")
-			if dep == exact || (!isExact && strings.HasPrefix(dep, f+"/")) {
+			if matches(dep, f) {
 				bad = append(bad, dep)
 			}
 		}
@@ -37,7 +55,32 @@ func Violations(pkg string, forbidden ...string) ([]string, error) {
 	return bad, nil
 }
 
-// Check fails t for every forbidden dependency of pkg.
+// Unknown lists the forbidden entries that match no package of the
+// standard library, of the module, or that any package of the module
+// depends on, its tests included: rules that forbid nothing.
+func Unknown(forbidden ...string) ([]string, error) {
+	known, err := universe()
+	if err != nil {
+		return nil, err
+	}
+	var none []string
+	for _, f := range forbidden {
+		found := false
+		for _, p := range known {
+			if matches(p, f) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			none = append(none, f)
+		}
+	}
+	return none, nil
+}
+
+// Check fails t for every forbidden dependency of pkg, for pkg itself if
+// it does not exist, and for every forbidden entry that names nothing.
 func Check(t *testing.T, pkg string, forbidden ...string) {
 	t.Helper()
 	bad, err := Violations(pkg, forbidden...)
@@ -47,4 +90,54 @@ func Check(t *testing.T, pkg string, forbidden ...string) {
 	for _, dep := range bad {
 		t.Errorf("%s depends on %s, which the house style forbids", pkg, dep)
 	}
+	none, err := Unknown(forbidden...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range none {
+		t.Errorf("the rule for %s forbids %q, which names no package: a renamed path switches a rule off; name the new one", pkg, f)
+	}
+}
+
+var known struct {
+	once sync.Once
+	pkgs []string
+	err  error
+}
+
+// universe lists every package a rule could meaningfully name: the
+// standard library, and every package of the module with all it and its
+// tests depend on. It is listed once per test binary.
+func universe() ([]string, error) {
+	known.once.Do(func() {
+		std, err := goList("std")
+		if err != nil {
+			known.err = err
+			return
+		}
+		all, err := goList("-deps", "-test", "github.com/attache/attache/...")
+		if err != nil {
+			known.err = err
+			return
+		}
+		known.pkgs = append(std, all...)
+	})
+	return known.pkgs, known.err
+}
+
+// goList runs go list with args and returns the import paths it prints.
+func goList(args ...string) ([]string, error) {
+	out, err := exec.Command("go", append([]string{"list"}, args...)...).Output()
+	if err != nil {
+		detail := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			detail = string(ee.Stderr)
+		}
+		return nil, fmt.Errorf("go list %s: %v\n%s", strings.Join(args, " "), err, detail)
+	}
+	pkgs := strings.Fields(string(out))
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("go list %s listed nothing", strings.Join(args, " "))
+	}
+	return pkgs, nil
 }

@@ -20,3 +20,36 @@ func TestViolationsBite(t *testing.T) {
 		t.Errorf("prefix o matched %v; only whole path elements should match", bad)
 	}
 }
+
+// TestUnknownRules proves a rule naming nothing is caught: a renamed
+// package, a typo'd module and a dangling prefix all name no package,
+// while real paths of each form do.
+func TestUnknownRules(t *testing.T) {
+	none, err := Unknown("github.com/attache/attache/state", "fyne.io/fyen", "github.com/attache/attache/nothing/",
+		"fyne.io", "database/sql$", "github.com/attache/attache/", "github.com/attache/attache/internal/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"github.com/attache/attache/state", "fyne.io/fyen", "github.com/attache/attache/nothing/"}
+	if !slices.Equal(none, want) {
+		t.Errorf("Unknown = %v; want %v", none, want)
+	}
+}
+
+// TestTrailingSlashMatchesBelow: "github.com/attache/attache/" forbids
+// every package of the module (it once matched nothing at all).
+func TestTrailingSlashMatchesBelow(t *testing.T) {
+	if !matches("github.com/attache/attache/internal/layering", "github.com/attache/attache/") {
+		t.Error("the module's packages do not match the module's prefix with a slash")
+	}
+	if matches("github.com/attache/attache", "github.com/attache/attache/") {
+		t.Error("the module's root matches the prefix below it")
+	}
+	bad, err := Violations("github.com/attache/attache/internal/proctime", "github.com/attache/attache/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bad) != 0 {
+		t.Errorf("Violations = %v; a package is never its own violation", bad)
+	}
+}

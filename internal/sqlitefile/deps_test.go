@@ -13,10 +13,10 @@ func TestDependencies(t *testing.T) {
 	layering.Check(t, "github.com/attache/attache/internal/sqlitefile",
 		"fyne.io",
 		"github.com/attache/attache/cache",
-		"github.com/attache/attache/state",
+		"github.com/attache/attache/internal/state",
 		"github.com/attache/attache/hostcore",
 		"github.com/attache/attache/ui",
-		"github.com/attache/attache/threengram",
+		"github.com/attache/attache/internal/threengram",
 		"github.com/attache/attache/cmd",
 	)
 }

@@ -9,7 +9,7 @@ import (
 // The reference server is a server: it imports no host package, so it tests
 // the host the way a stranger's server would.
 func TestDependencies(t *testing.T) {
-	layering.Check(t, "github.com/attache/attache/threengram",
+	layering.Check(t, "github.com/attache/attache/internal/threengram",
 		"fyne.io",
 		"github.com/attache/attache/hostcore",
 		"github.com/attache/attache/cache",

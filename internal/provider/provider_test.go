@@ -10,7 +10,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/modeltest"
-	"github.com/attache/attache/provider"
+	"github.com/attache/attache/internal/provider"
 )
 
 // kinds are the two wire formats; every test runs against both.

@@ -9,13 +9,13 @@ import (
 // The providers are an adapter: they know hostcore's types and the vendors'
 // SDKs, and never the UI, the stores or the reference server.
 func TestDependencies(t *testing.T) {
-	layering.Check(t, "github.com/attache/attache/provider",
+	layering.Check(t, "github.com/attache/attache/internal/provider",
 		"fyne.io",
 		"database/sql$",
 		"github.com/attache/attache/cache",
-		"github.com/attache/attache/state",
+		"github.com/attache/attache/internal/state",
 		"github.com/attache/attache/ui",
-		"github.com/attache/attache/threengram",
+		"github.com/attache/attache/internal/threengram",
 		"github.com/attache/attache/cmd",
 	)
 }
