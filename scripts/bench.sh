@@ -62,7 +62,7 @@ if ! skip go; then
 	say "Go benchmarks (hostcore, cache, state)"
 	go test ./hostcore -run '^$' -bench '^BenchmarkCachedRead$' -benchtime 1s -count "$COUNT" | tee "$work/read.txt" >&2
 	go test ./cache -run '^$' -bench '^BenchmarkOpen256MiB' -benchtime 1s -count "$COUNT" | tee "$work/open.txt" >&2
-	go test ./state -run '^$' -bench '^BenchmarkOpenState$' -benchtime 1s -count "$COUNT" | tee "$work/state.txt" >&2
+	go test ./internal/state -run '^$' -bench '^BenchmarkOpenState$' -benchtime 1s -count "$COUNT" | tee "$work/state.txt" >&2
 	go test ./hostcore -run '^$' -bench '^(BenchmarkRank10k|BenchmarkRerank10k|BenchmarkRepack10k)$' -cpu 1 -benchtime 1s -count "$COUNT" |
 		tee "$work/rank.txt" >&2
 
