@@ -31,6 +31,8 @@ func annotatedServer(t *testing.T) hostcore.ServerConfig {
 	return hostcore.ServerConfig{Name: "annotated", URL: srv.URL}
 }
 
+func prio(p float64) *float64 { return &p }
+
 // TestDirectAttachPrefersTheListing attaches by uri and by id: an exact
 // entry in the listing is more specific than the template the URI also
 // matches, so its annotations win, field by field.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Where the context goes. Both APIs take a system prompt apart from the
@@ -37,7 +39,7 @@ func systemPrompt(doc Document, notes []Supersession) string {
 	if len(notes) > 0 {
 		b.WriteString("\n# Updates since earlier turns\n\n")
 		for _, n := range notes {
-			write(&b, "- ", n.Note, "\n")
+			b.WriteString("- " + n.Note + "\n")
 		}
 	}
 	if len(doc.Sections) == 0 {
@@ -174,7 +176,7 @@ func supersessions(earlier []Turn, now []SentItem, fetched map[int64]time.Time) 
 
 // supersessionNote is the sentence the model is given.
 func supersessionNote(s Supersession, it SentItem) string {
-	name := headerValue(s.URI)
+	name := pack.OneLine(s.URI)
 	if id := MemoryID(s.URI); id != "" {
 		name = "memory " + id
 	}

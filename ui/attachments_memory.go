@@ -105,7 +105,7 @@ func memoryLifecycles(ctx context.Context, cv *hostcore.Conversations, mems []ho
 func memoryMetas(items []*hostcore.Item) map[string]hostcore.MemoryMeta {
 	out := make(map[string]hostcore.MemoryMeta, len(items))
 	for _, it := range items {
-		if m, ok := it.Memory(); ok {
+		if m, ok := hostcore.ItemMemoryMeta(it); ok {
 			out[it.ID] = m
 		}
 	}

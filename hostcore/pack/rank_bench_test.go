@@ -1,4 +1,4 @@
-package hostcore_test
+package pack_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // benchItems builds n attachments shaped like a large conversation: text
@@ -15,14 +15,14 @@ import (
 // some images, some held for the user, a few unreadable, pinned or
 // overridden, lastModified in several ISO 8601 shapes. The same n always
 // gives the same items.
-func benchItems(n int) []*hostcore.Item {
+func benchItems(n int) []*pack.Item {
 	rng := rand.New(rand.NewPCG(1, 2))
 	words := strings.Fields("the host decides what the model reads: a ranked list and a limit, " +
 		"annotations audience priority lastModified budget tokens mémoire contexte")
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	items := make([]*hostcore.Item, n)
+	items := make([]*pack.Item, n)
 	for i := range items {
-		it := &hostcore.Item{
+		it := &pack.Item{
 			ID:     fmt.Sprintf("att-%05d", i),
 			Server: "threengram", Account: "alice",
 			URI:    fmt.Sprintf("threengram://memory/%d", i),
@@ -49,15 +49,15 @@ func benchItems(n int) []*hostcore.Item {
 		}
 		switch r := rng.IntN(100); {
 		case r < 2:
-			it.ReadErr = hostcore.ErrNotFound
+			it.ReadErr = pack.ErrNotFound
 		case r < 7:
-			it.Contents = []hostcore.Content{{URI: it.URI, MIMEType: "image/png", Blob: onePixelPNG, IsBlob: true}}
+			it.Contents = []pack.Content{{URI: it.URI, MIMEType: "image/png", Blob: onePixelPNG, IsBlob: true}}
 		default:
 			var b strings.Builder
 			for range 40 + rng.IntN(360) {
 				b.WriteString(words[rng.IntN(len(words))] + " ")
 			}
-			it.Contents = []hostcore.Content{{URI: it.URI, MIMEType: "application/json", Text: b.String()}}
+			it.Contents = []pack.Content{{URI: it.URI, MIMEType: "application/json", Text: b.String()}}
 		}
 		items[i] = it
 	}
@@ -73,14 +73,14 @@ func benchItems(n int) []*hostcore.Item {
 // packed keys and writing the decisions, whose reasons are shared.
 func BenchmarkRank10k(b *testing.B) {
 	items := benchItems(10000)
-	warm := hostcore.Rank(items, nil)
+	warm := pack.Rank(items, nil)
 	if warm.Used == 0 || len(warm.Decisions) != len(items) {
 		b.Fatalf("warm-up packed nothing: %+v", warm.Used)
 	}
 	b.ReportAllocs()
 	reportCPU(b)
 	for b.Loop() {
-		hostcore.Rank(items, nil)
+		pack.Rank(items, nil)
 	}
 }
 
@@ -90,8 +90,8 @@ func BenchmarkRank10k(b *testing.B) {
 // copying is part of the figure.
 func BenchmarkRank10kFresh(b *testing.B) {
 	items := benchItems(10000)
-	hostcore.Rank(items, nil)
-	fresh := make([]*hostcore.Item, len(items))
+	pack.Rank(items, nil)
+	fresh := make([]*pack.Item, len(items))
 	b.ReportAllocs()
 	reportCPU(b)
 	for b.Loop() {
@@ -99,7 +99,7 @@ func BenchmarkRank10kFresh(b *testing.B) {
 			c := *it
 			fresh[i] = &c
 		}
-		hostcore.Rank(fresh, nil)
+		pack.Rank(fresh, nil)
 	}
 }
 

@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"errors"
@@ -47,8 +47,8 @@ type Item struct {
 	// order the server sent them.
 	Contents []Content
 	// ReadErr says why the item could not be read; Contents is then nil.
-	// Its kind, when it has one (see Error), goes into the decision's
-	// reason.
+	// Its kind, when it has one (see KindedError), goes into the
+	// decision's reason.
 	ReadErr error
 }
 
@@ -334,8 +334,8 @@ func (p *Packing) pack(d *Decision, reasons *packReasons) {
 	case d.Priority >= 1:
 		d.Verdict = VerdictIncluded
 		p.Used += d.Tokens
-		d.Reason = "included over budget: priority 1 is required; needs " + quantity(d.Tokens, "token") +
-			", " + grouped(left) + reasons.ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
+		d.Reason = "included over budget: priority 1 is required; needs " + Quantity(d.Tokens, "token") +
+			", " + grouped(left) + reasons.ofBudget + "; budget exceeded by " + Quantity(p.Used-p.Budget, "token")
 	default:
 		d.Verdict, d.Reason = VerdictDroppedBudget, reasons.dropped(d.Tokens, left)
 	}
@@ -406,27 +406,36 @@ func parseModified(s string) (t time.Time, ok bool) {
 	return time.Time{}, false
 }
 
-// kinded is an error that says what kind of failure it is, as *Error does.
-type kinded interface{ Kind() Kind }
+// KindedError is an error that says what kind of failure it is, in words a
+// person can act on ("not found", "unauthorized"), as hostcore's *Error
+// does. The reason of an unreadable item names the kind of the first error
+// in its ReadErr's chain that is one.
+type KindedError interface {
+	error
+	// KindName is the kind in words; "" when the error has none.
+	KindName() string
+}
 
 // errorKind returns the kind of err for a person to read, or "error" when
 // nothing in its chain has one. The message itself is not used: it may
 // carry server text that has no place in a verdict.
 func errorKind(err error) string {
-	var k kinded
-	if errors.As(err, &k) && k.Kind() != "" {
-		return string(k.Kind())
+	var k KindedError
+	if errors.As(err, &k) && k.KindName() != "" {
+		return k.KindName()
 	}
 	return "error"
 }
 
-// quantity says n units in words: "1 token", "8,000 tokens", "12 bytes".
-func quantity(n int, unit string) string {
+// Quantity says n units in words, with the digits grouped by commas and
+// the unit in the plural unless n is 1: "1 token", "8,000 tokens",
+// "12 bytes". unit is a singular noun that takes an "s".
+func Quantity(n int, unit string) string {
 	var b [32]byte
 	return string(appendQuantity(b[:0], n, unit))
 }
 
-// appendQuantity appends quantity(n, unit) to b.
+// appendQuantity appends Quantity(n, unit) to b.
 func appendQuantity(b []byte, n int, unit string) []byte {
 	if n == 1 {
 		return append(append(b, "1 "...), unit...)

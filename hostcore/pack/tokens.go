@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"encoding/binary"
@@ -77,7 +77,7 @@ var defaultEncoding = sync.OnceValue(func() *tiktoken.Tiktoken {
 	enc, err := tiktoken.GetEncoding(TokenEncoding)
 	if err != nil {
 		// The table is embedded: failing here means a broken build.
-		panic(fmt.Sprintf("hostcore: loading the %s table: %v", TokenEncoding, err))
+		panic(fmt.Sprintf("pack: loading the %s table: %v", TokenEncoding, err))
 	}
 	return enc
 })
