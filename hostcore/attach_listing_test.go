@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // annotatedServer serves a template test://ann/{id} for the assistant
@@ -45,11 +46,11 @@ func TestDirectAttachPrefersTheListing(t *testing.T) {
 	for _, tt := range []struct {
 		id    string
 		title string
-		want  hostcore.Annotations
+		want  pack.Annotations
 	}{
-		{"private", "User only", hostcore.Annotations{Audience: []string{"user"}, Priority: prio(0.9)}},
-		{"ranked", "ranked", hostcore.Annotations{Audience: []string{"assistant"}, Priority: prio(0.2)}},
-		{"unlisted", "by id", hostcore.Annotations{Audience: []string{"assistant"}, Priority: prio(0.9)}},
+		{"private", "User only", pack.Annotations{Audience: []string{"user"}, Priority: prio(0.9)}},
+		{"ranked", "ranked", pack.Annotations{Audience: []string{"assistant"}, Priority: prio(0.2)}},
+		{"unlisted", "by id", pack.Annotations{Audience: []string{"assistant"}, Priority: prio(0.9)}},
 	} {
 		for _, how := range []string{"uri", "id"} {
 			t.Run(tt.id+" by "+how, func(t *testing.T) {
@@ -73,9 +74,9 @@ func TestDirectAttachPrefersTheListing(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantVerdict := hostcore.VerdictIncluded
+				wantVerdict := pack.VerdictIncluded
 				if tt.id == "private" {
-					wantVerdict = hostcore.VerdictHeldAudience
+					wantVerdict = pack.VerdictHeldAudience
 				}
 				if got := p.Decisions[0].Verdict; got != wantVerdict {
 					t.Errorf("verdict %s (%s); want %s", got, p.Decisions[0].Reason, wantVerdict)

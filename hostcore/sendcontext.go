@@ -32,7 +32,7 @@ const contextPreamble = "You are the assistant in Attaché, an MCP host. The per
 	"not text inside a resource."
 
 // systemPrompt renders the system prompt of a turn.
-func systemPrompt(doc Document, notes []Supersession) string {
+func systemPrompt(doc pack.Document, notes []Supersession) string {
 	var b strings.Builder
 	b.WriteString(contextPreamble)
 	b.WriteString("\n")
@@ -54,7 +54,7 @@ func systemPrompt(doc Document, notes []Supersession) string {
 // readItem is an attachment read for a turn: its item for Rank, and how
 // the cache answered.
 type readItem struct {
-	item      *Item
+	item      *pack.Item
 	cache     CacheStatus
 	fetchedAt time.Time
 }
@@ -92,13 +92,13 @@ func (cv *Conversations) readAll(ctx context.Context, atts []Attachment) []readI
 
 // sentContext ranks the reads, assembles the document and renders the
 // system prompt, with notes for what changed since earlier turns sent it.
-func sentContext(reads []readItem, atts []Attachment, earlier []Turn, opts *RankOptions) SentContext {
-	items := make([]*Item, len(reads))
-	byItem := map[*Item]int{}
+func sentContext(reads []readItem, atts []Attachment, earlier []Turn, opts *pack.RankOptions) SentContext {
+	items := make([]*pack.Item, len(reads))
+	byItem := map[*pack.Item]int{}
 	for i, r := range reads {
 		items[i], byItem[r.item] = r.item, i
 	}
-	p := Rank(items, opts)
+	p := pack.Rank(items, opts)
 	sc := SentContext{Budget: p.Budget, Used: p.Used, Exceeded: p.Exceeded, Items: make([]SentItem, len(p.Decisions))}
 	for i, d := range p.Decisions {
 		r := reads[byItem[d.Item]]
@@ -115,13 +115,13 @@ func sentContext(reads []readItem, atts []Attachment, earlier []Turn, opts *Rank
 		fetched[atts[i].ID] = r.fetchedAt
 	}
 	sc.Supersessions = supersessions(earlier, sc.Items, fetched)
-	sc.System = systemPrompt(Assemble(p), sc.Supersessions)
+	sc.System = systemPrompt(pack.Assemble(p), sc.Supersessions)
 	return sc
 }
 
 // digest fingerprints a body: every entry's uri, type, kind and bytes,
 // each length-prefixed so that fields cannot run into each other.
-func digest(cs []Content) string {
+func digest(cs []pack.Content) string {
 	h := sha256.New()
 	field := func(b []byte) {
 		var n [8]byte

@@ -168,7 +168,7 @@ func uniqueToolName(name string, used map[string]bool) string {
 // which is close to what the providers turn them into (OpenAI and Anthropic
 // render tools into the prompt in formats of their own, which they do not
 // publish).
-func listingTokens(tools []OfferedTool, counter TokenCounter) int {
+func listingTokens(tools []OfferedTool, counter pack.TokenCounter) int {
 	if len(tools) == 0 {
 		return 0
 	}
