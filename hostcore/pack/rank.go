@@ -133,11 +133,12 @@ type RankOptions struct {
 // Rank does not read: it packs the bodies it is given; nil items are
 // skipped. It is safe to call from several goroutines as long as no one
 // changes the items meanwhile. A large ranking counts tokens on several
-// goroutines, as TokenCounter allows. With the default counter, what Rank
-// measured of an item (its tokens and its date) is remembered by the item
-// while its strings stay the same, so ranking the same items again costs
-// a lookup an item, a sort and a pass; the memo holds the strings of items
-// still alive, and drops those of items the collector freed.
+// goroutines, as TokenCounter allows. Rank keeps nothing of the items
+// once it returns: with the default counter, ranking bodies counted before
+// costs a hash of each (the token memo, which holds no text) and a parse
+// of its date. A screen that ranks one set again and again uses a Ranker,
+// which remembers what it measured of each item for as long as it is
+// given it.
 func Rank(items []*Item, opts *RankOptions) Packing {
 	budget, counter := DefaultBudget, TokenCounter(nil)
 	if opts != nil {
@@ -258,14 +259,12 @@ func measureSpread(keys []rankKey, counter TokenCounter) {
 	wg.Wait()
 }
 
+// measure works out k from its item: the keys it sorts by, its verdict
+// when it cannot be sent, and else its tokens.
 func (k *rankKey) measure(counter TokenCounter) {
 	it := k.item
 	k.pinned, k.priority, k.order = it.Pinned, effectivePriority(it), it.Order
 	k.verdict, k.reason = screen(it)
-	if m, ok := counter.(*memoCounter); ok && m == defaultCounter.counter {
-		k.measureMemo(defaultItems, m)
-		return
-	}
 	k.date(it)
 	if k.verdict == "" {
 		k.tokens = itemTokens(it, counter)
@@ -277,25 +276,6 @@ func (k *rankKey) date(it *Item) {
 	k.sec, k.nsec = math.MinInt64, 0
 	if t, ok := parseModified(it.Annotations.LastModified); ok {
 		k.sec, k.nsec = t.Unix(), int32(t.Nanosecond())
-	}
-}
-
-// measureMemo measures k's date and tokens through memo: an item measured
-// before is looked up, not hashed or parsed.
-func (k *rankKey) measureMemo(memo *itemMemo, counter *memoCounter) {
-	it := k.item
-	e := memo.find(it)
-	if e == nil || k.verdict == "" && e.tokens < 0 {
-		k.date(it)
-		e = &itemMeasure{sec: k.sec, nsec: k.nsec, tokens: -1}
-		if k.verdict == "" {
-			e.tokens = itemTokens(it, counter)
-		}
-		memo.store(it, e)
-	}
-	k.sec, k.nsec = e.sec, e.nsec
-	if k.verdict == "" {
-		k.tokens = e.tokens
 	}
 }
 
