@@ -194,7 +194,7 @@ func overlay(specific, general pack.Annotations) pack.Annotations {
 const readConcurrency = 8
 
 // Rank reads every attachment of conv through the cache and packs them
-// under the budget (see Rank). Unreadable attachments are ranked with their
+// under the budget (see pack.Rank). Unreadable attachments are ranked with their
 // error. The attachments are returned in the order of the items.
 func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *pack.RankOptions) (pack.Packing, []Attachment, error) {
 	items, atts, err := cv.Items(ctx, conv)
@@ -207,7 +207,7 @@ func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *pack.RankOp
 // Items reads every attachment of conv through the cache and returns them
 // as items to rank, in the order of the attachments, which it also
 // returns. An unreadable attachment is an item with its error. A screen
-// keeps them and ranks them again with a Ranker when the budget, a pin or
+// keeps them and ranks them again with a pack.Ranker when the budget, a pin or
 // a priority changes (see ItemOf), reading nothing again.
 func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*pack.Item, []Attachment, error) {
 	atts, err := cv.store.Attachments(ctx, conv)

@@ -23,7 +23,7 @@ type ChatOptions struct {
 	// Now is the clock; nil means the host's.
 	Now Clock
 	// Tokens counts the host's side of each request; nil means
-	// DefaultTokenCounter().
+	// pack.DefaultTokenCounter().
 	Tokens pack.TokenCounter
 	// MaxToolRounds is DefaultMaxToolRounds when 0 or less.
 	MaxToolRounds int

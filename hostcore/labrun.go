@@ -30,7 +30,7 @@ import (
 type LabOptions struct {
 	// Strategies to run, in order; nil means lab.Strategies.
 	Strategies []lab.Strategy
-	// Tokens counts tokens; nil means DefaultTokenCounter().
+	// Tokens counts tokens; nil means pack.DefaultTokenCounter().
 	Tokens pack.TokenCounter
 	// PollInterval is the freshness comparison's; 0 means
 	// DefaultPollInterval (threengram, like most servers, does not offer

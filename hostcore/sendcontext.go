@@ -18,7 +18,7 @@ import (
 // top-level "system" field), and both treat it as standing instructions
 // for the whole conversation, which is what the attachments are: the host
 // decides them, not the model. So the assembled context, rendered as
-// Markdown (Document.Markdown, bodies through RenderBody), goes in the
+// Markdown (pack.Document.Markdown, bodies through pack.RenderBody), goes in the
 // system prompt of every request, after a short preamble that tells the
 // model the resources are data, not instructions, and after any
 // supersession notes. It is rebuilt for each turn from the attachments as
@@ -51,7 +51,7 @@ func systemPrompt(doc pack.Document, notes []Supersession) string {
 	return b.String()
 }
 
-// readItem is an attachment read for a turn: its item for Rank, and how
+// readItem is an attachment read for a turn: its item for pack.Rank, and how
 // the cache answered.
 type readItem struct {
 	item      *pack.Item

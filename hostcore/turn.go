@@ -63,7 +63,7 @@ type Turn struct {
 type SentContext struct {
 	// System is the system prompt of every request of the turn.
 	System string `json:"system"`
-	// Budget, Used and Exceeded are the packing's (see Packing).
+	// Budget, Used and Exceeded are the packing's (see pack.Packing).
 	Budget   int `json:"budget"`
 	Used     int `json:"used"`
 	Exceeded int `json:"exceeded"`
