@@ -36,5 +36,9 @@ func TestDependencies(t *testing.T) {
 // a MAC address): forbidding "net" through the tokenizer would forbid the
 // tokenizer.
 func TestOwnDependencies(t *testing.T) {
-	layering.CheckOwn(t, self, tokenizer, true, "net", "os/exec", "database/sql")
+	layering.CheckOwn(t, self, layering.OwnRule{
+		Apart:        tokenizer,
+		StandardOnly: true,
+		Forbidden:    []string{"net", "os/exec", "database/sql"},
+	})
 }

@@ -135,27 +135,38 @@ func Own(pkg string, apart ...string) (deps []string, standard map[string]bool, 
 	return deps, standard, nil
 }
 
+// OwnRule is a rule on what a package's own code depends on (see Own).
+type OwnRule struct {
+	// Apart are the entries whose imports are set apart: not followed.
+	Apart []string
+	// StandardOnly asks that every package depended on be in the
+	// standard library.
+	StandardOnly bool
+	// Forbidden are entries, as Check's, that no package depended on
+	// may match.
+	Forbidden []string
+}
+
 // CheckOwn fails t for every package pkg's own code depends on (see Own,
-// with apart set apart) that a forbidden entry matches, and, when
-// standardOnly, for every one the standard library does not hold; and for
-// every entry of apart or forbidden that names nothing.
-func CheckOwn(t *testing.T, pkg string, apart []string, standardOnly bool, forbidden ...string) {
+// with rule.Apart set apart) that breaks rule, and for every entry of the
+// rule that names nothing.
+func CheckOwn(t *testing.T, pkg string, rule OwnRule) {
 	t.Helper()
-	deps, standard, err := Own(pkg, apart...)
+	deps, standard, err := Own(pkg, rule.Apart...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, dep := range deps {
-		for _, f := range forbidden {
+		for _, f := range rule.Forbidden {
 			if matches(dep, f) {
 				t.Errorf("%s's own code depends on %s, which the house style forbids", pkg, dep)
 			}
 		}
-		if standardOnly && !standard[dep] {
+		if rule.StandardOnly && !standard[dep] {
 			t.Errorf("%s's own code depends on %s, which is not in the standard library", pkg, dep)
 		}
 	}
-	none, err := Unknown(append(slices.Clone(apart), forbidden...)...)
+	none, err := Unknown(append(slices.Clone(rule.Apart), rule.Forbidden...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
