@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -207,9 +206,9 @@ func TestChatRevokeAlways(t *testing.T) {
 	}
 	h.do(func() { test.Tap(revoke) })
 	h.settle()
-	s, err := h.app.sh.opts.Chat.Store().ToolSettings(h.app.sh.ctx, c.conv)
-	if err != nil || slices.Contains(s.Always["demo"], "get_memories") {
-		t.Errorf("after Revoke the grant is still stored: %+v, %v", s, err)
+	grants, err := h.host.Consent().Grants(h.app.sh.ctx, c.conv)
+	if err != nil || len(grants) != 0 {
+		t.Errorf("after Revoke the grant is still stored: %+v, %v", grants, err)
 	}
 	h.do(func() {
 		if c.always.Visible() || findButton(c.win.Canvas(), "get_memories of demo") != nil {
