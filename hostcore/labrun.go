@@ -96,22 +96,7 @@ const SyntheticNote = "Synthetic: the turns and their recorded tool calls were g
 
 // RunLab replays turns against c under each strategy.
 func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*LabReport, error) {
-	o := LabOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	if o.Strategies == nil {
-		o.Strategies = lab.Strategies
-	}
-	if o.Tokens == nil {
-		o.Tokens = DefaultTokenCounter()
-	}
-	if o.PollInterval <= 0 {
-		o.PollInterval = DefaultPollInterval
-	}
-	if o.Since == nil {
-		o.Since = time.Since
-	}
+	o := labDefaults(opts)
 	if len(turns) == 0 {
 		return nil, newError(KindUsage, nil, "the replay has no turn")
 	}
@@ -127,25 +112,8 @@ func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*
 		return nil, err
 	}
 	offered := offeredOf(c, tools)
-	rep := &LabReport{Replay: LabReplay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns),
-		Server: c.Server.Name, Account: c.Account.Name, Tools: []string{}, ListingTokens: listingTokens(offered, o.Tokens),
-		ToolPolicy: scope.Policy()}, Freshness: lab.ComputeFreshness(turns, o.PollInterval)}
+	rep := &LabReport{Replay: labReplay(c, &o, turns, offered, withheld, scope.Policy()), Freshness: lab.ComputeFreshness(turns, o.PollInterval)}
 	rep.Replay.Sessions = rep.Freshness.Sessions
-	for _, t := range offered {
-		rep.Replay.Tools = append(rep.Replay.Tools, t.Tool)
-	}
-	for _, t := range withheld {
-		rep.Replay.Withheld = append(rep.Replay.Withheld, t.Name)
-	}
-	if o.Synthetic {
-		rep.Replay.Note = SyntheticNote
-	}
-	if o.Model != nil {
-		rep.Replay.Live = o.ModelName
-		if rep.Replay.Live == "" {
-			rep.Replay.Live = "a model"
-		}
-	}
 	done, total := 0, len(turns)*len(o.Strategies)
 	for _, s := range o.Strategies {
 		run := &labRun{c: c, o: &o, scope: scope, strategy: s, offered: offered, listing: rep.Replay.ListingTokens, read: map[string]bool{}}
@@ -170,6 +138,50 @@ func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*
 		rep.Strategies = append(rep.Strategies, lab.Summarize(s, obs))
 	}
 	return rep, nil
+}
+
+// labDefaults is opts with the defaults filled in.
+func labDefaults(opts *LabOptions) LabOptions {
+	o := LabOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Strategies == nil {
+		o.Strategies = lab.Strategies
+	}
+	if o.Tokens == nil {
+		o.Tokens = DefaultTokenCounter()
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	if o.Since == nil {
+		o.Since = time.Since
+	}
+	return o
+}
+
+// labReplay describes the run: what is replayed, against what, and which
+// tools are offered under policy.
+func labReplay(c *Conn, o *LabOptions, turns []lab.Turn, offered []OfferedTool, withheld []Tool, policy ToolPolicy) LabReplay {
+	r := LabReplay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns), Server: c.Server.Name, Account: c.Account.Name,
+		Tools: []string{}, ListingTokens: listingTokens(offered, o.Tokens), ToolPolicy: policy}
+	for _, t := range offered {
+		r.Tools = append(r.Tools, t.Tool)
+	}
+	for _, t := range withheld {
+		r.Withheld = append(r.Withheld, t.Name)
+	}
+	if o.Synthetic {
+		r.Note = SyntheticNote
+	}
+	if o.Model != nil {
+		r.Live = o.ModelName
+		if r.Live == "" {
+			r.Live = "a model"
+		}
+	}
+	return r
 }
 
 // offeredOf names c's tools as a turn offers them (one server: each keeps

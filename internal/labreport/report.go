@@ -25,28 +25,7 @@ func Markdown(rep *hostcore.LabReport) string {
 	if r.Synthetic {
 		fmt.Fprintf(&b, "> **%s**\n\n", hostcore.SyntheticNote)
 	}
-	src := r.Source
-	if src == "" {
-		src = "a replay"
-	}
-	fmt.Fprintf(&b, "%s: %d turns in %d sessions, against `%s`", src, r.Turns, r.Sessions, r.Server)
-	if r.Account != "" {
-		fmt.Fprintf(&b, " as `%s`", r.Account)
-	}
-	b.WriteString(".")
-	if r.Live != "" {
-		fmt.Fprintf(&b, " Live: %s was asked every turn, and the host's consent gate decided on each call it made.", r.Live)
-	} else {
-		b.WriteString(" The host's consent gate decided on each recorded tool call.")
-	}
-	if w := policyWords[r.ToolPolicy]; w != "" {
-		fmt.Fprintf(&b, " %s.", w)
-	}
-	fmt.Fprintf(&b, " %d tools were offered (%s); their listing costs %d tokens a request.",
-		len(r.Tools), strings.Join(r.Tools, ", "), r.ListingTokens)
-	if len(r.Withheld) > 0 {
-		fmt.Fprintf(&b, " Not offered, not read-only: %s.", strings.Join(r.Withheld, ", "))
-	}
+	writeReplay(&b, r)
 	b.WriteString("\n\n| strategy | turns | reach | item reach | duplicates | listing tokens/request | listing share | context tokens/turn | round trips | bytes | wall ms | cache hits | failures | not run |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range rep.Strategies {
@@ -67,6 +46,33 @@ func Markdown(rep *hostcore.LabReport) string {
 		fmt.Fprintf(&b, "![%s](%s)\n", strings.TrimSuffix(name, ".png"), name)
 	}
 	return b.String()
+}
+
+// writeReplay says what was replayed, against what, and how its calls
+// were decided on.
+func writeReplay(b *strings.Builder, r hostcore.LabReplay) {
+	src := r.Source
+	if src == "" {
+		src = "a replay"
+	}
+	fmt.Fprintf(b, "%s: %d turns in %d sessions, against `%s`", src, r.Turns, r.Sessions, r.Server)
+	if r.Account != "" {
+		fmt.Fprintf(b, " as `%s`", r.Account)
+	}
+	b.WriteString(".")
+	if r.Live != "" {
+		fmt.Fprintf(b, " Live: %s was asked every turn, and the host's consent gate decided on each call it made.", r.Live)
+	} else {
+		b.WriteString(" The host's consent gate decided on each recorded tool call.")
+	}
+	if w := policyWords[r.ToolPolicy]; w != "" {
+		fmt.Fprintf(b, " %s.", w)
+	}
+	fmt.Fprintf(b, " %d tools were offered (%s); their listing costs %d tokens a request.",
+		len(r.Tools), strings.Join(r.Tools, ", "), r.ListingTokens)
+	if len(r.Withheld) > 0 {
+		fmt.Fprintf(b, " Not offered, not read-only: %s.", strings.Join(r.Withheld, ", "))
+	}
 }
 
 // policyWords say how a run's calls were decided on.
