@@ -35,7 +35,7 @@ type compareView struct {
 	bundled bool
 	server  *widget.Select
 	account *widget.Select
-	tools   *widget.Select // the consent gate's policy for the run
+	tools   *widget.RadioGroup // the consent gate's policy for the run
 	// pending answers the call the consent dialog asks about, while it
 	// is shown (tests answer through it).
 	pending  func(hostcore.Approval)
@@ -141,8 +141,8 @@ func (c *compareView) useBundled() {
 
 // describe says what will be replayed.
 func (c *compareView) describe() {
-	c.what.SetText(fmt.Sprintf("%s: %d turns. Each strategy replays them against the server: host attaches, tool makes the recorded calls, both does both.",
-		c.source, len(c.replay)))
+	c.what.SetText(fmt.Sprintf("%s: %s. Each strategy replays them against the server: host attaches, tool makes the recorded calls the Tools choice allows, both does both.",
+		c.source, quantityWord(len(c.replay), "turn", "turns")))
 	if c.bundled {
 		c.note.SetText(hostcore.SyntheticNote)
 	} else {
@@ -235,8 +235,9 @@ func (c *compareView) setProgress(gen uint64, done, total int) {
 func (c *compareView) showReport(rep *hostcore.LabReport, charts map[string][]byte) {
 	c.report = rep
 	r := rep.Replay
-	c.what.SetText(fmt.Sprintf("%s: %d turns in %d sessions against %s as %s. %s; the listing of the %d tools offered costs %d tokens a request.%s",
-		c.source, r.Turns, r.Sessions, r.Server, r.Account, policyWords[r.ToolPolicy], len(r.Tools), r.ListingTokens, withheldWords(r)))
+	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. %s; the listing of the %s offered costs %d tokens a request.%s",
+		c.source, quantityWord(r.Turns, "turn", "turns"), quantityWord(r.Sessions, "session", "sessions"), r.Server, r.Account,
+		policyWords[r.ToolPolicy], quantityWord(len(r.Tools), "tool", "tools"), r.ListingTokens, withheldWords(r)))
 	c.table.SetText(hostcore.LabTable(rep))
 	f := rep.Freshness
 	c.fresh.SetText(fmt.Sprintf("Freshness: polling every attached resource every %.0f s costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours).",

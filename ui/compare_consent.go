@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -31,12 +32,14 @@ var comparePolicies = map[string]hostcore.ToolPolicy{
 	toolsReadOnly:  hostcore.ToolsReadOnly,
 }
 
-// newToolsPicker is the choice of policy, asking by default: a person is
-// at the window.
-func newToolsPicker() *widget.Select {
-	s := widget.NewSelect([]string{toolsAskOthers, toolsReadOnly}, nil)
-	s.SetSelected(toolsAskOthers)
-	return s
+// newToolsPicker is the choice of policy, both choices in view, asking by
+// default: a person is at the window.
+func newToolsPicker() *widget.RadioGroup {
+	r := widget.NewRadioGroup([]string{toolsAskOthers, toolsReadOnly}, nil)
+	r.Horizontal = true
+	r.Required = true
+	r.SetSelected(toolsAskOthers)
+	return r
 }
 
 // ask asks the person whether the replay may run a call of a tool that is
@@ -124,4 +127,38 @@ func withheldWords(r hostcore.LabReplay) string {
 		return ""
 	}
 	return " Not offered (not read-only): " + strings.Join(r.Withheld, ", ") + "."
+}
+
+// RunCompareFile replays data, a replay file's bytes named name, against
+// server as account in the Compare window, as opening the file and
+// tapping Run do.
+func (a *App) RunCompareFile(server, account, name string, data []byte) error {
+	c := a.compareView()
+	if c.win == nil {
+		return errors.New("the Compare window is not open")
+	}
+	if err := c.useReplay(name, data); err != nil {
+		return err
+	}
+	c.server.SetSelected(server)
+	if account != "" {
+		c.account.SetSelected(account)
+	}
+	c.start()
+	return nil
+}
+
+// CompareAsking reports whether the Compare window's consent dialog waits
+// for an answer.
+func (a *App) CompareAsking() bool { return a.compareView().pending != nil }
+
+// AnswerCompare answers the Compare window's consent dialog as its
+// buttons do.
+func (a *App) AnswerCompare(ap hostcore.Approval) error {
+	c := a.compareView()
+	if c.pending == nil {
+		return errors.New("no call waits for an answer in the Compare window")
+	}
+	c.pending(ap)
+	return nil
 }
