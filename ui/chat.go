@@ -227,7 +227,9 @@ func (c *chatView) ended(gen uint64, t hostcore.Turn, err error) {
 		c.turnFooter(t)
 	}
 	c.turn.finish(gen)
-	c.pending = nil
+	if c.pending != nil {
+		c.pending(hostcore.ApproveDeny) // takes down a dialog the turn no longer waits on
+	}
 	c.stop.Hide()
 	c.send.Enable()
 	c.loadTools() // an "Always" given during the turn shows with its Revoke

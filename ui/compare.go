@@ -216,6 +216,9 @@ func (c *compareView) start() {
 		}
 		c.running = false
 		c.runBtn.Enable()
+		if c.pending != nil {
+			c.pending(hostcore.ApproveDeny) // takes down a dialog the run no longer waits on
+		}
 		c.job.stop() // releases the context
 		if err != nil {
 			dialog.ShowError(err, c.win)
