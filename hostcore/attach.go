@@ -222,7 +222,7 @@ func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*pack.Item, [
 	reads := cv.readAll(ctx, atts)
 	items := make([]*pack.Item, len(reads))
 	for i, r := range reads {
-		items[i] = r.item
+		items[i] = r.Item
 	}
 	return items, atts, nil
 }

@@ -89,6 +89,10 @@ type Conn struct {
 // Tap returns the raw JSON-RPC record of this connection.
 func (c *Conn) Tap() *Tap { return c.tap }
 
+// Host returns the host that owns c: its consent gate decides on c's tool
+// calls.
+func (c *Conn) Host() *Host { return c.host }
+
 // Stderr returns what the stdio server of this connection wrote to stderr
 // (its last 1000 lines, oldest first, with the context's secrets hidden),
 // from the process running now or, after it ended, the last one. ok is

@@ -128,6 +128,14 @@ func newError(kind Kind, cause error, format string, args ...any) *Error {
 	return &Error{kind: kind, msg: fmt.Sprintf(format, args...), err: cause}
 }
 
+// Errorf returns an error of kind whose message, safe to show, is format
+// with args, and whose detail is cause (nil for none): for the packages
+// over hostcore (the model loop, the lab runner) that report a failure
+// in the host's terms.
+func Errorf(kind Kind, cause error, format string, args ...any) *Error {
+	return newError(kind, cause, format, args...)
+}
+
 // protocolError is a reply the protocol does not allow.
 func protocolError(uri, format string, args ...any) *Error {
 	e := newError(KindProtocol, nil, format, args...)
@@ -366,8 +374,9 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 	return err
 }
 
-// messageOf is the message of err that is safe to show.
-func messageOf(err error) string {
+// MessageOf returns the sentence of err that is safe to show a person: an
+// *Error's message, else err's own text.
+func MessageOf(err error) string {
 	var he *Error
 	if errors.As(err, &he) && he.Message() != "" {
 		return he.Message()

@@ -137,6 +137,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Config returns the host's config.
 func (h *Host) Config() *Config { return h.cfg }
 
+// Clock returns the host's clock (HostOptions.Now; nil means time.Now),
+// for the features over the host that keep its time.
+func (h *Host) Clock() Clock { return h.opts.Now }
+
 // Servers returns every server the host knows: configured, imported, built in.
 func (h *Host) Servers() []ServerConfig { return h.cfg.All(h.opts.Builtin...) }
 

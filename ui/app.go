@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 // Options configure the app. The zero value, and a nil *Options, are
@@ -43,8 +44,8 @@ type Options struct {
 	// Chat sends the conversation's messages to a model, with Models
 	// building the model of a provider of the config. With either nil,
 	// Send only shows the context a model would receive.
-	Chat   *hostcore.Chat
-	Models func(hostcore.ProviderConfig) (hostcore.Model, error)
+	Chat   *chat.Chat
+	Models func(hostcore.ProviderConfig) (chat.Model, error)
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/provider"
 )
@@ -33,10 +34,10 @@ func chatHarness(t *testing.T, script ...modeltest.Step) (*harness, *chatView, *
 // wireChat gives the window a model loop over its conversations, with
 // models built by the real provider adapters.
 func (h *harness) wireChat() {
-	store := h.cv.Store().(hostcore.TurnStore)
+	store := h.cv.Store().(chat.TurnStore)
 	h.do(func() {
-		h.app.sh.opts.Chat = hostcore.NewChat(h.cv, store, nil)
-		h.app.sh.opts.Models = func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, nil) }
+		h.app.sh.opts.Chat = chat.New(h.cv, store, nil)
+		h.app.sh.opts.Models = func(pc hostcore.ProviderConfig) (chat.Model, error) { return provider.New(pc, nil) }
 	})
 }
 

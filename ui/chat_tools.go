@@ -11,10 +11,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 // approve asks the person whether to run a tool call
-// (hostcore.SendOptions.Approve): a dialog with the tool, its server and
+// (chat.SendOptions.Approve): a dialog with the tool, its server and
 // the arguments, and Allow once, Always for this tool in this
 // conversation, or Deny. It waits on the turn's goroutine for the answer or
 // for ctx to end (Stop), which takes the dialog down and denies.
@@ -82,7 +83,7 @@ func (c *chatView) loadTools() {
 	ts, conv := c.sh.opts.Chat.Store(), c.conv
 	gate := c.sh.host.Consent()
 	type found struct {
-		settings hostcore.ToolSettings
+		settings chat.ToolSettings
 		grants   []hostcore.ToolGrant
 		attached []string
 	}
@@ -114,7 +115,7 @@ func (c *chatView) loadTools() {
 }
 
 // showTools lays out the switches.
-func (c *chatView) showTools(s hostcore.ToolSettings, attached []string) {
+func (c *chatView) showTools(s chat.ToolSettings, attached []string) {
 	if c.win == nil {
 		return
 	}

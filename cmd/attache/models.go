@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/ui"
@@ -14,25 +15,25 @@ import (
 // newChat is the model loop over the person's conversations, its turns
 // kept in the state database beside them; nil if the store keeps no turns
 // (the window then only previews the context).
-func newChat(cv *hostcore.Conversations, st hostcore.StateStore) *hostcore.Chat {
-	turns, ok := st.(hostcore.TurnStore)
+func newChat(cv *hostcore.Conversations, st hostcore.StateStore) *chat.Chat {
+	turns, ok := st.(chat.TurnStore)
 	if !ok {
 		return nil
 	}
-	return hostcore.NewChat(cv, turns, nil)
+	return chat.New(cv, turns, nil)
 }
 
 // providerModels builds a provider's model through the vendor's SDK, its
 // key from the environment variable the config names, else from the
 // keyring (or the 0600 file beside the config, as attachectl keeps them);
 // and returns the key store the provider editor writes keys to.
-func providerModels(cfgPath string, logger *slog.Logger) (func(hostcore.ProviderConfig) (hostcore.Model, error), ui.ProviderKeys) {
+func providerModels(cfgPath string, logger *slog.Logger) (func(hostcore.ProviderConfig) (chat.Model, error), ui.ProviderKeys) {
 	keys := secretstore.Open(filepath.Dir(cfgPath), &secretstore.Options{
 		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
 		Warn: func(msg string) { logger.Warn(msg) },
 	})
 	opts := &provider.Options{Keys: keys}
-	return func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, opts) },
+	return func(pc hostcore.ProviderConfig) (chat.Model, error) { return provider.New(pc, opts) },
 		providerKeys{keys, opts}
 }
 

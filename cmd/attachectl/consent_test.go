@@ -12,6 +12,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/testbin"
 )
@@ -51,9 +52,9 @@ func writeReplay(t *testing.T, lines ...string) string {
 	return path
 }
 
-func labReport(t *testing.T, r result) hostcore.LabReport {
+func labReport(t *testing.T, r result) labrun.Report {
 	t.Helper()
-	var rep hostcore.LabReport
+	var rep labrun.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("lab run --json: %v\n%s\n%s", err, r.stdout, r.stderr)
 	}

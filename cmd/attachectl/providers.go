@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/internal/secretstore"
 )
@@ -47,7 +48,7 @@ func (a *app) providerOptions() (*provider.Options, error) {
 }
 
 // model returns the named provider's model ("" is the first configured).
-func (a *app) model(name string) (hostcore.Model, hostcore.ProviderConfig, error) {
+func (a *app) model(name string) (chat.Model, hostcore.ProviderConfig, error) {
 	h, err := a.hostFor()
 	if err != nil {
 		return nil, hostcore.ProviderConfig{}, err

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/npmpeer"
@@ -75,9 +76,9 @@ func chatWithContext(t *testing.T, env []string) (attached, other string) {
 	return ids[0], ids[1]
 }
 
-func storedTurns(t *testing.T, env []string, conv string) []hostcore.Turn {
+func storedTurns(t *testing.T, env []string, conv string) []chat.Turn {
 	t.Helper()
-	var turns []hostcore.Turn
+	var turns []chat.Turn
 	if err := json.Unmarshal([]byte(must(t, env, "turns", conv, "--json").stdout), &turns); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestSendThroughCLI(t *testing.T) {
 			if len(turns) != 1 || len(turns[0].Messages) != 4 || turns[0].Context.System != first.System || len(turns[0].Requests) != 2 {
 				t.Fatalf("stored turn = %+v", turns)
 			}
-			var replay hostcore.ModelRequest
+			var replay chat.ModelRequest
 			if err := json.Unmarshal([]byte(must(t, env, "turns", "chat", "--request", "1").stdout), &replay); err != nil || replay.System != first.System {
 				t.Errorf("turns --request 1 does not rebuild the first request: %v", err)
 			}
@@ -176,11 +177,11 @@ func TestSendJSON(t *testing.T) {
 	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
 	must(t, env, "context", "new", "empty")
 	var out struct {
-		Text string        `json:"text"`
-		Turn hostcore.Turn `json:"turn"`
+		Text string    `json:"text"`
+		Turn chat.Turn `json:"turn"`
 	}
 	r := must(t, env, "send", "empty", "hi", "--json")
-	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Text != "plain answer" || out.Turn.Status != hostcore.TurnDone {
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Text != "plain answer" || out.Turn.Status != chat.TurnDone {
 		t.Errorf("send --json = %s (%v)", r.stdout, err)
 	}
 	if p, _ := srv.Requests()[0].Parse(); len(p.Tools) != 0 || !strings.Contains(p.System, "No resource is attached") {
@@ -199,15 +200,15 @@ func TestSendFailuresThroughCLI(t *testing.T) {
 			key    string // instead of sk-test
 			code   int
 			says   string
-			status hostcore.TurnStatus
+			status chat.TurnStatus
 			kept   string // assistant text stored
 		}{
-			{name: "provider down", base: "http://127.0.0.1:1", code: exitTransport, says: "cannot be reached at http://127.0.0.1:1", status: hostcore.TurnFailed},
-			{name: "401 key", key: "sk-wrong", code: exitUnauthorized, says: "refused the API key (HTTP 401)", status: hostcore.TurnFailed},
-			{name: "429", reply: modeltest.Reply{Status: 429, RetryAfter: "7"}, code: exitServer, says: "rate limiting (HTTP 429); it asks to wait 7s", status: hostcore.TurnFailed},
-			{name: "500", reply: modeltest.Reply{Status: 500}, code: exitServer, says: "failed (HTTP 500)", status: hostcore.TurnFailed},
+			{name: "provider down", base: "http://127.0.0.1:1", code: exitTransport, says: "cannot be reached at http://127.0.0.1:1", status: chat.TurnFailed},
+			{name: "401 key", key: "sk-wrong", code: exitUnauthorized, says: "refused the API key (HTTP 401)", status: chat.TurnFailed},
+			{name: "429", reply: modeltest.Reply{Status: 429, RetryAfter: "7"}, code: exitServer, says: "rate limiting (HTTP 429); it asks to wait 7s", status: chat.TurnFailed},
+			{name: "500", reply: modeltest.Reply{Status: 500}, code: exitServer, says: "failed (HTTP 500)", status: chat.TurnFailed},
 			{name: "malformed stream", reply: modeltest.Reply{Text: "the start of it", Malformed: true}, code: exitServer, says: "could not be understood",
-				status: hostcore.TurnFailed, kept: "the s"}, // the first of three pieces
+				status: chat.TurnFailed, kept: "the s"}, // the first of three pieces
 		} {
 			t.Run(kind+"/"+tt.name, func(t *testing.T) {
 				srv := modeltest.New(&modeltest.Options{Key: "sk-test"}, modeltest.Say(tt.reply))
@@ -457,7 +458,7 @@ func TestSendTimeout(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit %d saying it did not answer in time", r.code, r.stderr, exitTransport)
 	}
 	turns := storedTurns(t, env, "c")
-	if len(turns) != 1 || turns[0].Messages[0].Text != "slow?" || turns[0].Status == hostcore.TurnDone {
+	if len(turns) != 1 || turns[0].Messages[0].Text != "slow?" || turns[0].Status == chat.TurnDone {
 		t.Errorf("stored turns = %+v", turns)
 	}
 }

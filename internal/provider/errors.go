@@ -16,6 +16,7 @@ import (
 	"github.com/openai/openai-go/v3"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 // A provider's failure becomes a hostcore.Error of the kind a person can
@@ -68,15 +69,15 @@ func failure(err error, pc hostcore.ProviderConfig, baseURL string) *hostcore.Er
 	var urlErr *url.Error
 	switch {
 	case errors.Is(err, context.Canceled):
-		return hostcore.NewModelError(hostcore.KindCanceled, 0, err, "stopped: %s was still answering", name)
+		return chat.NewModelError(hostcore.KindCanceled, 0, err, "stopped: %s was still answering", name)
 	case errors.Is(err, context.DeadlineExceeded):
-		return hostcore.NewModelError(hostcore.KindTimeout, 0, err, "%s did not answer in time", name)
+		return chat.NewModelError(hostcore.KindTimeout, 0, err, "%s did not answer in time", name)
 	case errors.As(err, &syntax):
-		return hostcore.NewModelError(hostcore.KindProtocol, 0, err, "%s sent a stream that could not be understood (not valid JSON)", name)
+		return chat.NewModelError(hostcore.KindProtocol, 0, err, "%s sent a stream that could not be understood (not valid JSON)", name)
 	case errors.Is(err, syscall.ECONNREFUSED), errors.As(err, &netErr), errors.As(err, &urlErr):
-		return hostcore.NewModelError(hostcore.KindTransport, 0, err, "%s cannot be reached at %s; check that it runs", name, hostcore.RedactURL(baseURL))
+		return chat.NewModelError(hostcore.KindTransport, 0, err, "%s cannot be reached at %s; check that it runs", name, hostcore.RedactURL(baseURL))
 	}
-	return hostcore.NewModelError(hostcore.KindProtocol, 0, err, "%s sent a reply that could not be understood", name)
+	return chat.NewModelError(hostcore.KindProtocol, 0, err, "%s sent a reply that could not be understood", name)
 }
 
 // statusFailure classifies an HTTP error reply.
@@ -84,21 +85,21 @@ func statusFailure(err error, ae apiError, pc hostcore.ProviderConfig, name, bas
 	s := ae.status
 	switch {
 	case s == http.StatusUnauthorized:
-		return hostcore.NewModelError(hostcore.KindUnauthorized, s, err, "%s refused the API key (HTTP 401); %s", name, keyHint(pc))
+		return chat.NewModelError(hostcore.KindUnauthorized, s, err, "%s refused the API key (HTTP 401); %s", name, keyHint(pc))
 	case s == http.StatusForbidden:
-		return hostcore.NewModelError(hostcore.KindForbidden, s, err, "%s does not allow this key to use model %s (HTTP 403)", name, pc.Model)
+		return chat.NewModelError(hostcore.KindForbidden, s, err, "%s does not allow this key to use model %s (HTTP 403)", name, pc.Model)
 	case s == http.StatusTooManyRequests:
 		msg := fmt.Sprintf("%s is rate limiting (HTTP 429)", name)
 		if wait, ok := retryAfter(ae.header); ok {
 			msg += "; it asks to wait " + wait.String() + " before trying again"
 		}
-		return hostcore.NewModelError(hostcore.KindServerFault, s, err, "%s", msg)
+		return chat.NewModelError(hostcore.KindServerFault, s, err, "%s", msg)
 	case s == http.StatusNotFound:
-		return hostcore.NewModelError(hostcore.KindNotFound, s, err, "%s has no model %q, or no API at %s (HTTP 404)", name, pc.Model, hostcore.RedactURL(baseURL))
+		return chat.NewModelError(hostcore.KindNotFound, s, err, "%s has no model %q, or no API at %s (HTTP 404)", name, pc.Model, hostcore.RedactURL(baseURL))
 	case s >= 500:
-		return hostcore.NewModelError(hostcore.KindServerFault, s, err, "%s failed (HTTP %d); try again later", name, s)
+		return chat.NewModelError(hostcore.KindServerFault, s, err, "%s failed (HTTP %d); try again later", name, s)
 	}
-	return hostcore.NewModelError(hostcore.KindInvalidParams, s, err, "%s refused the request (HTTP %d): %s", name, s, clip(ae.message))
+	return chat.NewModelError(hostcore.KindInvalidParams, s, err, "%s refused the request (HTTP %d): %s", name, s, clip(ae.message))
 }
 
 // keyHint says where the key of pc comes from.
@@ -142,6 +143,6 @@ func clip(s string) string {
 
 // incomplete is the error of a stream that ended before its reply did.
 func incomplete(pc hostcore.ProviderConfig) *hostcore.Error {
-	return hostcore.NewModelError(hostcore.KindProtocol, 0, nil,
+	return chat.NewModelError(hostcore.KindProtocol, 0, nil,
 		"provider %s: the stream ended before the reply was complete", pc.Name)
 }

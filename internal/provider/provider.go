@@ -3,13 +3,13 @@
 // (github.com/openai/openai-go/v3), which OpenAI and every OpenAI-compatible
 // server speak (Ollama, llama.cpp's server, vLLM, LM Studio), and
 // Anthropic's Messages (github.com/anthropics/anthropic-sdk-go/v2). Each
-// adapter implements hostcore.Model.
+// adapter implements chat.Model.
 //
 // It is an adapter in the house's sense: hostcore says what it needs of a
-// model (hostcore.Model) and never imports this package, so the SDKs, and
+// model (chat.Model) and never imports this package, so the SDKs, and
 // the dozen modules they pull in (OpenTelemetry, a websocket client, JSON
 // path libraries), stay out of the domain. cmd/ wires a provider to a
-// hostcore.Chat.
+// chat.Chat.
 //
 // Neither SDK is allowed to configure itself from the environment: the
 // base URL and the key are the config's and nobody else's, so that an
@@ -24,6 +24,7 @@ import (
 	"os"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 // KeyStore holds API keys by provider name (the OS keyring, see
@@ -81,13 +82,13 @@ func Key(pc hostcore.ProviderConfig, opts *Options) (key, source string, err err
 }
 
 // New returns the model of a provider entry.
-func New(pc hostcore.ProviderConfig, opts *Options) (hostcore.Model, error) {
+func New(pc hostcore.ProviderConfig, opts *Options) (chat.Model, error) {
 	if err := pc.Validate(); err != nil {
 		return nil, err
 	}
 	key, _, err := Key(pc, opts)
 	if err != nil {
-		return nil, hostcore.NewModelError(hostcore.KindUsage, 0, err, "provider %s: its key could not be read", pc.Name)
+		return nil, chat.NewModelError(hostcore.KindUsage, 0, err, "provider %s: its key could not be read", pc.Name)
 	}
 	var client *http.Client
 	if opts != nil {

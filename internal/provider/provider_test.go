@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/provider"
 )
@@ -18,7 +19,7 @@ var kinds = []string{hostcore.ProviderOpenAI, hostcore.ProviderAnthropic}
 
 // setup starts a scripted server and returns a model of kind talking to it
 // with key "sk-test" (the server accepts only that key).
-func setup(t *testing.T, kind string, mutate func(*hostcore.ProviderConfig), script ...modeltest.Step) (hostcore.Model, *modeltest.Server) {
+func setup(t *testing.T, kind string, mutate func(*hostcore.ProviderConfig), script ...modeltest.Step) (chat.Model, *modeltest.Server) {
 	t.Helper()
 	srv := modeltest.New(&modeltest.Options{Key: "sk-test"}, script...)
 	t.Cleanup(srv.Close)
@@ -56,7 +57,7 @@ func parsed(t *testing.T, srv *modeltest.Server, i int) modeltest.Parsed {
 	return p
 }
 
-var tools = []hostcore.ToolSpec{{Name: "get_memories", Description: "Fetch memories by id",
+var tools = []chat.ToolSpec{{Name: "get_memories", Description: "Fetch memories by id",
 	InputSchema: []byte(`{"type":"object","properties":{"ids":{"type":"array","items":{"type":"string"}}},"required":["ids"],"additionalProperties":false}`)}}
 
 // A streamed reply arrives piece by piece through onText, and whole in the
@@ -67,15 +68,15 @@ func TestStreamedText(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			m, srv := setup(t, kind, nil, modeltest.Say(modeltest.Reply{Text: "Bonjour, Attaché!", Chunks: 4, InputTokens: 120, OutputTokens: 9}))
 			var pieces []string
-			reply, err := m.Complete(context.Background(), hostcore.ModelRequest{System: "CONTEXT", Tools: tools,
-				Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "hi"}}}, func(s string) { pieces = append(pieces, s) })
+			reply, err := m.Complete(context.Background(), chat.ModelRequest{System: "CONTEXT", Tools: tools,
+				Messages: []chat.Message{{Role: chat.RoleUser, Text: "hi"}}}, func(s string) { pieces = append(pieces, s) })
 			if err != nil {
 				t.Fatal(err)
 			}
 			if reply.Text != "Bonjour, Attaché!" || strings.Join(pieces, "") != reply.Text || len(pieces) != 4 {
 				t.Errorf("reply %q from pieces %q; want 4 pieces making the text", reply.Text, pieces)
 			}
-			want := hostcore.Usage{InputTokens: 120, OutputTokens: 9, Reported: true}
+			want := chat.Usage{InputTokens: 120, OutputTokens: 9, Reported: true}
 			if reply.Usage != want || reply.Model != "model-x" || reply.StopReason == "" {
 				t.Errorf("reply = %+v; want usage %+v, model model-x and a stop reason", reply, want)
 			}
@@ -101,20 +102,20 @@ func TestToolCallRoundTrip(t *testing.T) {
 					{ID: "call_2", Name: "get_memories", Arguments: `{"ids":["m3"]}`}}}),
 				modeltest.Say(modeltest.Reply{Text: "Done."}))
 			ctx := context.Background()
-			msgs := []hostcore.Message{{Role: hostcore.RoleUser, Text: "what do I know?"}}
-			reply, err := m.Complete(ctx, hostcore.ModelRequest{System: "s", Messages: msgs, Tools: tools}, nil)
+			msgs := []chat.Message{{Role: chat.RoleUser, Text: "what do I know?"}}
+			reply, err := m.Complete(ctx, chat.ModelRequest{System: "s", Messages: msgs, Tools: tools}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantCalls := []hostcore.ToolCall{{ID: "call_1", Name: "get_memories", Arguments: `{"ids":["m1","m2"]}`},
+			wantCalls := []chat.ToolCall{{ID: "call_1", Name: "get_memories", Arguments: `{"ids":["m1","m2"]}`},
 				{ID: "call_2", Name: "get_memories", Arguments: `{"ids":["m3"]}`}}
 			if diff := cmp.Diff(wantCalls, reply.ToolCalls); diff != "" || reply.Text != "Let me look." {
 				t.Fatalf("text %q, calls (-want +got):\n%s", reply.Text, diff)
 			}
-			msgs = append(msgs, hostcore.Message{Role: hostcore.RoleAssistant, Text: reply.Text, ToolCalls: reply.ToolCalls},
-				hostcore.Message{Role: hostcore.RoleTool, ToolCallID: "call_1", ToolName: "get_memories", Text: "memory one"},
-				hostcore.Message{Role: hostcore.RoleTool, ToolCallID: "call_2", ToolName: "get_memories", Text: "denied", IsError: true})
-			if _, err := m.Complete(ctx, hostcore.ModelRequest{System: "s", Messages: msgs, Tools: tools, NoToolCalls: true}, nil); err != nil {
+			msgs = append(msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text, ToolCalls: reply.ToolCalls},
+				chat.Message{Role: chat.RoleTool, ToolCallID: "call_1", ToolName: "get_memories", Text: "memory one"},
+				chat.Message{Role: chat.RoleTool, ToolCallID: "call_2", ToolName: "get_memories", Text: "denied", IsError: true})
+			if _, err := m.Complete(ctx, chat.ModelRequest{System: "s", Messages: msgs, Tools: tools, NoToolCalls: true}, nil); err != nil {
 				t.Fatal(err)
 			}
 			p := parsed(t, srv, 1)
@@ -148,7 +149,7 @@ func TestNoStream(t *testing.T) {
 			m, srv := setup(t, kind, func(pc *hostcore.ProviderConfig) { pc.NoStream = true },
 				modeltest.Say(modeltest.Reply{Text: "whole", ToolCalls: []modeltest.Call{{ID: "c1", Name: "get_memories", Arguments: `{"ids":[]}`}}}))
 			var got string
-			reply, err := m.Complete(context.Background(), hostcore.ModelRequest{Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "x"}}, Tools: tools},
+			reply, err := m.Complete(context.Background(), chat.ModelRequest{Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}, Tools: tools},
 				func(s string) { got += s })
 			if err != nil {
 				t.Fatal(err)
@@ -187,7 +188,7 @@ func TestFailures(t *testing.T) {
 		} {
 			t.Run(kind+"/"+tt.name, func(t *testing.T) {
 				m, _ := setup(t, kind, tt.mutate, modeltest.Say(tt.reply))
-				reply, err := m.Complete(context.Background(), hostcore.ModelRequest{Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "x"}}}, nil)
+				reply, err := m.Complete(context.Background(), chat.ModelRequest{Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}}, nil)
 				var he *hostcore.Error
 				if !errors.As(err, &he) || he.Kind() != tt.kind || !strings.Contains(he.Message(), tt.says) {
 					t.Fatalf("err = %v; want kind %q saying %q", err, tt.kind, tt.says)
@@ -209,7 +210,7 @@ func TestProviderDown(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			m, srv := setup(t, kind, nil)
 			srv.Close()
-			_, err := m.Complete(context.Background(), hostcore.ModelRequest{Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "x"}}}, nil)
+			_, err := m.Complete(context.Background(), chat.ModelRequest{Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}}, nil)
 			var he *hostcore.Error
 			if !errors.As(err, &he) || he.Kind() != hostcore.KindTransport || !strings.Contains(he.Message(), "cannot be reached at http://127.0.0.1:") {
 				t.Errorf("err = %v; want a transport failure naming the URL", err)
@@ -226,7 +227,7 @@ func TestRetryAfter(t *testing.T) {
 			one := 1
 			m, srv := setup(t, kind, func(pc *hostcore.ProviderConfig) { pc.MaxRetries = &one },
 				modeltest.Say(modeltest.Reply{Status: 429, RetryAfter: "0"}), modeltest.Say(modeltest.Reply{Text: "after the wait"}))
-			reply, err := m.Complete(context.Background(), hostcore.ModelRequest{Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "x"}}}, nil)
+			reply, err := m.Complete(context.Background(), chat.ModelRequest{Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}}, nil)
 			if err != nil || reply.Text != "after the wait" || len(srv.Requests()) != 2 {
 				t.Errorf("reply %q, err %v after %d requests; want the second answer", reply.Text, err, len(srv.Requests()))
 			}
@@ -240,7 +241,7 @@ func TestInvalidArgumentsKept(t *testing.T) {
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			m, _ := setup(t, kind, nil, modeltest.Say(modeltest.Reply{ToolCalls: []modeltest.Call{{ID: "c1", Name: "get_memories", Arguments: `{"ids": [`}}}))
-			reply, err := m.Complete(context.Background(), hostcore.ModelRequest{Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "x"}}, Tools: tools}, nil)
+			reply, err := m.Complete(context.Background(), chat.ModelRequest{Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}, Tools: tools}, nil)
 			if err != nil || len(reply.ToolCalls) != 1 || reply.ToolCalls[0].Arguments != `{"ids": [` {
 				t.Errorf("reply %+v, %v; want the call with its arguments as written", reply, err)
 			}
@@ -256,7 +257,7 @@ func TestStop(t *testing.T) {
 			m, _ := setup(t, kind, nil, modeltest.Say(modeltest.Reply{Text: strings.Repeat("word ", 400), Chunks: 200}))
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			reply, err := m.Complete(ctx, hostcore.ModelRequest{Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "x"}}},
+			reply, err := m.Complete(ctx, chat.ModelRequest{Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}},
 				func(string) { cancel() })
 			var he *hostcore.Error
 			if !errors.As(err, &he) || he.Kind() != hostcore.KindCanceled || reply.Text == "" {
@@ -291,7 +292,7 @@ func TestEnvironmentIgnored(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := m.Complete(context.Background(), hostcore.ModelRequest{Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "x"}}}, nil); err != nil {
+			if _, err := m.Complete(context.Background(), chat.ModelRequest{Messages: []chat.Message{{Role: chat.RoleUser, Text: "x"}}}, nil); err != nil {
 				t.Fatalf("the configured base URL was not used: %v", err)
 			}
 			for k, v := range srv.Requests()[0].Header {

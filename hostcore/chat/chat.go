@@ -1,9 +1,12 @@
-package hostcore
+package chat
 
 import (
 	"context"
 	"errors"
 	"strings"
+	"time"
+
+	"github.com/attache/attache/hostcore"
 
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -17,10 +20,10 @@ const DefaultMaxToolRounds = 8
 // model; the rest is cut, and the model is told how much.
 const DefaultMaxToolResultBytes = 64 << 10
 
-// ChatOptions configures a Chat. The zero value, and nil, are usable.
-type ChatOptions struct {
+// Options configures a Chat. The zero value, and nil, are usable.
+type Options struct {
 	// Now is the clock; nil means the host's.
-	Now Clock
+	Now hostcore.Clock
 	// Tokens counts the host's side of each request; nil means
 	// pack.DefaultTokenCounter().
 	Tokens pack.TokenCounter
@@ -36,21 +39,21 @@ type ChatOptions struct {
 // happens. It is safe for concurrent use; turns of one conversation should
 // be sent one at a time (a front end disables Send while one runs).
 type Chat struct {
-	cv    *Conversations
+	cv    *hostcore.Conversations
 	store TurnStore
-	opts  ChatOptions
+	opts  Options
 }
 
-// NewChat returns the model loop over cv's conversations, keeping turns in
-// store (the state package's Store implements both StateStore and
-// TurnStore).
-func NewChat(cv *Conversations, store TurnStore, opts *ChatOptions) *Chat {
+// New returns the model loop over cv's conversations, keeping turns in
+// store (the state package's Store implements both hostcore.StateStore
+// and TurnStore).
+func New(cv *hostcore.Conversations, store TurnStore, opts *Options) *Chat {
 	ch := &Chat{cv: cv, store: store}
 	if opts != nil {
 		ch.opts = *opts
 	}
 	if ch.opts.Now == nil {
-		ch.opts.Now = cv.host.opts.Now
+		ch.opts.Now = cv.Host().Clock()
 	}
 	if ch.opts.Tokens == nil {
 		ch.opts.Tokens = pack.DefaultTokenCounter()
@@ -77,12 +80,12 @@ type SendOptions struct {
 	Budget int
 	// Tools says which tools are offered and how the consent gate decides
 	// on their calls (see ToolPolicy); "" means ToolsOff.
-	Tools ToolPolicy
+	Tools hostcore.ToolPolicy
 	// Approve asks the person about a call, for ToolsAsk (required then).
 	// It is called on Send's goroutine and may block until the person
 	// answers; an error, or ctx ending, counts as a denial. ApproveAlways
 	// is kept with the conversation, for the server as it now runs.
-	Approve AskFunc
+	Approve hostcore.AskFunc
 	// OnEvent, if not nil, is told what happens as it happens, on Send's
 	// goroutine and in order (a Fyne front end hands each event to
 	// fyne.Do). It must not call Send.
@@ -126,8 +129,8 @@ type Event struct {
 	Call     *ToolCall
 	Tool     *OfferedTool
 	Result   *Message
-	Approval Approval
-	Decision *ToolDecision
+	Approval hostcore.Approval
+	Decision *hostcore.ToolDecision
 }
 
 // Send sends text in conversation conv and runs the turn to its end: the
@@ -140,36 +143,36 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 	if err := opts.check(text); err != nil {
 		return Turn{}, err
 	}
-	if _, err := ch.cv.store.Conversation(ctx, conv); err != nil {
+	if _, err := ch.cv.Conversation(ctx, conv); err != nil {
 		return Turn{}, err
 	}
 	earlier, err := ch.store.Turns(ctx, conv)
 	if err != nil {
 		return Turn{}, err
 	}
-	atts, err := ch.cv.store.Attachments(ctx, conv)
+	reads, err := ch.cv.ReadAttachments(ctx, conv)
 	if err != nil {
 		return Turn{}, err
 	}
-	sc := sentContext(ch.cv.readAll(ctx, atts), atts, earlier, &pack.RankOptions{Budget: opts.Budget, Tokens: ch.opts.Tokens})
+	sc := sentContext(reads, earlier, &pack.RankOptions{Budget: opts.Budget, Tokens: ch.opts.Tokens})
 	r := &turnRun{ch: ch, opts: opts, tools: map[string]OfferedTool{}}
-	if r.scope, err = ch.cv.host.Consent().Scope(ScopeOptions{Caller: CallerChat, Policy: opts.Tools,
+	if r.scope, err = ch.cv.Host().Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerChat, Policy: opts.Tools,
 		Ask: opts.Approve, ConversationID: conv}); err != nil {
 		return Turn{}, err
 	}
 	var offered []OfferedTool
 	var warnings []string
-	if opts.Tools != ToolsOff && opts.Tools != "" {
+	if opts.Tools != hostcore.ToolsOff && opts.Tools != "" {
 		settings, err := ch.store.ToolSettings(ctx, conv)
 		if err != nil {
 			return Turn{}, err
 		}
-		servers, w := ch.cv.toolServers(atts, settings)
+		servers, w := toolServers(ch.cv, reads, settings)
 		offered, r.conns, warnings = offerTools(ctx, r.scope, servers)
 		warnings = append(w, warnings...)
 	}
-	t := Turn{ConversationID: conv, Provider: opts.Provider, Model: opts.ModelName, StartedAt: ch.opts.Now.now(),
-		Status: TurnRunning, Context: sc, Tools: offered, ListingTokens: listingTokens(offered, ch.opts.Tokens),
+	t := Turn{ConversationID: conv, Provider: opts.Provider, Model: opts.ModelName, StartedAt: now(ch.opts.Now),
+		Status: TurnRunning, Context: sc, Tools: offered, ListingTokens: ListingTokens(offered, ch.opts.Tokens),
 		Messages: []Message{{Role: RoleUser, Text: text}}}
 	if t, err = ch.store.StartTurn(ctx, t); err != nil {
 		return Turn{}, err
@@ -190,13 +193,13 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 func (o SendOptions) check(text string) error {
 	switch {
 	case o.Model == nil:
-		return newError(KindUsage, nil, "no model to send to: configure a provider")
+		return hostcore.Errorf(hostcore.KindUsage, nil, "no model to send to: configure a provider")
 	case strings.TrimSpace(text) == "":
-		return newError(KindUsage, nil, "there is nothing to send: the message is empty")
-	case o.Tools != "" && o.Tools != ToolsOff && o.Tools != ToolsReadOnly && o.Tools != ToolsAsk && o.Tools != ToolsAuto:
-		return newError(KindUsage, nil, "tools %q: use off, read-only, ask or auto", o.Tools)
-	case o.Tools == ToolsAsk && o.Approve == nil:
-		return newError(KindUsage, nil, "tools are to be asked about, but nothing asks the person")
+		return hostcore.Errorf(hostcore.KindUsage, nil, "there is nothing to send: the message is empty")
+	case o.Tools != "" && o.Tools != hostcore.ToolsOff && o.Tools != hostcore.ToolsReadOnly && o.Tools != hostcore.ToolsAsk && o.Tools != hostcore.ToolsAuto:
+		return hostcore.Errorf(hostcore.KindUsage, nil, "tools %q: use off, read-only, ask or auto", o.Tools)
+	case o.Tools == hostcore.ToolsAsk && o.Approve == nil:
+		return hostcore.Errorf(hostcore.KindUsage, nil, "tools are to be asked about, but nothing asks the person")
 	}
 	return nil
 }
@@ -206,9 +209,9 @@ type turnRun struct {
 	ch    *Chat
 	opts  SendOptions
 	turn  *Turn
-	tools map[string]OfferedTool // by the name the model calls
-	conns map[string]*Conn       // by server
-	scope *Scope                 // the consent gate's, for this turn
+	tools map[string]OfferedTool    // by the name the model calls
+	conns map[string]*hostcore.Conn // by server
+	scope *hostcore.Scope           // the consent gate's, for this turn
 }
 
 func (r *turnRun) emit(e Event) {
@@ -251,7 +254,7 @@ func (r *turnRun) loop(ctx context.Context, msgs []Message) error {
 		case len(reply.ToolCalls) == 0:
 			return nil
 		case last:
-			return newError(KindServerFault, nil, "the model called tools again after %d tool rounds, the limit of a turn", r.ch.opts.MaxToolRounds)
+			return hostcore.Errorf(hostcore.KindServerFault, nil, "the model called tools again after %d tool rounds, the limit of a turn", r.ch.opts.MaxToolRounds)
 		}
 		for _, call := range reply.ToolCalls {
 			if ctx.Err() != nil {
@@ -299,17 +302,17 @@ func (r *turnRun) count(req ModelRequest) RequestTokens {
 // finish records how the turn ended and returns it.
 func (r *turnRun) finish(ctx context.Context, runErr error) (Turn, error) {
 	t := r.turn
-	t.Status, t.FinishedAt = TurnDone, r.ch.opts.Now.now()
-	var he *Error
+	t.Status, t.FinishedAt = TurnDone, now(r.ch.opts.Now)
+	var he *hostcore.Error
 	if runErr != nil {
 		if !errors.As(runErr, &he) {
-			he = newError(KindServerFault, runErr, "the turn failed")
+			he = hostcore.Errorf(hostcore.KindServerFault, runErr, "the turn failed")
 		}
-		if ctx.Err() != nil && he.Kind() != KindCanceled && he.Kind() != KindTimeout {
+		if ctx.Err() != nil && he.Kind() != hostcore.KindCanceled && he.Kind() != hostcore.KindTimeout {
 			he = modelStopped(ctx, runErr)
 		}
 		t.Status, t.ErrorKind, t.Error = TurnFailed, he.Kind(), he.Message()
-		if he.Kind() == KindCanceled {
+		if he.Kind() == hostcore.KindCanceled {
 			t.Status = TurnStopped
 		}
 	}
@@ -390,7 +393,7 @@ func ReplayRequest(turns []Turn, seq int) (ModelRequest, error) {
 			continue
 		}
 		if len(t.Messages) == 0 || t.Messages[0].Role != RoleUser {
-			return ModelRequest{}, newError(KindProtocol, nil, "turn %d has no message of the person's", seq)
+			return ModelRequest{}, hostcore.Errorf(hostcore.KindProtocol, nil, "turn %d has no message of the person's", seq)
 		}
 		req := ModelRequest{System: t.Context.System, Messages: append(historyOf(turns[:i]), t.Messages[0])}
 		for _, o := range t.Tools {
@@ -398,5 +401,13 @@ func ReplayRequest(turns []Turn, seq int) (ModelRequest, error) {
 		}
 		return req, nil
 	}
-	return ModelRequest{}, newError(KindNotFound, nil, "no turn %d", seq)
+	return ModelRequest{}, hostcore.Errorf(hostcore.KindNotFound, nil, "no turn %d", seq)
+}
+
+// now reads c, the host's clock when the options gave none.
+func now(c hostcore.Clock) time.Time {
+	if c == nil {
+		return time.Now()
+	}
+	return c()
 }

@@ -1,4 +1,4 @@
-package hostcore
+package chat
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/attache/attache/hostcore"
 
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -31,14 +33,14 @@ func (r *turnRun) runTool(ctx context.Context, round int, call ToolCall) Message
 	c := r.conns[t.Server]
 	if c == nil {
 		res.Text = "The tool's server is not connected."
-		r.emit(Event{Kind: EventToolResult, Round: round, Call: &call, Tool: &t, Result: &res, Approval: ApproveDeny})
+		r.emit(Event{Kind: EventToolResult, Round: round, Call: &call, Tool: &t, Result: &res, Approval: hostcore.ApproveDeny})
 		return res
 	}
-	d := r.scope.Decide(ctx, c, ToolRequest{Turn: r.turn.Seq, Round: round, Tool: Tool{Name: t.Tool},
+	d := r.scope.Decide(ctx, c, hostcore.ToolRequest{Turn: r.turn.Seq, Round: round, Tool: hostcore.Tool{Name: t.Tool},
 		Name: t.Name, Arguments: json.RawMessage(call.Arguments)})
 	res.Decision = &d.ToolDecision
 	switch {
-	case d.Refusal == RefusedBadArguments:
+	case d.Refusal == hostcore.RefusedBadArguments:
 		r.emit(Event{Kind: EventWarning, Round: round, Text: "the model called " + t.Name + " with arguments that are not a JSON object (" + d.Note + "); it is told so"})
 		res.Text = d.ModelText()
 	case !d.Run:
@@ -54,18 +56,19 @@ func (r *turnRun) runTool(ctx context.Context, round int, call ToolCall) Message
 }
 
 // call runs an approved call and renders its result for the model.
-func (r *turnRun) call(ctx context.Context, c *Conn, d *Permit) (text string, isError bool) {
+func (r *turnRun) call(ctx context.Context, c *hostcore.Conn, d *hostcore.Permit) (text string, isError bool) {
 	res, err := c.CallTool(ctx, d)
 	if err != nil {
-		return "The call failed: " + messageOf(err) + ".", true
+		return "The call failed: " + hostcore.MessageOf(err) + ".", true
 	}
-	return toolResultText(res, r.ch.opts.MaxToolResultBytes), res.IsError
+	return ToolResultText(res, r.ch.opts.MaxToolResultBytes), res.IsError
 }
 
-// toolResultText is what the model gets of a result: its text, else its
+// ToolResultText is what the model gets of a result (a turn's, or a lab
+// run's): its text, else its
 // structured content, then a line per entry that is not text; cut at
 // limit bytes (on a rune boundary) with a note of how much was cut.
-func toolResultText(res *ToolResult, limit int) string {
+func ToolResultText(res *hostcore.ToolResult, limit int) string {
 	text := res.Text
 	if text == "" && len(res.Structured) > 0 {
 		text = string(res.Structured)

@@ -1,8 +1,11 @@
-package hostcore
+package labrun
 
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 
 	"github.com/attache/attache/hostcore/lab"
 )
@@ -19,21 +22,21 @@ import (
 // memory) cannot make the host write.
 
 // live runs one turn against o.Model.
-func (r *labRun) live(ctx context.Context, t lab.Turn, st *turnState, user int) error {
-	system := contextPreamble + "\n"
+func (r *strategyRun) live(ctx context.Context, t lab.Turn, st *turnState, user int) error {
+	system := chat.Preamble + "\n"
 	if st.context.Len() > 0 {
 		system += "\n# Attached context\n\n" + st.context.String()
 	} else {
 		system += "\nNo resource is attached to this conversation.\n"
 	}
-	specs := make([]ToolSpec, len(r.offered))
+	specs := make([]chat.ToolSpec, len(r.offered))
 	for i, o := range r.offered {
 		specs[i] = o.Spec()
 	}
 	base := r.o.Tokens.Count(system) + user + r.listing
-	msgs := []Message{{Role: RoleUser, Text: t.User}}
-	for round := 1; round <= DefaultMaxToolRounds+1; round++ {
-		req := ModelRequest{System: system, Messages: msgs, Tools: specs, NoToolCalls: round > DefaultMaxToolRounds}
+	msgs := []chat.Message{{Role: chat.RoleUser, Text: t.User}}
+	for round := 1; round <= chat.DefaultMaxToolRounds+1; round++ {
+		req := chat.ModelRequest{System: system, Messages: msgs, Tools: specs, NoToolCalls: round > chat.DefaultMaxToolRounds}
 		st.ob.Requests = append(st.ob.Requests, lab.Request{Listing: r.listing, Total: base + st.exchange})
 		reply, err := r.o.Model.Complete(ctx, req, nil)
 		if err != nil {
@@ -42,15 +45,15 @@ func (r *labRun) live(ctx context.Context, t lab.Turn, st *turnState, user int) 
 		if len(reply.ToolCalls) == 0 || req.NoToolCalls {
 			return nil
 		}
-		msgs = append(msgs, Message{Role: RoleAssistant, Text: reply.Text, ToolCalls: reply.ToolCalls})
+		msgs = append(msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text, ToolCalls: reply.ToolCalls})
 		for _, call := range reply.ToolCalls {
 			st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(call.Arguments)
-			req := ToolRequest{Turn: t.Turn, Round: round, Tool: Tool{Name: call.Name}, Arguments: json.RawMessage(call.Arguments)}
+			req := hostcore.ToolRequest{Turn: t.Turn, Round: round, Tool: hostcore.Tool{Name: call.Name}, Arguments: json.RawMessage(call.Arguments)}
 			text, err := r.callTool(ctx, req, st)
 			if err != nil {
 				return err
 			}
-			msgs = append(msgs, Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Text: text})
+			msgs = append(msgs, chat.Message{Role: chat.RoleTool, ToolCallID: call.ID, ToolName: call.Name, Text: text})
 		}
 	}
 	return nil

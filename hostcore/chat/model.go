@@ -1,10 +1,12 @@
-package hostcore
+package chat
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/attache/attache/hostcore"
 )
 
 // The model side of the host. hostcore says what it needs of a model in
@@ -72,7 +74,7 @@ type Message struct {
 	IsError bool `json:"isError,omitempty"`
 	// Decision is the consent gate's, for a tool message: who or what
 	// approved the call, or why it was not run.
-	Decision *ToolDecision `json:"decision,omitempty"`
+	Decision *hostcore.ToolDecision `json:"decision,omitempty"`
 }
 
 // ToolCall is a model's request to call a tool.
@@ -121,19 +123,19 @@ type Usage struct {
 // safe to show, cause is the detail (for --verbose and the inspector), and
 // status is the HTTP status that explains the failure, if any. Provider
 // adapters use it to speak the host's error kinds.
-func NewModelError(kind Kind, status int, cause error, format string, args ...any) *Error {
-	e := newError(kind, cause, format, args...)
+func NewModelError(kind hostcore.Kind, status int, cause error, format string, args ...any) *hostcore.Error {
+	e := hostcore.Errorf(kind, cause, format, args...)
 	e.HTTPStatus = status
 	return e
 }
 
 // modelStopped is the error of a turn whose ctx ended: stopped by the
 // person (canceled), or out of the caller's time (its deadline passed).
-func modelStopped(ctx context.Context, cause error) *Error {
+func modelStopped(ctx context.Context, cause error) *hostcore.Error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return newError(KindTimeout, cause, "the turn did not end in time")
+		return hostcore.Errorf(hostcore.KindTimeout, cause, "the turn did not end in time")
 	}
-	return newError(KindCanceled, cause, "stopped")
+	return hostcore.Errorf(hostcore.KindCanceled, cause, "stopped")
 }
 
 // String describes a tool call for logs: the name and the arguments.

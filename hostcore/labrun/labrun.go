@@ -1,4 +1,4 @@
-package hostcore
+package labrun
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/pack"
@@ -25,8 +28,8 @@ import (
 // reads the same whatever the cache held: its figures can be compared and
 // kept as a golden.
 
-// LabOptions configures RunLab. The zero value, and nil, are usable.
-type LabOptions struct {
+// Options configures Run. The zero value, and nil, are usable.
+type Options struct {
 	// Strategies to run, in order; nil means lab.Strategies.
 	Strategies []lab.Strategy
 	// Tokens counts tokens; nil means pack.DefaultTokenCounter().
@@ -39,20 +42,20 @@ type LabOptions struct {
 	// golden give one that returns 0.
 	Since func(time.Time) time.Duration
 	// Progress, if not nil, is told after each turn of each strategy, on
-	// RunLab's goroutine: done of total turn replays.
+	// Run's goroutine: done of total turn replays.
 	Progress func(done, total int)
 	// Model, when set, makes the tool and both strategies live: each turn
 	// asks the model, with the tools offered, and makes the calls it asks
 	// for instead of the recorded ones (see lab_live.go).
-	Model Model
+	Model chat.Model
 	// Tools is how the host's consent gate decides on the calls, recorded
 	// or live: "" and ToolsReadOnly offer and run only the tools the
 	// server marks read-only; ToolsAsk offers all and asks Ask before a
 	// call of any other; ToolsAuto runs every call.
-	Tools ToolPolicy
+	Tools hostcore.ToolPolicy
 	// Ask asks the person about a call, under ToolsAsk; nil refuses the
 	// calls that would need an answer.
-	Ask AskFunc
+	Ask hostcore.AskFunc
 	// ModelName is recorded in the report of a live run.
 	ModelName string
 	// Source says where the turns came from ("assets/replay.jsonl"), and
@@ -61,15 +64,15 @@ type LabOptions struct {
 	Synthetic bool
 }
 
-// LabReport is what RunLab returns; its JSON is attachectl lab run --json.
-type LabReport struct {
-	Replay     LabReplay     `json:"replay"`
+// Report is what Run returns; its JSON is attachectl lab run --json.
+type Report struct {
+	Replay     Replay        `json:"replay"`
 	Strategies []lab.Result  `json:"strategies"`
 	Freshness  lab.Freshness `json:"freshness"`
 }
 
-// LabReplay describes the replay and what it ran against.
-type LabReplay struct {
+// Replay describes the replay and what it ran against.
+type Replay struct {
 	Source    string `json:"source,omitempty"`
 	Synthetic bool   `json:"synthetic"`
 	// Note is said wherever the report is shown.
@@ -86,7 +89,7 @@ type LabReplay struct {
 	ListingTokens int      `json:"listingTokens"`
 	Withheld      []string `json:"withheld,omitempty"`
 	// ToolPolicy is the consent gate's policy for the run's calls.
-	ToolPolicy ToolPolicy `json:"toolPolicy"`
+	ToolPolicy hostcore.ToolPolicy `json:"toolPolicy"`
 	// Live names the model asked, for a live run; recorded calls are
 	// replayed otherwise.
 	Live string `json:"live,omitempty"`
@@ -95,36 +98,36 @@ type LabReplay struct {
 // SyntheticNote labels every report made from a generated replay.
 const SyntheticNote = "Synthetic: the turns and their recorded tool calls were generated, and say nothing about any real model. Measure your own turns."
 
-// RunLab replays turns against c under each strategy.
-func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*LabReport, error) {
-	o := labDefaults(opts)
+// Run replays turns against c under each strategy.
+func Run(ctx context.Context, c *hostcore.Conn, turns []lab.Turn, opts *Options) (*Report, error) {
+	o := defaults(opts)
 	if len(turns) == 0 {
-		return nil, newError(KindUsage, nil, "the replay has no turn")
+		return nil, hostcore.Errorf(hostcore.KindUsage, nil, "the replay has no turn")
 	}
-	scope, err := c.host.Consent().Scope(ScopeOptions{Caller: CallerLab, Policy: o.Tools, Ask: o.Ask})
+	scope, err := c.Host().Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerLab, Policy: o.Tools, Ask: o.Ask})
 	if err != nil {
 		return nil, err
 	}
-	if scope.Policy() == ToolsOff {
-		return nil, newError(KindUsage, nil, "tools off: the lab's tool strategies need tools; replay --strategies host alone instead")
+	if scope.Policy() == hostcore.ToolsOff {
+		return nil, hostcore.Errorf(hostcore.KindUsage, nil, "tools off: the lab's tool strategies need tools; replay --strategies host alone instead")
 	}
 	tools, withheld, err := scope.Offer(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	offered := offeredOf(c, tools)
-	rep := &LabReport{Replay: labReplay(c, &o, turns, offered, withheld, scope.Policy()), Freshness: lab.ComputeFreshness(turns, o.PollInterval)}
+	offered := chat.Offered(c, tools)
+	rep := &Report{Replay: replayOf(c, &o, turns, offered, withheld, scope.Policy()), Freshness: lab.ComputeFreshness(turns, o.PollInterval)}
 	rep.Replay.Sessions = rep.Freshness.Sessions
 	done, total := 0, len(turns)*len(o.Strategies)
 	for _, s := range o.Strategies {
-		run := &labRun{c: c, o: &o, scope: scope, strategy: s, offered: offered, listing: rep.Replay.ListingTokens, read: map[string]bool{}}
+		run := &strategyRun{c: c, o: &o, scope: scope, strategy: s, offered: offered, listing: rep.Replay.ListingTokens, read: map[string]bool{}}
 		if !s.Offers() {
 			run.offered, run.listing = nil, 0
 		}
 		obs := make([]lab.Observation, 0, len(turns))
 		for _, t := range turns {
 			if err := ctx.Err(); err != nil {
-				return nil, newError(KindCanceled, err, "the replay was stopped")
+				return nil, hostcore.Errorf(hostcore.KindCanceled, err, "the replay was stopped")
 			}
 			ob, err := run.turn(ctx, t)
 			if err != nil {
@@ -141,9 +144,9 @@ func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*
 	return rep, nil
 }
 
-// labDefaults is opts with the defaults filled in.
-func labDefaults(opts *LabOptions) LabOptions {
-	o := LabOptions{}
+// defaults is opts with the defaults filled in.
+func defaults(opts *Options) Options {
+	o := Options{}
 	if opts != nil {
 		o = *opts
 	}
@@ -154,7 +157,7 @@ func labDefaults(opts *LabOptions) LabOptions {
 		o.Tokens = pack.DefaultTokenCounter()
 	}
 	if o.PollInterval <= 0 {
-		o.PollInterval = DefaultPollInterval
+		o.PollInterval = hostcore.DefaultPollInterval
 	}
 	if o.Since == nil {
 		o.Since = time.Since
@@ -162,11 +165,11 @@ func labDefaults(opts *LabOptions) LabOptions {
 	return o
 }
 
-// labReplay describes the run: what is replayed, against what, and which
+// replayOf describes the run: what is replayed, against what, and which
 // tools are offered under policy.
-func labReplay(c *Conn, o *LabOptions, turns []lab.Turn, offered []OfferedTool, withheld []Tool, policy ToolPolicy) LabReplay {
-	r := LabReplay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns), Server: c.Server.Name, Account: c.Account.Name,
-		Tools: []string{}, ListingTokens: listingTokens(offered, o.Tokens), ToolPolicy: policy}
+func replayOf(c *hostcore.Conn, o *Options, turns []lab.Turn, offered []chat.OfferedTool, withheld []hostcore.Tool, policy hostcore.ToolPolicy) Replay {
+	r := Replay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns), Server: c.Server.Name, Account: c.Account.Name,
+		Tools: []string{}, ListingTokens: chat.ListingTokens(offered, o.Tokens), ToolPolicy: policy}
 	for _, t := range offered {
 		r.Tools = append(r.Tools, t.Tool)
 	}
@@ -185,19 +188,13 @@ func labReplay(c *Conn, o *LabOptions, turns []lab.Turn, offered []OfferedTool, 
 	return r
 }
 
-// offeredOf names c's tools as a turn offers them (one server: each keeps
-// its own name).
-func offeredOf(c *Conn, tools []Tool) []OfferedTool {
-	return nameTools(offeredTools(c.Server.Name, c, tools))
-}
-
-// labRun is one strategy's replay.
-type labRun struct {
-	c        *Conn
-	o        *LabOptions
-	scope    *Scope // the consent gate's, for the whole run
+// strategyRun is one strategy's replay.
+type strategyRun struct {
+	c        *hostcore.Conn
+	o        *Options
+	scope    *hostcore.Scope // the consent gate's, for the whole run
 	strategy lab.Strategy
-	offered  []OfferedTool
+	offered  []chat.OfferedTool
 	listing  int
 	read     map[string]bool // resources this strategy has read once
 	listed   bool
@@ -213,7 +210,7 @@ type turnState struct {
 }
 
 // turn replays one turn under the run's strategy.
-func (r *labRun) turn(ctx context.Context, t lab.Turn) (lab.Observation, error) {
+func (r *strategyRun) turn(ctx context.Context, t lab.Turn) (lab.Observation, error) {
 	start := time.Now()
 	st := &turnState{ob: lab.Observation{Relevant: t.Relevant}}
 	if r.offered != nil && !r.listed {
@@ -248,14 +245,14 @@ func (r *labRun) turn(ctx context.Context, t lab.Turn) (lab.Observation, error) 
 // attach reads uri as the host does for a turn. A resource the server
 // cannot give (missing, refused) does not reach the context; a transport
 // failure or a stop ends the replay.
-func (r *labRun) attach(ctx context.Context, uri string, st *turnState) error {
-	mode := ReadUse
+func (r *strategyRun) attach(ctx context.Context, uri string, st *turnState) error {
+	mode := hostcore.ReadUse
 	if !r.read[uri] {
-		mode = ReadRefresh
+		mode = hostcore.ReadRefresh
 	}
 	res, err := r.c.Read(ctx, uri, mode)
 	if err != nil {
-		if fatalToLab(err) {
+		if fatal(err) {
 			return err
 		}
 		st.ob.Failed++
@@ -263,7 +260,7 @@ func (r *labRun) attach(ctx context.Context, uri string, st *turnState) error {
 		return nil
 	}
 	r.read[uri] = true
-	if res.Cache.Status == CacheHit {
+	if res.Cache.Status == hostcore.CacheHit {
 		st.ob.CacheHits++
 	} else {
 		st.ob.RoundTrips++
@@ -282,7 +279,7 @@ func (r *labRun) attach(ctx context.Context, uri string, st *turnState) error {
 
 // recorded makes the turn's recorded calls: one round of calls, then the
 // request that carries their results.
-func (r *labRun) recorded(ctx context.Context, t lab.Turn, st *turnState, user int) error {
+func (r *strategyRun) recorded(ctx context.Context, t lab.Turn, st *turnState, user int) error {
 	first := lab.Request{Listing: r.listing, Total: user + st.system + r.listing}
 	st.ob.Requests = []lab.Request{first}
 	if len(t.ToolCalls) == 0 {
@@ -290,7 +287,7 @@ func (r *labRun) recorded(ctx context.Context, t lab.Turn, st *turnState, user i
 	}
 	for _, call := range t.ToolCalls {
 		st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(string(call.Arguments))
-		req := ToolRequest{Turn: t.Turn, Recorded: true, Tool: Tool{Name: call.Name}, Arguments: call.Arguments}
+		req := hostcore.ToolRequest{Turn: t.Turn, Recorded: true, Tool: hostcore.Tool{Name: call.Name}, Arguments: call.Arguments}
 		if _, err := r.callTool(ctx, req, st); err != nil {
 			return err
 		}
@@ -304,12 +301,12 @@ func (r *labRun) recorded(ctx context.Context, t lab.Turn, st *turnState, user i
 // the model. A call the gate does not run (a tool that is not read-only
 // under the read-only policy, a denial, a tool the server does not list to
 // this host, arguments that are not an object) is counted as not run.
-func (r *labRun) callTool(ctx context.Context, req ToolRequest, st *turnState) (string, error) {
+func (r *strategyRun) callTool(ctx context.Context, req hostcore.ToolRequest, st *turnState) (string, error) {
 	d := r.scope.Decide(ctx, r.c, req)
 	st.ob.Calls = append(st.ob.Calls, lab.Call{Tool: d.Tool, Run: d.Run, Decision: d.String()})
 	if !d.Run {
 		if err := ctx.Err(); err != nil {
-			return "", newError(KindCanceled, err, "the replay was stopped")
+			return "", hostcore.Errorf(hostcore.KindCanceled, err, "the replay was stopped")
 		}
 		text := d.ModelText()
 		st.exchange += r.o.Tokens.Count(text)
@@ -318,15 +315,15 @@ func (r *labRun) callTool(ctx context.Context, req ToolRequest, st *turnState) (
 	st.ob.RoundTrips++
 	res, err := r.c.CallTool(ctx, d)
 	if err != nil {
-		if fatalToLab(err) {
+		if fatal(err) {
 			return "", err
 		}
 		st.ob.Failed++
-		text := "The call failed: " + messageOf(err) + "."
+		text := "The call failed: " + hostcore.MessageOf(err) + "."
 		st.exchange += r.o.Tokens.Count(text)
 		return text, nil
 	}
-	text := toolResultText(res, DefaultMaxToolResultBytes)
+	text := chat.ToolResultText(res, chat.DefaultMaxToolResultBytes)
 	n := r.o.Tokens.Count(text)
 	st.exchange += n
 	st.results += n
@@ -343,22 +340,22 @@ func (r *labRun) callTool(ctx context.Context, req ToolRequest, st *turnState) (
 	return text, nil
 }
 
-// fatalToLab reports whether err ends a replay rather than a turn: the
+// fatal reports whether err ends a replay rather than a turn: the
 // server could not be reached, or the replay was stopped.
-func fatalToLab(err error) bool {
-	var he *Error
+func fatal(err error) bool {
+	var he *hostcore.Error
 	if !errors.As(err, &he) {
 		return true
 	}
 	switch he.Kind() {
-	case KindTransport, KindTimeout, KindCanceled, KindUnauthorized:
+	case hostcore.KindTransport, hostcore.KindTimeout, hostcore.KindCanceled, hostcore.KindUnauthorized:
 		return true
 	}
 	return false
 }
 
-// LabTable renders a report's strategies as a fixed-width table.
-func LabTable(rep *LabReport) string {
+// Table renders a report's strategies as a fixed-width table.
+func Table(rep *Report) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-8s %6s %7s %9s %10s %12s %9s %12s %9s %10s %7s %10s %7s\n", "STRATEGY", "TURNS", "REACH", "ITEMREACH",
 		"DUPLICATES", "LISTING/REQ", "LISTING%", "CONTEXT/TURN", "ROUNDTRIP", "BYTES", "WALLMS", "CACHEHITS", "NOTRUN")
@@ -367,16 +364,16 @@ func LabTable(rep *LabReport) string {
 			100*s.Reach, 100*s.ItemReach, 100*s.DuplicateRate, s.ListingTokensPerRequest, 100*s.ListingShare,
 			s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits, s.NotRun)
 	}
-	for _, line := range LabNotRun(rep) {
+	for _, line := range NotRun(rep) {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
 }
 
-// LabNotRun says, one line per strategy, tool and reason, which calls the
+// NotRun says, one line per strategy, tool and reason, which calls the
 // consent gate did not run: "tool: 1 call of archive not run: not
 // read-only".
-func LabNotRun(rep *LabReport) []string {
+func NotRun(rep *Report) []string {
 	var out []string
 	for _, s := range rep.Strategies {
 		for _, c := range s.Calls {

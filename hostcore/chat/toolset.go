@@ -1,4 +1,4 @@
-package hostcore
+package chat
 
 import (
 	"cmp"
@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+
+	"github.com/attache/attache/hostcore"
 
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -37,16 +39,17 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 // toolServer is a server whose tools a turn offers.
 type toolServer struct {
 	name string
-	conn *Conn
+	conn *hostcore.Conn
 }
 
-// toolServers returns the servers whose tools conv offers, by name, and
-// says why a server switched on could not be reached.
-func (cv *Conversations) toolServers(atts []Attachment, settings ToolSettings) ([]toolServer, []string) {
+// toolServers returns the servers whose tools a conversation of cv offers
+// (reads are its attachments), by name, and says why a server switched on
+// could not be reached.
+func toolServers(cv *hostcore.Conversations, reads []hostcore.AttachmentRead, settings ToolSettings) ([]toolServer, []string) {
 	var out []toolServer
 	var warnings []string
 	seen := map[string]bool{}
-	add := func(name string, conn func() (*Conn, error)) {
+	add := func(name string, conn func() (*hostcore.Conn, error)) {
 		if seen[name] {
 			return
 		}
@@ -56,26 +59,27 @@ func (cv *Conversations) toolServers(atts []Attachment, settings ToolSettings) (
 		}
 		c, err := conn()
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", name, messageOf(err)))
+			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", name, hostcore.MessageOf(err)))
 			return
 		}
 		out = append(out, toolServer{name, c})
 	}
-	for _, a := range atts {
+	for _, r := range reads {
+		a := r.Attachment
 		name := a.Server.Name
 		if sc, err := cv.ServerFor(a.Server); err == nil {
 			name = sc.Name // an ad-hoc server stored as "ad-hoc" has its own name now
 		}
-		add(name, func() (*Conn, error) { return cv.ConnFor(a) })
+		add(name, func() (*hostcore.Conn, error) { return cv.ConnFor(a) })
 	}
 	for _, name := range slices.Sorted(maps.Keys(settings.Servers)) {
 		if settings.Servers[name] {
-			add(name, func() (*Conn, error) {
-				sc, err := cv.ServerFor(ServerRef{Name: name})
+			add(name, func() (*hostcore.Conn, error) {
+				sc, err := cv.ServerFor(hostcore.ServerRef{Name: name})
 				if err != nil {
 					return nil, err
 				}
-				return cv.host.ConnFor(sc, "")
+				return cv.Host().ConnFor(sc, "")
 			})
 		}
 	}
@@ -86,14 +90,14 @@ func (cv *Conversations) toolServers(atts []Attachment, settings ToolSettings) (
 // offerTools lists the tools of servers that the consent scope offers,
 // and names them for the model. A server whose tools cannot be listed is
 // left out, with a warning.
-func offerTools(ctx context.Context, scope *Scope, servers []toolServer) ([]OfferedTool, map[string]*Conn, []string) {
+func offerTools(ctx context.Context, scope *hostcore.Scope, servers []toolServer) ([]OfferedTool, map[string]*hostcore.Conn, []string) {
 	var offered []OfferedTool
 	var warnings []string
-	conns := map[string]*Conn{}
+	conns := map[string]*hostcore.Conn{}
 	for _, s := range servers {
 		tools, _, err := scope.Offer(ctx, s.conn)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", s.name, messageOf(err)))
+			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", s.name, hostcore.MessageOf(err)))
 			continue
 		}
 		conns[s.name] = s.conn
@@ -103,7 +107,7 @@ func offerTools(ctx context.Context, scope *Scope, servers []toolServer) ([]Offe
 }
 
 // offeredTools are a server's tools as offered, not yet named.
-func offeredTools(server string, c *Conn, tools []Tool) []OfferedTool {
+func offeredTools(server string, c *hostcore.Conn, tools []hostcore.Tool) []OfferedTool {
 	out := make([]OfferedTool, 0, len(tools))
 	for _, t := range tools {
 		schema := t.InputSchema
@@ -114,6 +118,13 @@ func offeredTools(server string, c *Conn, tools []Tool) []OfferedTool {
 			Description: t.Description, InputSchema: schema, ReadOnly: t.ReadOnly, Destructive: t.Destructive})
 	}
 	return out
+}
+
+// Offered returns c's tools as a turn offering that server alone names
+// them: each keeps its own name, made acceptable to both APIs. The lab
+// offers a server's tools so.
+func Offered(c *hostcore.Conn, tools []hostcore.Tool) []OfferedTool {
+	return nameTools(offeredTools(c.Server.Name, c, tools))
 }
 
 // nameTools names offered tools for the model: a tool's own name when no
@@ -167,11 +178,11 @@ func uniqueToolName(name string, used map[string]bool) string {
 	}
 }
 
-// listingTokens is what a listing costs: the tokens of the specs as JSON,
+// ListingTokens is what the listing of tools costs in each request: the tokens of the specs as JSON,
 // which is close to what the providers turn them into (OpenAI and Anthropic
 // render tools into the prompt in formats of their own, which they do not
 // publish).
-func listingTokens(tools []OfferedTool, counter pack.TokenCounter) int {
+func ListingTokens(tools []OfferedTool, counter pack.TokenCounter) int {
 	if len(tools) == 0 {
 		return 0
 	}

@@ -1,4 +1,4 @@
-package hostcore_test
+package chat_test
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -16,79 +15,28 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/internal/hosttest"
 	"github.com/attache/attache/internal/mcptest"
+	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/internal/threengram"
 )
-
-// scriptModel is a model at the edge of the domain: each request gets the
-// next step's reply (its text streamed in two pieces), and every request is
-// kept. The providers' own wire formats are tested in package provider
-// against internal/modeltest.
-type scriptModel struct {
-	mu       sync.Mutex
-	steps    []func(hostcore.ModelRequest) (hostcore.ModelReply, error)
-	requests []hostcore.ModelRequest
-}
-
-func (m *scriptModel) Complete(ctx context.Context, req hostcore.ModelRequest, onText func(string)) (hostcore.ModelReply, error) {
-	m.mu.Lock()
-	m.requests = append(m.requests, req)
-	if len(m.steps) == 0 {
-		m.mu.Unlock()
-		return hostcore.ModelReply{}, hostcore.NewModelError(hostcore.KindServerFault, 500, nil, "script exhausted")
-	}
-	step := m.steps[0]
-	m.steps = m.steps[1:]
-	m.mu.Unlock()
-	reply, err := step(req)
-	if half := len(reply.Text) / 2; onText != nil && reply.Text != "" {
-		onText(reply.Text[:half])
-		onText(reply.Text[half:])
-	}
-	return reply, err
-}
-
-func (m *scriptModel) then(steps ...func(hostcore.ModelRequest) (hostcore.ModelReply, error)) *scriptModel {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.steps = append(m.steps, steps...)
-	return m
-}
-
-func (m *scriptModel) sent() []hostcore.ModelRequest {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return slices.Clone(m.requests)
-}
-
-func say(text string) func(hostcore.ModelRequest) (hostcore.ModelReply, error) {
-	return func(hostcore.ModelRequest) (hostcore.ModelReply, error) {
-		return hostcore.ModelReply{Text: text, StopReason: "stop", Usage: hostcore.Usage{InputTokens: 100, OutputTokens: 5, Reported: true}}, nil
-	}
-}
-
-func callTool(name, args string) func(hostcore.ModelRequest) (hostcore.ModelReply, error) {
-	return func(hostcore.ModelRequest) (hostcore.ModelReply, error) {
-		return hostcore.ModelReply{ToolCalls: []hostcore.ToolCall{{ID: "call_" + name, Name: name, Arguments: args}},
-			StopReason: "tool_calls", Usage: hostcore.Usage{InputTokens: 90, OutputTokens: 12, Reported: true}}, nil
-	}
-}
 
 // chatFixture is a conversation over two real servers: threengram over
 // loopback HTTP (a memory attached by id), and the annotated mcptest
 // server (its readme is priority 1, its logo is for the user only).
 type chatFixture struct {
-	ch     *hostcore.Chat
+	ch     *chat.Chat
 	cv     *hostcore.Conversations
 	conv   int64
 	memory string // the attached memory's id
 	other  string // another memory of the tenant, for get_memories
 }
 
-func newChatFixture(t *testing.T, opts *hostcore.ChatOptions) chatFixture {
+func newChatFixture(t *testing.T, opts *chat.Options) chatFixture {
 	t.Helper()
-	tg, _ := threengramHTTP(t)
+	tg, _ := hosttest.ThreengramHTTP(t)
 	annotated, err := mcptest.Handler(mcptest.ModeV2025Nov, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -96,13 +44,13 @@ func newChatFixture(t *testing.T, opts *hostcore.ChatOptions) chatFixture {
 	srv := httptest.NewServer(annotated)
 	t.Cleanup(srv.Close)
 	ann := hostcore.ServerConfig{Name: "annotated", URL: srv.URL + "/mcp"}
-	st := openState(t)
-	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), Grants: st}, tg, ann)
+	st := hosttest.State(t)
+	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t), Grants: st}, tg, ann)
 	cv := hostcore.NewConversations(h, st)
 	ctx := context.Background()
 	conv, _ := cv.Store().CreateConversation(ctx, "chat")
 	acme, _ := h.Conn(tg.Name, "acme")
-	ids := someIDs(t, acme)
+	ids := hosttest.MemoryIDs(t, acme)
 	if _, err := cv.AttachID(ctx, conv.ID, acme, ids[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +60,7 @@ func newChatFixture(t *testing.T, opts *hostcore.ChatOptions) chatFixture {
 			t.Fatal(err)
 		}
 	}
-	return chatFixture{ch: hostcore.NewChat(cv, st, opts), cv: cv, conv: conv.ID, memory: ids[0], other: ids[1]}
+	return chatFixture{ch: chat.New(cv, st, opts), cv: cv, conv: conv.ID, memory: ids[0], other: ids[1]}
 }
 
 // The whole turn: the context goes in the system prompt (the priority-1
@@ -122,21 +70,21 @@ func newChatFixture(t *testing.T, opts *hostcore.ChatOptions) chatFixture {
 // request counted on both sides.
 func TestSendRunsTheWholeTurn(t *testing.T) {
 	f := newChatFixture(t, nil)
-	model := (&scriptModel{}).then(callTool("get_memories", fmt.Sprintf(`{"ids":[%q]}`, f.other)), say("Here is what I found."))
-	var events []hostcore.EventKind
+	model := (&hosttest.ScriptModel{}).Then(hosttest.CallTool("get_memories", fmt.Sprintf(`{"ids":[%q]}`, f.other)), hosttest.Say("Here is what I found."))
+	var events []chat.EventKind
 	var streamed strings.Builder
-	turn, err := f.ch.Send(context.Background(), f.conv, "What do I know?", hostcore.SendOptions{
+	turn, err := f.ch.Send(context.Background(), f.conv, "What do I know?", chat.SendOptions{
 		Model: model, Provider: "scripted", ModelName: "m", Tools: hostcore.ToolsAuto,
-		OnEvent: func(e hostcore.Event) {
+		OnEvent: func(e chat.Event) {
 			events = append(events, e.Kind)
-			if e.Kind == hostcore.EventText {
+			if e.Kind == chat.EventText {
 				streamed.WriteString(e.Text)
 			}
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := model.sent()
+	reqs := model.Sent()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests; want 2", len(reqs))
 	}
@@ -159,14 +107,14 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 		}
 	}
 	last := reqs[1].Messages[len(reqs[1].Messages)-1]
-	if last.Role != hostcore.RoleTool || last.IsError || !strings.Contains(last.Text, f.other) || !strings.Contains(last.Text, `"content"`) {
+	if last.Role != chat.RoleTool || last.IsError || !strings.Contains(last.Text, f.other) || !strings.Contains(last.Text, `"content"`) {
 		t.Errorf("the tool result sent back = %+v; want get_memories' answer for %s", last, f.other)
 	}
-	if turn.Status != hostcore.TurnDone || turn.Seq != 1 || streamed.String() != "Here is what I found." {
+	if turn.Status != chat.TurnDone || turn.Seq != 1 || streamed.String() != "Here is what I found." {
 		t.Errorf("turn %d %s, streamed %q", turn.Seq, turn.Status, streamed.String())
 	}
-	wantEvents := []hostcore.EventKind{hostcore.EventStarted, hostcore.EventRequest, hostcore.EventReply,
-		hostcore.EventToolCall, hostcore.EventToolResult, hostcore.EventRequest, hostcore.EventText, hostcore.EventText, hostcore.EventReply}
+	wantEvents := []chat.EventKind{chat.EventStarted, chat.EventRequest, chat.EventReply,
+		chat.EventToolCall, chat.EventToolResult, chat.EventRequest, chat.EventText, chat.EventText, chat.EventReply}
 	if diff := cmp.Diff(wantEvents, events); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
@@ -178,11 +126,11 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 	if diff := cmp.Diff(turn, stored[0]); diff != "" {
 		t.Errorf("the stored turn differs from the one returned (-returned +stored):\n%s", diff)
 	}
-	var roles []hostcore.Role
+	var roles []chat.Role
 	for _, m := range stored[0].Messages {
 		roles = append(roles, m.Role)
 	}
-	if diff := cmp.Diff([]hostcore.Role{"user", "assistant", "tool", "assistant"}, roles); diff != "" {
+	if diff := cmp.Diff([]chat.Role{"user", "assistant", "tool", "assistant"}, roles); diff != "" {
 		t.Errorf("message roles (-want +got):\n%s", diff)
 	}
 	verdicts := map[string]pack.Verdict{}
@@ -207,7 +155,7 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 	}
 	// The turn can be replayed: its first request rebuilt from the store
 	// is the one sent.
-	replay, err := hostcore.ReplayRequest(stored, 1)
+	replay, err := chat.ReplayRequest(stored, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +163,12 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 		t.Errorf("replayed request differs from the one sent (-sent +replayed):\n%s", diff)
 	}
 	// Replay sends that request to a model, and stores nothing.
-	again := (&scriptModel{}).then(say("Still the same."))
+	again := (&hosttest.ScriptModel{}).Then(hosttest.Say("Still the same."))
 	reply, err := f.ch.Replay(context.Background(), f.conv, 1, again, nil)
 	if err != nil || reply.Text != "Still the same." {
 		t.Fatalf("Replay: %q, %v", reply.Text, err)
 	}
-	if diff := cmp.Diff([]hostcore.ModelRequest{reqs[0]}, again.sent()); diff != "" {
+	if diff := cmp.Diff([]chat.ModelRequest{reqs[0]}, again.Sent()); diff != "" {
 		t.Errorf("Replay sent another request (-first sent +replayed):\n%s", diff)
 	}
 	if after, _ := f.ch.Store().Turns(context.Background(), f.conv); len(after) != 1 {
@@ -245,9 +193,9 @@ func TestSendApprovals(t *testing.T) {
 		return a, nil
 	}
 	args := fmt.Sprintf(`{"ids":[%q]}`, f.other)
-	model := (&scriptModel{}).then(callTool("get_memories", args), say("one"), callTool("get_memories", args),
-		callTool("briefing", `{}`), say("two"))
-	opts := hostcore.SendOptions{Model: model, Tools: hostcore.ToolsAsk, Approve: approve}
+	model := (&hosttest.ScriptModel{}).Then(hosttest.CallTool("get_memories", args), hosttest.Say("one"), hosttest.CallTool("get_memories", args),
+		hosttest.CallTool("briefing", `{}`), hosttest.Say("two"))
+	opts := chat.SendOptions{Model: model, Tools: hostcore.ToolsAsk, Approve: approve}
 	if _, err := f.ch.Send(ctx, f.conv, "first", opts); err != nil {
 		t.Fatal(err)
 	}
@@ -262,9 +210,9 @@ func TestSendApprovals(t *testing.T) {
 	if len(grants) != 1 || grants[0].Server != "threengram-http" || grants[0].Tool != "get_memories" || grants[0].Account != "acme" {
 		t.Errorf("Always was not stored: %+v", grants)
 	}
-	results := map[string]hostcore.Message{}
+	results := map[string]chat.Message{}
 	for _, m := range turn.Messages {
-		if m.Role == hostcore.RoleTool {
+		if m.Role == chat.RoleTool {
 			results[m.ToolName] = m
 		}
 	}
@@ -280,23 +228,23 @@ func TestSendApprovals(t *testing.T) {
 // about: the model is told, and the turn goes on to its answer.
 func TestSendInvalidArguments(t *testing.T) {
 	f := newChatFixture(t, nil)
-	model := (&scriptModel{}).then(callTool("get_memories", `{"ids": [`), say("sorry"))
+	model := (&hosttest.ScriptModel{}).Then(hosttest.CallTool("get_memories", `{"ids": [`), hosttest.Say("sorry"))
 	var warnings []string
-	turn, err := f.ch.Send(context.Background(), f.conv, "x", hostcore.SendOptions{Model: model, Tools: hostcore.ToolsAsk,
+	turn, err := f.ch.Send(context.Background(), f.conv, "x", chat.SendOptions{Model: model, Tools: hostcore.ToolsAsk,
 		Approve: func(context.Context, hostcore.ToolRequest) (hostcore.Approval, error) {
 			t.Error("asked to approve a call with invalid arguments")
 			return hostcore.ApproveDeny, nil
 		},
-		OnEvent: func(e hostcore.Event) {
-			if e.Kind == hostcore.EventWarning {
+		OnEvent: func(e chat.Event) {
+			if e.Kind == chat.EventWarning {
 				warnings = append(warnings, e.Text)
 			}
 		}})
-	if err != nil || turn.Status != hostcore.TurnDone {
+	if err != nil || turn.Status != chat.TurnDone {
 		t.Fatalf("turn %s, %v; want done", turn.Status, err)
 	}
 	res := turn.Messages[2]
-	if res.Role != hostcore.RoleTool || !res.IsError || !strings.Contains(res.Text, "not a valid JSON object") {
+	if res.Role != chat.RoleTool || !res.IsError || !strings.Contains(res.Text, "not a valid JSON object") {
 		t.Errorf("result = %+v", res)
 	}
 	if call := turn.Messages[1].ToolCalls[0]; call.Arguments != `{"ids": [` {
@@ -313,14 +261,14 @@ func TestSendInvalidArguments(t *testing.T) {
 func TestSendFailureKeepsTheTranscript(t *testing.T) {
 	f := newChatFixture(t, nil)
 	ctx := context.Background()
-	refused := func(hostcore.ModelRequest) (hostcore.ModelReply, error) {
-		return hostcore.ModelReply{}, hostcore.NewModelError(hostcore.KindUnauthorized, 401, nil, "provider x refused the API key (HTTP 401)")
+	refused := func(chat.ModelRequest) (chat.ModelReply, error) {
+		return chat.ModelReply{}, chat.NewModelError(hostcore.KindUnauthorized, 401, nil, "provider x refused the API key (HTTP 401)")
 	}
-	cut := func(hostcore.ModelRequest) (hostcore.ModelReply, error) {
-		return hostcore.ModelReply{Text: "half an ans"}, hostcore.NewModelError(hostcore.KindProtocol, 0, nil, "the stream ended early")
+	cut := func(chat.ModelRequest) (chat.ModelReply, error) {
+		return chat.ModelReply{Text: "half an ans"}, chat.NewModelError(hostcore.KindProtocol, 0, nil, "the stream ended early")
 	}
-	model := (&scriptModel{}).then(refused, cut, say("whole"))
-	opts := hostcore.SendOptions{Model: model}
+	model := (&hosttest.ScriptModel{}).Then(refused, cut, hosttest.Say("whole"))
+	opts := chat.SendOptions{Model: model}
 	if _, err := f.ch.Send(ctx, f.conv, "lost?", opts); !errors.Is(err, hostcore.ErrUnauthorized) {
 		t.Fatalf("err = %v; want unauthorized", err)
 	}
@@ -331,12 +279,12 @@ func TestSendFailureKeepsTheTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	turns, _ := f.ch.Store().Turns(ctx, f.conv)
-	if len(turns) != 3 || turns[0].Status != hostcore.TurnFailed || turns[0].ErrorKind != hostcore.KindUnauthorized ||
+	if len(turns) != 3 || turns[0].Status != chat.TurnFailed || turns[0].ErrorKind != hostcore.KindUnauthorized ||
 		turns[0].Messages[0].Text != "lost?" || turns[1].Messages[1].Text != "half an ans" {
 		t.Fatalf("stored turns = %+v", turns)
 	}
 	var texts []string
-	for _, m := range model.sent()[2].Messages {
+	for _, m := range model.Sent()[2].Messages {
 		texts = append(texts, m.Text)
 	}
 	if diff := cmp.Diff([]string{"again", "half an ans", "third"}, texts); diff != "" {
@@ -349,16 +297,16 @@ func TestSendFailureKeepsTheTranscript(t *testing.T) {
 func TestSendStop(t *testing.T) {
 	f := newChatFixture(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
-	model := (&scriptModel{}).then(func(hostcore.ModelRequest) (hostcore.ModelReply, error) {
+	model := (&hosttest.ScriptModel{}).Then(func(chat.ModelRequest) (chat.ModelReply, error) {
 		cancel()
-		return hostcore.ModelReply{Text: "so far"}, hostcore.NewModelError(hostcore.KindCanceled, 0, context.Canceled, "stopped")
+		return chat.ModelReply{Text: "so far"}, chat.NewModelError(hostcore.KindCanceled, 0, context.Canceled, "stopped")
 	})
-	turn, err := f.ch.Send(ctx, f.conv, "x", hostcore.SendOptions{Model: model})
-	if !errors.Is(err, hostcore.ErrCanceled) || turn.Status != hostcore.TurnStopped {
+	turn, err := f.ch.Send(ctx, f.conv, "x", chat.SendOptions{Model: model})
+	if !errors.Is(err, hostcore.ErrCanceled) || turn.Status != chat.TurnStopped {
 		t.Fatalf("turn %s, %v; want stopped", turn.Status, err)
 	}
 	stored, _ := f.ch.Store().Turns(context.Background(), f.conv)
-	if stored[0].Status != hostcore.TurnStopped || stored[0].Messages[1].Text != "so far" {
+	if stored[0].Status != chat.TurnStopped || stored[0].Messages[1].Text != "so far" {
 		t.Errorf("stored = %+v", stored[0])
 	}
 }
@@ -367,23 +315,23 @@ func TestSendStop(t *testing.T) {
 // tool calls forbidden; if it calls tools all the same, the turn fails,
 // and the next turn's history answers the calls it left.
 func TestSendToolRoundLimit(t *testing.T) {
-	f := newChatFixture(t, &hostcore.ChatOptions{MaxToolRounds: 2})
-	always := callTool("briefing", `{}`)
-	model := (&scriptModel{}).then(always, always, always, say("fine"))
+	f := newChatFixture(t, &chat.Options{MaxToolRounds: 2})
+	always := hosttest.CallTool("briefing", `{}`)
+	model := (&hosttest.ScriptModel{}).Then(always, always, always, hosttest.Say("fine"))
 	ctx := context.Background()
-	_, err := f.ch.Send(ctx, f.conv, "loop", hostcore.SendOptions{Model: model, Tools: hostcore.ToolsAuto})
+	_, err := f.ch.Send(ctx, f.conv, "loop", chat.SendOptions{Model: model, Tools: hostcore.ToolsAuto})
 	if !errors.Is(err, hostcore.ErrServerFault) || !strings.Contains(err.Error(), "after 2 tool rounds") {
 		t.Fatalf("err = %v; want the round limit", err)
 	}
-	reqs := model.sent()
+	reqs := model.Sent()
 	if len(reqs) != 3 || reqs[0].NoToolCalls || reqs[1].NoToolCalls || !reqs[2].NoToolCalls {
 		t.Fatalf("%d requests; want 3, the last one forbidding tool calls", len(reqs))
 	}
-	if _, err := f.ch.Send(ctx, f.conv, "next", hostcore.SendOptions{Model: model}); err != nil {
+	if _, err := f.ch.Send(ctx, f.conv, "next", chat.SendOptions{Model: model}); err != nil {
 		t.Fatal(err)
 	}
-	msgs := model.sent()[3].Messages
-	if m := msgs[len(msgs)-2]; m.Role != hostcore.RoleTool || !strings.Contains(m.Text, "not run") {
+	msgs := model.Sent()[3].Messages
+	if m := msgs[len(msgs)-2]; m.Role != chat.RoleTool || !strings.Contains(m.Text, "not run") {
 		t.Errorf("the call left without a result is answered with %+v", m)
 	}
 }
@@ -407,18 +355,18 @@ func TestSendSupersession(t *testing.T) {
 	var body atomic.Value
 	body.Store("the plan is A")
 	sc := mutableServer(t, &body)
-	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
-	st := openState(t)
+	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t)}, sc)
+	st := hosttest.State(t)
 	cv := hostcore.NewConversations(h, st)
-	ch := hostcore.NewChat(cv, st, nil)
+	ch := chat.New(cv, st, nil)
 	ctx := context.Background()
 	conv, _ := cv.Store().CreateConversation(ctx, "s")
 	c, _ := h.Conn(sc.Name, "")
 	if _, err := cv.AttachURI(ctx, conv.ID, c, "mem://doc"); err != nil {
 		t.Fatal(err)
 	}
-	model := (&scriptModel{}).then(say("A it is"), say("B then"), say("still B"))
-	opts := hostcore.SendOptions{Model: model}
+	model := (&hosttest.ScriptModel{}).Then(hosttest.Say("A it is"), hosttest.Say("B then"), hosttest.Say("still B"))
+	opts := chat.SendOptions{Model: model}
 	for i, msg := range []string{"plan?", "and now?", "sure?"} {
 		if i == 1 {
 			body.Store("the plan is B")
@@ -427,7 +375,7 @@ func TestSendSupersession(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	reqs := model.sent()
+	reqs := model.Sent()
 	if strings.Contains(reqs[0].System, "superseded") || strings.Contains(reqs[2].System, "superseded") {
 		t.Errorf("a note where nothing changed:\n%s\n---\n%s", reqs[0].System, reqs[2].System)
 	}
@@ -441,3 +389,5 @@ func TestSendSupersession(t *testing.T) {
 		t.Errorf("stored supersessions = %+v", s)
 	}
 }
+
+func TestMain(m *testing.M) { testbin.Main(m) }

@@ -1,4 +1,4 @@
-package hostcore_test
+package labrun_test
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/labrun"
+	"github.com/attache/attache/internal/hosttest"
+	"github.com/attache/attache/internal/testbin"
 )
 
 // labReplay is four turns over two real memories of acme's and one that
@@ -35,12 +38,12 @@ func labReplay(t *testing.T, a, b string) []lab.Turn {
 }
 
 func TestRunLab(t *testing.T) {
-	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
-	c := conn(t, h, threengramStdio(t), "acme")
-	ids := someIDs(t, c)
+	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t)})
+	c := hosttest.Conn(t, h, hosttest.ThreengramStdio(t), "acme")
+	ids := hosttest.MemoryIDs(t, c)
 	turns := labReplay(t, ids[0], ids[1])
 	var progress []int
-	rep, err := hostcore.RunLab(context.Background(), c, turns, &hostcore.LabOptions{
+	rep, err := labrun.Run(context.Background(), c, turns, &labrun.Options{
 		Since:    func(time.Time) time.Duration { return 0 },
 		Progress: func(done, total int) { progress = append(progress, done*100+total) },
 	})
@@ -98,7 +101,7 @@ func TestRunLab(t *testing.T) {
 		t.Errorf("both should cost more context than host: %+v", rep.Strategies)
 	}
 	// A second run reads the same, whatever the cache now holds.
-	again, err := hostcore.RunLab(context.Background(), c, turns, &hostcore.LabOptions{Since: func(time.Time) time.Duration { return 0 }})
+	again, err := labrun.Run(context.Background(), c, turns, &labrun.Options{Since: func(time.Time) time.Duration { return 0 }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,14 +112,14 @@ func TestRunLab(t *testing.T) {
 
 // A live run asks the model and makes the calls it asks for.
 func TestRunLabLive(t *testing.T) {
-	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
-	c := conn(t, h, threengramStdio(t), "acme")
-	ids := someIDs(t, c)
+	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t)})
+	c := hosttest.Conn(t, h, hosttest.ThreengramStdio(t), "acme")
+	ids := hosttest.MemoryIDs(t, c)
 	turns := labReplay(t, ids[0], ids[1])[:2]
 	// Turn 1: the model fetches b (not what it needs), then answers; turn 2:
 	// it answers at once.
-	m := (&scriptModel{}).then(callTool("get_memories", fmt.Sprintf(`{"ids":[%q]}`, ids[1])), say("done"), say("no tools"))
-	rep, err := hostcore.RunLab(context.Background(), c, turns, &hostcore.LabOptions{
+	m := (&hosttest.ScriptModel{}).Then(hosttest.CallTool("get_memories", fmt.Sprintf(`{"ids":[%q]}`, ids[1])), hosttest.Say("done"), hosttest.Say("no tools"))
+	rep, err := labrun.Run(context.Background(), c, turns, &labrun.Options{
 		Strategies: []lab.Strategy{lab.Tool}, Model: m, ModelName: "scripted"})
 	if err != nil {
 		t.Fatal(err)
@@ -125,8 +128,10 @@ func TestRunLabLive(t *testing.T) {
 	if r.Reach != 0 || r.ItemReach != 0 || r.Requests != 3 || rep.Replay.Live != "scripted" {
 		t.Errorf("live: %+v %+v", rep.Replay, r)
 	}
-	sent := m.sent()
+	sent := m.Sent()
 	if len(sent) != 3 || len(sent[0].Tools) == 0 || !strings.Contains(sent[1].Messages[2].Text, ids[1]) {
 		t.Errorf("requests: %+v", sent)
 	}
 }
+
+func TestMain(m *testing.M) { testbin.Main(m) }

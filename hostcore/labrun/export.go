@@ -1,15 +1,17 @@
-package hostcore
+package labrun
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+
 	"github.com/attache/attache/hostcore/lab"
 )
 
-// LabTurns converts a conversation's stored turns (oldest first) to the
+// FromTurns converts a conversation's stored turns (oldest first) to the
 // lab's replay format: the person's message, the resources whose bodies
 // the turn sent (attached), and each tool call the model made, by the
 // tool's name on its server. Relevance is the person's to mark: relevant
@@ -17,10 +19,10 @@ import (
 // whose arguments were not a JSON object is recorded with none, as the
 // host would have refused it. Turns without a message of the person's are
 // left out.
-func LabTurns(session string, turns []Turn, relevant map[int][]string) []lab.Turn {
+func FromTurns(session string, turns []chat.Turn, relevant map[int][]string) []lab.Turn {
 	var out []lab.Turn
 	for _, t := range turns {
-		if len(t.Messages) == 0 || t.Messages[0].Role != RoleUser {
+		if len(t.Messages) == 0 || t.Messages[0].Role != chat.RoleUser {
 			continue
 		}
 		rel, ok := relevant[t.Seq]
@@ -45,7 +47,7 @@ func LabTurns(session string, turns []Turn, relevant map[int][]string) []lab.Tur
 					name = c.Name // not offered: recorded as called
 				}
 				args := json.RawMessage(`{}`)
-				if _, err := parseArguments(json.RawMessage(c.Arguments)); err == nil && strings.TrimSpace(c.Arguments) != "" {
+				if hostcore.ValidArguments(json.RawMessage(c.Arguments)) == nil && strings.TrimSpace(c.Arguments) != "" {
 					args = json.RawMessage(c.Arguments)
 				}
 				lt.ToolCalls = append(lt.ToolCalls, lab.ToolCall{Name: name, Arguments: args})
@@ -61,25 +63,15 @@ func LabTurns(session string, turns []Turn, relevant map[int][]string) []lab.Tur
 func ParseRelevance(b []byte) (map[int][]string, error) {
 	var raw map[string][]string
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, newError(KindUsage, err, "the relevance file is not a JSON object of turn numbers to URI lists: %v", err)
+		return nil, hostcore.Errorf(hostcore.KindUsage, err, "the relevance file is not a JSON object of turn numbers to URI lists: %v", err)
 	}
 	out := map[int][]string{}
 	for k, v := range raw {
 		var n int
 		if _, err := fmt.Sscanf(k, "%d", &n); err != nil || n <= 0 || fmt.Sprint(n) != k {
-			return nil, newError(KindUsage, nil, "the relevance file names turn %q: use positive turn numbers", k)
+			return nil, hostcore.Errorf(hostcore.KindUsage, nil, "the relevance file names turn %q: use positive turn numbers", k)
 		}
 		out[n] = v
 	}
 	return out, nil
-}
-
-// MarkRelevant marks uri as needed by turn turnID, or not: the comparison
-// lab's ground truth, kept with the turn.
-func (ch *Chat) MarkRelevant(ctx context.Context, turnID int64, uri string, relevant bool) error {
-	rs, ok := ch.store.(RelevanceStore)
-	if !ok {
-		return newError(KindUsage, nil, "this turn store keeps no relevance marks")
-	}
-	return rs.SetRelevant(ctx, turnID, uri, relevant)
 }

@@ -1,9 +1,11 @@
-package hostcore
+package chat
 
 import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/attache/attache/hostcore"
 
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -40,8 +42,8 @@ type Turn struct {
 	FinishedAt time.Time  `json:"finishedAt,omitzero"`
 	Status     TurnStatus `json:"status"`
 	// ErrorKind and Error say why a failed or stopped turn ended.
-	ErrorKind Kind   `json:"errorKind,omitempty"`
-	Error     string `json:"error,omitempty"`
+	ErrorKind hostcore.Kind `json:"errorKind,omitempty"`
+	Error     string        `json:"error,omitempty"`
 	// Context is the context sent with the turn.
 	Context SentContext `json:"context"`
 	// Tools are the tools offered with every request of the turn, and
@@ -87,7 +89,7 @@ type SentItem struct {
 	Tokens       int          `json:"tokens"`
 	Reason       string       `json:"reason"`
 	// Cache says how the cache served the body (hit, miss, stale...).
-	Cache CacheStatus `json:"cache,omitempty"`
+	Cache hostcore.CacheStatus `json:"cache,omitempty"`
 	// Digest is a SHA-256 of the body as read (every entry's uri, type and
 	// bytes): a later turn compares it to tell that the body changed.
 	// Empty for an unreadable item.
@@ -173,7 +175,7 @@ type TurnStore interface {
 	// AddRequest records a request of turn id.
 	AddRequest(ctx context.Context, turnID int64, r RequestRecord) error
 	// FinishTurn records how turn id ended.
-	FinishTurn(ctx context.Context, turnID int64, status TurnStatus, kind Kind, msg string, at time.Time) error
+	FinishTurn(ctx context.Context, turnID int64, status TurnStatus, kind hostcore.Kind, msg string, at time.Time) error
 	// Turns returns a conversation's turns, oldest first, whole.
 	Turns(ctx context.Context, conversationID int64) ([]Turn, error)
 
@@ -209,7 +211,7 @@ type ToolSettings struct {
 // another) makes of the same context now. onText is as for Model.Complete.
 func (ch *Chat) Replay(ctx context.Context, conv int64, seq int, m Model, onText func(string)) (ModelReply, error) {
 	if m == nil {
-		return ModelReply{}, newError(KindUsage, nil, "no model to send to: configure a provider")
+		return ModelReply{}, hostcore.Errorf(hostcore.KindUsage, nil, "no model to send to: configure a provider")
 	}
 	turns, err := ch.store.Turns(ctx, conv)
 	if err != nil {
@@ -220,4 +222,14 @@ func (ch *Chat) Replay(ctx context.Context, conv int64, seq int, m Model, onText
 		return ModelReply{}, err
 	}
 	return m.Complete(ctx, req, onText)
+}
+
+// MarkRelevant marks uri as needed by turn turnID, or not: the comparison
+// lab's ground truth, kept with the turn.
+func (ch *Chat) MarkRelevant(ctx context.Context, turnID int64, uri string, relevant bool) error {
+	rs, ok := ch.store.(RelevanceStore)
+	if !ok {
+		return hostcore.Errorf(hostcore.KindUsage, nil, "this turn store keeps no relevance marks")
+	}
+	return rs.SetRelevant(ctx, turnID, uri, relevant)
 }
