@@ -34,7 +34,7 @@ func chatHarness(t *testing.T, script ...modeltest.Step) (*harness, *chatView, *
 // wireChat gives the window a model loop over its conversations, with
 // models built by the real provider adapters.
 func (h *harness) wireChat() {
-	store := h.cv.Store().(chat.TurnStore)
+	store := h.st
 	h.do(func() {
 		h.app.sh.opts.Chat = chat.New(h.cv, store, nil)
 		h.app.sh.opts.Models = func(pc hostcore.ProviderConfig) (chat.Model, error) { return provider.New(pc, nil) }

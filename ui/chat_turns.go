@@ -25,9 +25,9 @@ const shownResultLines = 24
 // loadTurns shows the conversation's earlier turns as they were stored,
 // above anything said since the window opened.
 func (c *chatView) loadTurns() {
-	store, conv := c.sh.opts.Chat.Store(), c.conv
+	ch, conv := c.sh.opts.Chat, c.conv
 	run(c.sh.work, c.sh.ctx, func(ctx context.Context) ([]chat.Turn, error) {
-		return store.Turns(ctx, conv)
+		return ch.Turns(ctx, conv)
 	}, func(ts []chat.Turn, err error) {
 		if c.win == nil || c.conv != conv {
 			return

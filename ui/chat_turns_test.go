@@ -171,7 +171,7 @@ func TestChatInspectAndReplay(t *testing.T) {
 	if len(reqs) != 2 || again.System != first.System || again.LastUser() != "Summarise" {
 		t.Errorf("%d requests; the replay is not the first request again", len(reqs))
 	}
-	if ts, _ := h.app.sh.opts.Chat.Store().Turns(h.app.sh.ctx, c.conv); len(ts) != 1 {
+	if ts, _ := h.app.sh.opts.Chat.Turns(h.app.sh.ctx, c.conv); len(ts) != 1 {
 		t.Errorf("a replay stored a turn: %d turns", len(ts))
 	}
 }

@@ -72,7 +72,7 @@ func TestCompareMarksTurns(t *testing.T) {
 	ids := h.memoryIDs("acme", "m", 1)
 	h.attachIDs(ids[0])
 	uri := "threengram://memory/" + ids[0]
-	store := h.cv.Store().(chat.TurnStore)
+	store := h.st
 	var conv int64
 	h.do(func() {
 		h.app.sh.opts.Chat = chat.New(h.cv, store, nil)

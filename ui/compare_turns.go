@@ -46,7 +46,7 @@ func (m *turnMarks) load() {
 		return
 	}
 	run(sh.work, sh.ctx, func(ctx context.Context) ([]chat.Turn, error) {
-		return ch.Store().Turns(ctx, conv.ID)
+		return ch.Turns(ctx, conv.ID)
 	}, func(turns []chat.Turn, err error) {
 		if err != nil {
 			sh.fail(err)

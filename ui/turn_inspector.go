@@ -40,18 +40,9 @@ func (c *chatView) inspect(seq int) {
 		w.RequestFocus()
 		return
 	}
-	store, conv := c.sh.opts.Chat.Store(), c.conv
+	ch, conv := c.sh.opts.Chat, c.conv
 	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (chat.Turn, error) {
-		ts, err := store.Turns(ctx, conv)
-		for _, t := range ts {
-			if t.Seq == seq {
-				return t, err
-			}
-		}
-		if err == nil {
-			err = fmt.Errorf("turn %d is not in the conversation any more", seq)
-		}
-		return chat.Turn{}, err
+		return ch.Turn(ctx, conv, seq)
 	}, func(t chat.Turn, err error) {
 		if c.win == nil || c.conv != conv {
 			return

@@ -13,13 +13,8 @@ import (
 )
 
 // newChat is the model loop over the person's conversations, its turns
-// kept in the state database beside them; nil if the store keeps no turns
-// (the window then only previews the context).
-func newChat(cv *hostcore.Conversations, st hostcore.StateStore) *chat.Chat {
-	turns, ok := st.(chat.TurnStore)
-	if !ok {
-		return nil
-	}
+// kept in the state database beside them.
+func newChat(cv *hostcore.Conversations, turns chat.TurnStore) *chat.Chat {
 	return chat.New(cv, turns, nil)
 }
 

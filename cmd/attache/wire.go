@@ -124,7 +124,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 
 // openStores opens the body cache and the conversations in dataDir; w
 // closes them.
-func (w *wiring) openStores(dataDir string, logger *slog.Logger) (hostcore.BodyCache, hostcore.StateStore, error) {
+func (w *wiring) openStores(dataDir string, logger *slog.Logger) (hostcore.BodyCache, *state.Store, error) {
 	cache, bodies, err := hostcache.Open(dataDir, 0, logger)
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the cache in %s: %w", dataDir, err)

@@ -366,6 +366,6 @@ func (a *app) conversationTurns(cmd *cobra.Command, arg string) (*chat.Chat, int
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	turns, err := ch.Store().Turns(cmd.Context(), conv)
+	turns, err := ch.Turns(cmd.Context(), conv)
 	return ch, conv, turns, err
 }

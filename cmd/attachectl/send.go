@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -20,11 +19,11 @@ func (a *app) chat() (*chat.Chat, *hostcore.Conversations, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	store, ok := cv.Store().(chat.TurnStore)
-	if !ok {
-		return nil, nil, errors.New("the state store keeps no turns")
+	st, err := a.stateStore() // the state database keeps the turns beside the conversations
+	if err != nil {
+		return nil, nil, err
 	}
-	return chat.New(cv, store, nil), cv, nil
+	return chat.New(cv, st, nil), cv, nil
 }
 
 // sendJSON is send's --json output: the final text and the whole turn.

@@ -67,8 +67,25 @@ func New(cv *hostcore.Conversations, store TurnStore, opts *Options) *Chat {
 	return ch
 }
 
-// Store returns the turn store, for listing turns and tool settings.
-func (ch *Chat) Store() TurnStore { return ch.store }
+// Turns returns conversation conv's turns, oldest first, whole.
+func (ch *Chat) Turns(ctx context.Context, conv int64) ([]Turn, error) {
+	return ch.store.Turns(ctx, conv)
+}
+
+// Turn returns turn seq of conversation conv, or an error of kind not
+// found.
+func (ch *Chat) Turn(ctx context.Context, conv int64, seq int) (Turn, error) {
+	turns, err := ch.store.Turns(ctx, conv)
+	if err != nil {
+		return Turn{}, err
+	}
+	for _, t := range turns {
+		if t.Seq == seq {
+			return t, nil
+		}
+	}
+	return Turn{}, hostcore.Errorf(hostcore.KindNotFound, nil, "turn %d is not in the conversation any more", seq)
+}
 
 // SendOptions are one Send's.
 type SendOptions struct {

@@ -48,7 +48,7 @@ func newChatFixture(t *testing.T, opts *chat.Options) chatFixture {
 	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t), Grants: st}, tg, ann)
 	cv := hostcore.NewConversations(h, st)
 	ctx := context.Background()
-	conv, _ := cv.Store().CreateConversation(ctx, "chat")
+	conv, _ := st.CreateConversation(ctx, "chat")
 	acme, _ := h.Conn(tg.Name, "acme")
 	ids := hosttest.MemoryIDs(t, acme)
 	if _, err := cv.AttachID(ctx, conv.ID, acme, ids[0]); err != nil {
@@ -119,7 +119,7 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
 
-	stored, err := f.ch.Store().Turns(context.Background(), f.conv)
+	stored, err := f.ch.Turns(context.Background(), f.conv)
 	if err != nil || len(stored) != 1 {
 		t.Fatalf("stored turns: %d, %v", len(stored), err)
 	}
@@ -171,7 +171,7 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 	if diff := cmp.Diff([]chat.ModelRequest{reqs[0]}, again.Sent()); diff != "" {
 		t.Errorf("Replay sent another request (-first sent +replayed):\n%s", diff)
 	}
-	if after, _ := f.ch.Store().Turns(context.Background(), f.conv); len(after) != 1 {
+	if after, _ := f.ch.Turns(context.Background(), f.conv); len(after) != 1 {
 		t.Errorf("Replay stored a turn: %d turns", len(after))
 	}
 	if _, err := f.ch.Replay(context.Background(), f.conv, 7, again, nil); !errors.Is(err, hostcore.ErrNotFound) {
@@ -278,7 +278,7 @@ func TestSendFailureKeepsTheTranscript(t *testing.T) {
 	if _, err := f.ch.Send(ctx, f.conv, "third", opts); err != nil {
 		t.Fatal(err)
 	}
-	turns, _ := f.ch.Store().Turns(ctx, f.conv)
+	turns, _ := f.ch.Turns(ctx, f.conv)
 	if len(turns) != 3 || turns[0].Status != chat.TurnFailed || turns[0].ErrorKind != hostcore.KindUnauthorized ||
 		turns[0].Messages[0].Text != "lost?" || turns[1].Messages[1].Text != "half an ans" {
 		t.Fatalf("stored turns = %+v", turns)
@@ -305,7 +305,7 @@ func TestSendStop(t *testing.T) {
 	if !errors.Is(err, hostcore.ErrCanceled) || turn.Status != chat.TurnStopped {
 		t.Fatalf("turn %s, %v; want stopped", turn.Status, err)
 	}
-	stored, _ := f.ch.Store().Turns(context.Background(), f.conv)
+	stored, _ := f.ch.Turns(context.Background(), f.conv)
 	if stored[0].Status != chat.TurnStopped || stored[0].Messages[1].Text != "so far" {
 		t.Errorf("stored = %+v", stored[0])
 	}
@@ -360,7 +360,7 @@ func TestSendSupersession(t *testing.T) {
 	cv := hostcore.NewConversations(h, st)
 	ch := chat.New(cv, st, nil)
 	ctx := context.Background()
-	conv, _ := cv.Store().CreateConversation(ctx, "s")
+	conv, _ := st.CreateConversation(ctx, "s")
 	c, _ := h.Conn(sc.Name, "")
 	if _, err := cv.AttachURI(ctx, conv.ID, c, "mem://doc"); err != nil {
 		t.Fatal(err)
@@ -384,7 +384,7 @@ func TestSendSupersession(t *testing.T) {
 		!strings.Contains(reqs[1].System, "the plan is B") || strings.Contains(reqs[1].System, "the plan is A") {
 		t.Errorf("the second request's system prompt:\n%s", reqs[1].System)
 	}
-	turns, _ := ch.Store().Turns(ctx, conv.ID)
+	turns, _ := ch.Turns(ctx, conv.ID)
 	if s := turns[1].Context.Supersessions; len(s) != 1 || s[0].URI != "mem://doc" || s[0].SentInTurn != 1 || !s[0].InContext {
 		t.Errorf("stored supersessions = %+v", s)
 	}
