@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // ReadMode says how a read uses the cache.
@@ -296,7 +297,7 @@ func (h *Host) cacheGet(ctx context.Context, key CacheKey, partition string) (Ca
 // it returns is never changed afterwards: fromEntry copies its contents out.
 func decodeRead(value []byte) (any, error) {
 	v := new(cachedRead)
-	if err := decodeWire(value, v); err != nil {
+	if err := wire.Decode(value, v); err != nil {
 		return nil, fmt.Errorf("decoding cache entry: %w", err)
 	}
 	return v, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // Resource is one entry of resources/list.
@@ -249,7 +250,7 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error)
 	if h.opts.Cache != nil && !l.live {
 		if e, ok, err := h.opts.Cache.Get(ctx, key, partition); err == nil && ok && fresh(e, h.opts.Now.now()) && l.c.servable(e) {
 			var p page[T]
-			if decodeWire(e.Value, &p) == nil {
+			if wire.Decode(e.Value, &p) == nil {
 				return p, nil
 			}
 		}
@@ -349,7 +350,7 @@ func annotations(a *mcp.Annotations, prio *float64) pack.Annotations {
 // rawPriorities reads annotations.priority of each item of a list reply as
 // sent, nil where absent. field is the result's list: "resources" or
 // "resourceTemplates".
-func rawPriorities(raw Exchange, field string) []*float64 {
+func rawPriorities(raw wire.Exchange, field string) []*float64 {
 	if raw.Truncated || !bytes.Contains(raw.Response, []byte(`"priority"`)) {
 		return nil // no priority anywhere: spare a large page its second decode
 	}
@@ -360,7 +361,7 @@ func rawPriorities(raw Exchange, field string) []*float64 {
 			Templates []rawAnnotated `json:"resourceTemplates"`
 		} `json:"result"`
 	}
-	if decodeWire(raw.Response, &reply) != nil {
+	if wire.Decode(raw.Response, &reply) != nil {
 		return nil
 	}
 	items := reply.Result.Resources

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // ConnState is where a connection stands.
@@ -59,7 +61,7 @@ type Conn struct {
 	key      connKey
 	Server   ServerConfig
 	Account  Account
-	tap      *Tap
+	tap      *wire.Tap
 	identity string // Server.Identity(), computed once
 
 	// connecting holds one token: whoever holds it may connect. A channel,
@@ -87,7 +89,7 @@ type Conn struct {
 }
 
 // Tap returns the raw JSON-RPC record of this connection.
-func (c *Conn) Tap() *Tap { return c.tap }
+func (c *Conn) Tap() *wire.Tap { return c.tap }
 
 // Host returns the host that owns c: its consent gate decides on c's tool
 // calls.

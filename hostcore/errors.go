@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // Kind says what went wrong, in terms a person can act on. Every error the
@@ -192,14 +193,14 @@ func classifyRecorded(err error, op, uri string, breach error, http httpOutcome,
 
 func classifyKind(err error, op, uri string, breach error, http httpOutcome, limit int64) *Error {
 	var rpc *jsonrpc.Error
-	var junk *notJSONError
+	var junk *wire.NotJSONError
 	status := http.code
 	switch {
-	case errors.As(breach, &junk) && junk.stdout:
-		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the server wrote %q on stdout, which is not JSON-RPC (is the command an MCP server over stdio?)", op, junk.start)}
+	case errors.As(breach, &junk) && junk.Stdout:
+		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the server wrote %q on stdout, which is not JSON-RPC (is the command an MCP server over stdio?)", op, junk.Start)}
 	case errors.As(breach, &junk):
-		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the server answered %q, which is not JSON-RPC", op, junk.start)}
-	case errors.Is(breach, errBodyTooLarge), http.tooLarge:
+		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the server answered %q, which is not JSON-RPC", op, junk.Start)}
+	case errors.Is(breach, wire.ErrTooLarge), http.tooLarge:
 		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the reply is over the size limit of %d bytes", op, limit)}
 	case status == 401 && errors.Is(err, context.Canceled):
 		// The 401 started a sign-in, which was then canceled.
@@ -315,21 +316,6 @@ func isTransport(err error) bool {
 
 // errProcessExited marks a stdio server whose process is gone.
 var errProcessExited = errors.New("server process exited")
-
-// notJSONError is a server writing something other than JSON-RPC: on its
-// stdout (a banner, a log line), which the stdio transport forbids, or in
-// an HTTP reply it says is JSON. start is the beginning of what it wrote.
-type notJSONError struct {
-	start  string
-	stdout bool
-}
-
-func (e *notJSONError) Error() string {
-	if e.stdout {
-		return fmt.Sprintf("the server wrote %q on stdout, which is not JSON-RPC", e.start)
-	}
-	return fmt.Sprintf("the server answered %q, which is not JSON-RPC", e.start)
-}
 
 // NewUsageError returns an error of kind usage with msg, for front ends that
 // refuse a command line or a form.

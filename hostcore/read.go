@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // CacheHints are the server's ttlMs and cacheScope on a result, as sent.
@@ -151,7 +152,7 @@ type ReadResult struct {
 	// Hints are the server's cache hints on this result.
 	Hints CacheHints
 	// Raw is the JSON-RPC exchange, for testers.
-	Raw Exchange
+	Raw wire.Exchange
 	// Complete is false for an input_required (multi round-trip) result
 	// that go-sdk finished by retrying: such results are never cacheable.
 	Complete bool
@@ -185,7 +186,7 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 	})
 	elapsed := c.host.opts.Now.now().Sub(start)
 	if err != nil {
-		if errors.Is(err, errBodyTooLarge) || frameTooLarge(err) {
+		if errors.Is(err, wire.ErrTooLarge) || frameTooLarge(err) {
 			return nil, protocolError(uri, "%s: the reply is over the size limit of %d bytes", op, c.host.opts.MaxBodyBytes)
 		}
 		return nil, err
@@ -216,7 +217,7 @@ type wireRead struct {
 
 // parseWireRead reads the result of a raw exchange; ok is false when the
 // tap kept too little of it to say.
-func parseWireRead(raw Exchange) (w wireRead, ok bool) {
+func parseWireRead(raw wire.Exchange) (w wireRead, ok bool) {
 	var env struct {
 		Result wireRead `json:"result"`
 	}

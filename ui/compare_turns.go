@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/labrun"
 )

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // inspector is the centre's lower half: one read, as the host saw it. The
@@ -175,7 +176,7 @@ func (in *inspector) showError(r readRequest, err error) {
 	in.meta.Refresh()
 	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
 	if !ok {
-		ex = hostcore.Exchange{}
+		ex = wire.Exchange{}
 	}
 	in.raw.Content = rawView(ex, false)
 	in.raw.Refresh()
@@ -257,7 +258,7 @@ func orNone(s, none string) string {
 }
 
 // rawView shows the JSON-RPC request and response as they crossed the wire.
-func rawView(ex hostcore.Exchange, fromCache bool) fyne.CanvasObject {
+func rawView(ex wire.Exchange, fromCache bool) fyne.CanvasObject {
 	if fromCache {
 		return container.NewPadded(caption("Answered from the cache: nothing was sent to the server for this read."))
 	}

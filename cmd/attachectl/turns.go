@@ -6,8 +6,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/attache/attache/hostcore/chat"
 	"github.com/spf13/cobra"
+
+	"github.com/attache/attache/hostcore/chat"
 )
 
 func (a *app) turnsCmd() *cobra.Command {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
-
 	"github.com/attache/attache/hostcore/pack"
 )
 

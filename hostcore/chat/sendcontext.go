@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
-
 	"github.com/attache/attache/hostcore/pack"
 )
 

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/attache/attache/hostcore"
-
 	"github.com/attache/attache/hostcore/pack"
 )
 

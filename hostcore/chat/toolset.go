@@ -14,7 +14,6 @@ import (
 	"sync"
 
 	"github.com/attache/attache/hostcore"
-
 	"github.com/attache/attache/hostcore/pack"
 )
 

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
-
 	"github.com/attache/attache/hostcore/pack"
 )
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
-
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/pack"
 )

@@ -6,7 +6,6 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
-
 	"github.com/attache/attache/hostcore/lab"
 )
 

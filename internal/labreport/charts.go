@@ -11,10 +11,11 @@ import (
 	"fmt"
 	"image/color"
 
-	"github.com/attache/attache/hostcore/labrun"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/attache/attache/hostcore/labrun"
 )
 
 // Chart size: small enough for a README, readable on a screen.

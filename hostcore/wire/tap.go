@@ -1,4 +1,4 @@
-package hostcore
+package wire
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ type Tap struct {
 	msgs    []TapMessage // the most recent messages, oldest first
 	bytes   int          // the size of their Raw bytes
 	dropped int          // messages let go to stay within the bounds
-	now     Clock
+	now     func() time.Time
 }
 
 // Direction says which way a message went.
@@ -35,7 +35,7 @@ type TapMessage struct {
 	Dir Direction
 	At  time.Time
 	Raw []byte
-	// Truncated is set when Raw holds only the first tapMaxMessage bytes.
+	// Truncated is set when Raw holds only the first MaxKept bytes.
 	Truncated bool
 	env       envelope
 }
@@ -62,38 +62,48 @@ type envelope struct {
 // A tap keeps at most tapCapacity messages and, beyond the newest one,
 // tapBudget bytes, so that a long listing does not keep its pages alive.
 const (
-	tapCapacity   = 4096
-	tapBudget     = 4 << 20
-	tapMaxMessage = 16 << 20 // bytes kept of one message
+	tapCapacity = 4096
+	tapBudget   = 4 << 20
 )
 
-// NewTap returns an empty tap.
-func NewTap(now Clock) *Tap { return &Tap{now: now} }
+// MaxKept is how many bytes of one message a tap keeps, and a gate hands
+// to Record.
+const MaxKept = 16 << 20
 
-// record stores one message. raw is copied.
-func (t *Tap) record(dir Direction, raw []byte) {
-	if t == nil {
-		return
+// NewTap returns an empty tap that dates each message by now (nil means
+// time.Now).
+func NewTap(now func() time.Time) *Tap {
+	if now == nil {
+		now = time.Now
 	}
-	t.keep(dir, bytes.Clone(raw[:min(len(raw), tapMaxMessage)]), len(raw) > tapMaxMessage)
+	return &Tap{now: now}
 }
 
-// keep stores one message, which becomes the tap's: the caller does not
-// touch raw again. truncated says the caller kept only part of it.
-func (t *Tap) keep(dir Direction, raw []byte, truncated bool) {
+// Record stores one message as it crossed the wire in direction dir; raw
+// is copied, at most MaxKept bytes of it. A nil Tap records nothing.
+func (t *Tap) Record(dir Direction, raw []byte) {
 	if t == nil {
 		return
 	}
-	m := TapMessage{Dir: dir, At: t.now.now(), Truncated: truncated}
-	if decodeWire(raw, &m.env) != nil {
+	t.Keep(dir, bytes.Clone(raw[:min(len(raw), MaxKept)]), len(raw) > MaxKept)
+}
+
+// Keep stores one message, which becomes the tap's: the caller does not
+// touch raw again. truncated says the caller kept only part of it.
+func (t *Tap) Keep(dir Direction, raw []byte, truncated bool) {
+	if t == nil {
+		return
+	}
+	m := TapMessage{Dir: dir, At: t.now(), Truncated: truncated}
+	if Decode(raw, &m.env) != nil {
 		// An odd message (a field of the wrong type, nesting too deep for
 		// the fast decoder) gets what encoding/json can make of it; an
 		// unparsable one is still recorded.
 		m.env = envelope{}
-		_ = decodeLenient(raw, &m.env)
+		_ = DecodeLenient(raw, &m.env)
 	}
-	if len(raw) > tapMaxMessage {
-		raw, m.Truncated = raw[:tapMaxMessage], true
+	if len(raw) > MaxKept {
+		raw, m.Truncated = raw[:MaxKept], true
 	}
 	m.Raw = raw
 	t.mu.Lock()
@@ -141,27 +151,32 @@ func (t *Tap) Find(method, key string) (Exchange, bool) {
 	return Exchange{}, false
 }
 
-// framer splits a byte stream into JSON values and hands each to emit. It
+// Framer splits a byte stream into JSON values and hands each to emit. It
 // tracks nesting, strings and escapes, so it does not depend on how the
 // stream was chunked or whether values are separated by newlines. It keeps
-// at most tapMaxMessage bytes of a value or of a line that is not JSON.
+// at most MaxKept bytes of a value or of a line that is not JSON.
 // The host's own messages go through it; a server's go through a gate.
-type framer struct {
-	emit     func([]byte)
+type Framer struct {
+	emit     func([]byte) // each whole value, or line that is not JSON
 	buf      []byte
 	depth    int
 	inString bool
 	escaped  bool
 }
 
-func (f *framer) Write(p []byte) (int, error) {
+// NewFramer returns a Framer that hands each value to emit, on the
+// writer's goroutine.
+func NewFramer(emit func([]byte)) *Framer { return &Framer{emit: emit} }
+
+// Write frames p, which continues the stream; it never fails.
+func (f *Framer) Write(p []byte) (int, error) {
 	for _, c := range p {
 		f.step(c)
 	}
 	return len(p), nil
 }
 
-func (f *framer) step(c byte) {
+func (f *Framer) step(c byte) {
 	if f.depth == 0 && c != '{' && c != '[' {
 		if len(f.buf) > 0 || (c != '\n' && c != '\r' && c != ' ' && c != '\t') {
 			f.keep(c) // not JSON: keep it, emit at the line's end
@@ -190,13 +205,13 @@ func (f *framer) step(c byte) {
 	}
 }
 
-func (f *framer) keep(c byte) {
-	if len(f.buf) <= tapMaxMessage {
+func (f *Framer) keep(c byte) {
+	if len(f.buf) <= MaxKept {
 		f.buf = append(f.buf, c)
 	}
 }
 
-func (f *framer) flush() {
+func (f *Framer) flush() {
 	f.emit(bytes.TrimSpace(f.buf))
 	f.buf = f.buf[:0]
 }

@@ -1,4 +1,4 @@
-package hostcore
+package wire
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ func TestFramerChunking(t *testing.T) {
 	var want []string
 	for size := 1; size <= len(stream); size++ {
 		var got []string
-		f := &framer{emit: func(b []byte) { got = append(got, string(b)) }}
+		f := &Framer{emit: func(b []byte) { got = append(got, string(b)) }}
 		for i := 0; i < len(stream); i += size {
 			f.Write([]byte(stream[i:min(i+size, len(stream))]))
 		}
@@ -34,11 +34,11 @@ func TestFramerChunking(t *testing.T) {
 
 func TestTapFindPairsByID(t *testing.T) {
 	tap := NewTap(nil)
-	tap.record(Sent, []byte(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"x://a"}}`))
-	tap.record(Sent, []byte(`{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"x://b"}}`))
-	tap.record(Received, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
-	tap.record(Received, []byte(`{"jsonrpc":"2.0","id":8,"result":{"b":1}}`))
-	tap.record(Received, []byte(`{"jsonrpc":"2.0","id":7,"result":{"a":1}}`))
+	tap.Record(Sent, []byte(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"x://a"}}`))
+	tap.Record(Sent, []byte(`{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"x://b"}}`))
+	tap.Record(Received, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
+	tap.Record(Received, []byte(`{"jsonrpc":"2.0","id":8,"result":{"b":1}}`))
+	tap.Record(Received, []byte(`{"jsonrpc":"2.0","id":7,"result":{"a":1}}`))
 	ex, ok := tap.Find("resources/read", "x://a")
 	if !ok || !strings.Contains(string(ex.Response), `"a":1`) || !strings.Contains(string(ex.Request), `"id":7`) {
 		t.Errorf("Find(x://a) = %s / %s, %v", ex.Request, ex.Response, ok)
@@ -47,7 +47,7 @@ func TestTapFindPairsByID(t *testing.T) {
 		t.Error("Find matched another method")
 	}
 	for i := 0; i < tapCapacity+10; i++ { // the ring drops the oldest
-		tap.record(Received, []byte(`{"jsonrpc":"2.0","method":"n"}`))
+		tap.Record(Received, []byte(`{"jsonrpc":"2.0","method":"n"}`))
 	}
 	if _, ok := tap.Find("resources/read", "x://a"); ok {
 		t.Error("the ring kept more than its capacity")
@@ -61,11 +61,11 @@ func TestTapFindPairsByID(t *testing.T) {
 // error and a notification apart, and counts what the bounds let go.
 func TestTapHistory(t *testing.T) {
 	tap := NewTap(nil)
-	tap.record(Sent, []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"x://a"}}`))
-	tap.record(Received, []byte(`{"jsonrpc":"2.0","id":1,"method":"roots/list"}`)) // the server's own request, same id
-	tap.record(Received, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
-	tap.record(Sent, []byte(`{"jsonrpc":"2.0","id":1,"result":{"roots":[]}}`))
-	tap.record(Received, []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"gone"}}`))
+	tap.Record(Sent, []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"x://a"}}`))
+	tap.Record(Received, []byte(`{"jsonrpc":"2.0","id":1,"method":"roots/list"}`)) // the server's own request, same id
+	tap.Record(Received, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`))
+	tap.Record(Sent, []byte(`{"jsonrpc":"2.0","id":1,"result":{"roots":[]}}`))
+	tap.Record(Received, []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"gone"}}`))
 	got, dropped := tap.History()
 	var kinds []string
 	for _, e := range got {
@@ -77,7 +77,7 @@ func TestTapHistory(t *testing.T) {
 		t.Errorf("History() = %q, %d dropped; want %q", kinds, dropped, want)
 	}
 	for range tapCapacity {
-		tap.record(Received, []byte(`{"jsonrpc":"2.0","method":"n"}`))
+		tap.Record(Received, []byte(`{"jsonrpc":"2.0","method":"n"}`))
 	}
 	if got, dropped := tap.History(); len(got) != tapCapacity || dropped != 5 {
 		t.Errorf("after %d more messages History() holds %d and dropped %d; want %d and 5", tapCapacity, len(got), dropped, tapCapacity)

@@ -1,4 +1,4 @@
-package hostcore
+package wire
 
 import (
 	"bytes"
@@ -23,13 +23,13 @@ const maxWireDepth = 1000
 
 var errTooDeep = errors.New("json: nested too deeply")
 
-// decodeWire decodes data, a message as it crossed the wire or a part of
+// Decode decodes data, a message as it crossed the wire or a part of
 // one, into v with go-sdk's decoder. Object keys match fields as
 // encoding/json matches them (case-insensitively). A value of the wrong
 // type for its field is an error, where encoding/json would skip the field
 // and fill in the rest: a caller that wants those rest decodes again with
-// decodeLenient.
-func decodeWire(data []byte, v any) error {
+// DecodeLenient.
+func Decode(data []byte, v any) error {
 	if deeperThan(data, maxWireDepth) {
 		return errTooDeep
 	}
@@ -40,10 +40,10 @@ func decodeWire(data []byte, v any) error {
 	return err
 }
 
-// decodeLenient is encoding/json's Unmarshal: slower, but it fills in what
+// DecodeLenient is encoding/json's Unmarshal: slower, but it fills in what
 // it can of a value with fields of the wrong type. It is the second try
-// after decodeWire, for odd messages only.
-func decodeLenient(data []byte, v any) error { return json.Unmarshal(data, v) }
+// after Decode, for odd messages only.
+func DecodeLenient(data []byte, v any) error { return json.Unmarshal(data, v) }
 
 // deeperThan reports whether data nests objects and arrays more than max
 // levels. Counting the opening brackets (a vectorised count) settles most

@@ -1,7 +1,16 @@
-package hostcore
+// Package wire is the host's side of the bytes a server sends and
+// receives, under the sessions: a Gate holds back each message a server
+// sends until it is whole and refuses one over the size limit, a Framer
+// splits the host's own stream into messages, a Tap records every message
+// as it crossed the wire (for the inspector, the console and the exports),
+// and Decode reads a message as go-sdk would. It knows nothing of MCP's
+// methods beyond the JSON-RPC envelope, and imports no session code.
+package wire
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 )
 
@@ -18,13 +27,20 @@ import (
 // values goes on at once); in an event stream it is an event. Bytes that
 // are neither (a banner on stdout) go on at once too, for go-sdk to fail
 // on, and are reported to fault. A gate is not safe for concurrent use.
-type gate struct {
-	src    io.Reader
-	limit  int // the longest message; 0 means no limit
-	split  splitter
-	record func(msg []byte, truncated bool) // each whole message; may be nil
-	fault  func(error)                      // the first breach; may be nil
-	stdout bool                             // the stream is a stdio server's stdout
+type Gate struct {
+	src   io.Reader
+	limit int // the longest message; 0 means no limit
+	split Splitter
+	// Record is given each whole message (at most MaxKept bytes of it,
+	// truncated saying so); nil records nothing.
+	Record func(msg []byte, truncated bool)
+	// Fault is told the first breach: a message over the limit
+	// (ErrTooLarge), or bytes that are not a message (*NotJSONError); nil
+	// tells no one.
+	Fault func(error)
+	// Stdout marks the stream as a stdio server's stdout, for the words
+	// of a NotJSONError.
+	Stdout bool
 
 	scratch  []byte
 	cur      blocks // the message being gathered
@@ -35,11 +51,16 @@ type gate struct {
 	reported bool
 }
 
-func newGate(src io.Reader, limit int, split splitter) *gate {
-	return &gate{src: src, limit: limit, split: split, scratch: make([]byte, 32<<10)}
+// NewGate returns a gate over src that lets through messages of at most
+// limit bytes (0: any size), as split finds them (JSONValues, SSEEvents).
+// Set Record, Fault and Stdout before the first Read.
+func NewGate(src io.Reader, limit int, split Splitter) *Gate {
+	return &Gate{src: src, limit: limit, split: split, scratch: make([]byte, 32<<10)}
 }
 
-func (g *gate) Read(p []byte) (int, error) {
+// Read reads whole messages, and the bytes between them; past a breach
+// it returns ErrTooLarge, or src's own error once src ends.
+func (g *Gate) Read(p []byte) (int, error) {
 	for g.ready.n == 0 {
 		if g.err != nil {
 			return 0, g.err
@@ -50,7 +71,7 @@ func (g *gate) Read(p []byte) (int, error) {
 }
 
 // fill reads the source once and sorts what came into messages.
-func (g *gate) fill() {
+func (g *Gate) fill() {
 	n, err := g.src.Read(g.scratch)
 	data := g.scratch[:n]
 	for len(data) > 0 && g.err == nil {
@@ -76,47 +97,47 @@ func (g *gate) fill() {
 
 // hold adds p to the message being gathered, and refuses the message once
 // it is over the limit.
-func (g *gate) hold(p []byte) {
+func (g *Gate) hold(p []byte) {
 	g.cur.write(p)
 	if g.limit > 0 && (g.cur.n > g.limit || g.idle > g.limit) {
 		g.cur.reset()
-		g.report(errBodyTooLarge)
-		g.err = errBodyTooLarge
+		g.report(ErrTooLarge)
+		g.err = ErrTooLarge
 	}
 }
 
 // complete sends on the message just gathered.
-func (g *gate) complete(kind segment) {
+func (g *Gate) complete(kind segment) {
 	switch kind {
 	case segMessage:
 		g.idle = 0
 		g.hint = min(g.cur.n, blockMax)
-		if g.record != nil {
-			g.record(g.cur.whole(tapMaxMessage))
+		if g.Record != nil {
+			g.Record(g.cur.whole(MaxKept))
 		}
 	case segBetween:
 		g.idle += g.cur.n
 	case segStray:
 		msg, _ := g.cur.join(maxJunkShown)
-		g.report(&notJSONError{start: string(bytes.TrimSpace(msg)), stdout: g.stdout})
-		if g.record != nil {
-			g.record(msg, g.cur.n > len(msg))
+		g.report(&NotJSONError{Start: string(bytes.TrimSpace(msg)), Stdout: g.Stdout})
+		if g.Record != nil {
+			g.Record(msg, g.cur.n > len(msg))
 		}
 	}
 	g.cur.moveTo(&g.ready)
 }
 
-func (g *gate) report(err error) {
-	if g.fault != nil && !g.reported {
+func (g *Gate) report(err error) {
+	if g.Fault != nil && !g.reported {
 		g.reported = true
-		g.fault(err)
+		g.Fault(err)
 	}
 }
 
 // maxJunkShown bounds how much of stray bytes an error quotes.
 const maxJunkShown = 80
 
-// segment is what a splitter found.
+// segment is what a Splitter found.
 type segment int
 
 const (
@@ -125,13 +146,21 @@ const (
 	segStray                  // bytes between messages that are not white space
 )
 
-// A splitter finds where the messages of a stream end.
-type splitter interface {
+// A Splitter finds where the messages of a stream end: JSONValues for
+// stdio and JSON bodies, SSEEvents for event streams. A Splitter keeps the
+// state of one stream.
+type Splitter interface {
 	// scan reads data, which continues the stream, and returns how many of
 	// its bytes end the current segment and what the segment is; or -1
 	// when data ends inside a message.
 	scan(data []byte) (int, segment)
 }
+
+// JSONValues returns a Splitter for a stream of JSON values.
+func JSONValues() Splitter { return &jsonSplit{} }
+
+// SSEEvents returns a Splitter for a server-sent event stream.
+func SSEEvents() Splitter { return &sseSplit{} }
 
 // jsonSplit splits a stream of JSON values (objects and arrays, as
 // JSON-RPC sends them). It tracks strings and escapes, so it does not
@@ -317,4 +346,23 @@ func (b *blocks) join(max int) ([]byte, bool) {
 		out = append(out, blk...)
 	}
 	return out, false
+}
+
+// ErrTooLarge ends a response body or a stdio message over the host's
+// size limit.
+var ErrTooLarge = errors.New("reply too long: over the host's size limit")
+
+// NotJSONError is a server writing something other than JSON-RPC: on its
+// stdout (a banner, a log line), which the stdio transport forbids, or in
+// an HTTP reply it says is JSON. Start is the beginning of what it wrote.
+type NotJSONError struct {
+	Start  string
+	Stdout bool
+}
+
+func (e *NotJSONError) Error() string {
+	if e.Stdout {
+		return fmt.Sprintf("the server wrote %q on stdout, which is not JSON-RPC", e.Start)
+	}
+	return fmt.Sprintf("the server answered %q, which is not JSON-RPC", e.Start)
 }

@@ -1,7 +1,6 @@
-package hostcore
+package wire
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -62,42 +61,11 @@ func TestTapEnvelope(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tap := NewTap(nil)
-			tap.record(Received, []byte(tt.msg))
+			tap.Record(Received, []byte(tt.msg))
 			env := tap.Messages()[0].env
 			got := []string{env.Method, string(env.ID), env.Params.URI, env.Params.Cursor}
 			if diff := cmp.Diff([]string{tt.wantMethod, tt.wantID, tt.wantURI, tt.wantCursor}, got); diff != "" {
 				t.Errorf("method, id, uri, cursor (-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
-// rawPriorities tells an absent priority from 0 in resources and in
-// templates, and gives up (nil) on a page it cannot read.
-func TestRawPriorities(t *testing.T) {
-	page := func(field, items string) Exchange {
-		return Exchange{Response: []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"result":{%q:[%s],"nextCursor":"n"}}`, field, items))}
-	}
-	items := `{"uri":"a","annotations":{"priority":0}},{"uri":"b"},{"uri":"c","annotations":{"priority":0.5,"audience":["user"]}},{"uri":"d","annotations":{}}`
-	f := func(v float64) *float64 { return &v }
-	tests := []struct {
-		name  string
-		raw   Exchange
-		field string
-		want  []*float64
-	}{
-		{"resources", page("resources", items), "resources", []*float64{f(0), nil, f(0.5), nil}},
-		{"templates", page("resourceTemplates", items), "resourceTemplates", []*float64{f(0), nil, f(0.5), nil}},
-		{"the other list's field", page("resourceTemplates", items), "resources", []*float64{}},
-		{"no priority anywhere", page("resources", `{"uri":"a"},{"uri":"b"}`), "resources", nil},
-		{"a priority that is not a number", page("resources", `{"uri":"a","annotations":{"priority":"high"}}`), "resources", nil},
-		{"cut by the tap", Exchange{Response: page("resources", items).Response, Truncated: true}, "resources", nil},
-		{"nested past the bound", page("resources", `{"uri":"a","annotations":{"priority":1},"_meta":{"x":`+nested(5000)+`}}`), "resources", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, rawPriorities(tt.raw, tt.field)); diff != "" {
-				t.Errorf("rawPriorities (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package hostcore
+package wire
 
 import (
 	"bytes"
@@ -33,9 +33,9 @@ func TestGateSplitsAnyChunking(t *testing.T) {
 	for name, wrap := range reads {
 		t.Run(name, func(t *testing.T) {
 			var got []string
-			g := newGate(wrap(strings.NewReader(stream)), 1<<20, &jsonSplit{})
+			g := NewGate(wrap(strings.NewReader(stream)), 1<<20, &jsonSplit{})
 			shared := 0
-			g.record = func(msg []byte, truncated bool) {
+			g.Record = func(msg []byte, truncated bool) {
 				if truncated {
 					t.Errorf("message %d truncated", len(got))
 				}
