@@ -131,7 +131,7 @@ func (c *Conn) verified(ctx context.Context, e CacheEntry, res *ReadResult) (*Re
 	if cs, _ := c.live(); cs != nil {
 		return res, nil
 	}
-	_, err := c.Session(ctx)
+	_, err := c.session(ctx)
 	switch {
 	case err == nil:
 		return res, nil

@@ -23,7 +23,7 @@ type Resource struct {
 	MIMEType    string           `json:"mimeType,omitempty"`
 	Size        int64            `json:"size,omitempty"`
 	Annotations pack.Annotations `json:"annotations,omitzero"`
-	Icons       []mcp.Icon       `json:"icons,omitempty"`
+	Icons       []IconSource     `json:"icons,omitempty"`
 }
 
 // Template is one entry of resources/templates/list.
@@ -34,7 +34,7 @@ type Template struct {
 	Description string           `json:"description,omitempty"`
 	MIMEType    string           `json:"mimeType,omitempty"`
 	Annotations pack.Annotations `json:"annotations,omitzero"`
-	Icons       []mcp.Icon       `json:"icons,omitempty"`
+	Icons       []IconSource     `json:"icons,omitempty"`
 }
 
 // DisplayName is the title, else the name.
@@ -141,7 +141,7 @@ var resourceListing = listKind[*mcp.Resource, Resource]{
 	},
 	convert: func(r *mcp.Resource, prio *float64) Resource {
 		return Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
-			MIMEType: r.MIMEType, Size: r.Size, Annotations: annotations(r.Annotations, prio), Icons: r.Icons}
+			MIMEType: r.MIMEType, Size: r.Size, Annotations: annotations(r.Annotations, prio), Icons: iconsOf(r.Icons)}
 	},
 	annotations: func(r *mcp.Resource) *mcp.Annotations { return r.Annotations },
 }
@@ -160,7 +160,7 @@ var templateListing = listKind[*mcp.ResourceTemplate, Template]{
 	},
 	convert: func(t *mcp.ResourceTemplate, prio *float64) Template {
 		return Template{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description,
-			MIMEType: t.MIMEType, Annotations: annotations(t.Annotations, prio), Icons: t.Icons}
+			MIMEType: t.MIMEType, Annotations: annotations(t.Annotations, prio), Icons: iconsOf(t.Icons)}
 	},
 	annotations: func(t *mcp.ResourceTemplate) *mcp.Annotations { return t.Annotations },
 }

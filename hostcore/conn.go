@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -36,10 +37,15 @@ type ConnInfo struct {
 	State ConnState
 	// ProtocolVersion is the version negotiated with the server.
 	ProtocolVersion string
-	Server          *mcp.Implementation
-	Capabilities    *mcp.ServerCapabilities
-	Instructions    string
-	ConnectedAt     time.Time
+	// Server is what the server said of itself; nil before it connected.
+	Server *ServerInfo
+	// Capabilities is what it declared it offers, in the host's terms;
+	// DeclaredCapabilities is the capabilities object as it declared it,
+	// for a display of all of it (attachectl info --json).
+	Capabilities         Capabilities
+	DeclaredCapabilities json.RawMessage
+	Instructions         string
+	ConnectedAt          time.Time
 	// LastError is why the connection was lost or could not be made.
 	LastError error
 	// Connects counts successful connections (reconnects are the rest).
@@ -168,12 +174,19 @@ func (c *Conn) errClosed(op string) error {
 	return newError(KindCanceled, nil, "%s: the connection to %s was closed (logged out or removed)", op, c)
 }
 
-// Session returns a live session, connecting or reconnecting as needed.
+// Connect makes sure c has a live session, connecting or reconnecting as
+// needed (see session), and returns the connect's error.
+func (c *Conn) Connect(ctx context.Context) error {
+	_, err := c.session(ctx)
+	return err
+}
+
+// session returns a live session, connecting or reconnecting as needed.
 // The authorization context is resolved (inputs asked for) first; then
 // one caller connects while the others wait, each on its own context.
 // A tool call never goes through the session itself: it is made with
 // CallTool, on a decision of the consent gate (see consent.go).
-func (c *Conn) Session(ctx context.Context) (*mcp.ClientSession, error) {
+func (c *Conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 	const op = "connecting"
 	if cs, closed := c.live(); closed {
 		return nil, c.errClosed(op)
@@ -243,8 +256,9 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 	c.info = ConnInfo{State: StateConnected, ConnectedAt: c.host.opts.Now.now(), Connects: c.info.Connects + 1, PID: c.info.PID,
 		Handshake: c.info.Handshake}
 	if res := cs.InitializeResult(); res != nil {
-		c.info.ProtocolVersion, c.info.Server = res.ProtocolVersion, res.ServerInfo
-		c.info.Capabilities, c.info.Instructions = res.Capabilities, res.Instructions
+		c.info.ProtocolVersion, c.info.Server = res.ProtocolVersion, serverInfoOf(res.ServerInfo)
+		c.info.Capabilities, c.info.Instructions = capabilitiesOf(res.Capabilities), res.Instructions
+		c.info.DeclaredCapabilities = declared(res.Capabilities)
 	}
 	reconnect := c.info.Connects > 1
 	subs := slices.Sorted(maps.Keys(c.subs))
@@ -393,7 +407,7 @@ func merge(base, over map[string]string) map[string]string {
 // private entries are purged.
 func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Context, *mcp.ClientSession) (T, error)) (T, error) {
 	var zero T
-	cs, err := c.Session(ctx)
+	cs, err := c.session(ctx)
 	if err != nil {
 		return zero, err
 	}

@@ -34,8 +34,31 @@ type Icon struct {
 	Data     []byte
 }
 
+// IconSource is an icon a server names for a resource, a template or
+// itself: where it is (an https: or data: URI, as the fetcher allows), and
+// what the server says of it, with MCP's field names.
+type IconSource struct {
+	Source   string   `json:"src"`
+	MIMEType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	// Theme is "light" or "dark": the background the icon is drawn for.
+	Theme string `json:"theme,omitempty"`
+}
+
+// iconsOf converts go-sdk's icons.
+func iconsOf(icons []mcp.Icon) []IconSource {
+	if len(icons) == 0 {
+		return nil
+	}
+	out := make([]IconSource, len(icons))
+	for i, ic := range icons {
+		out[i] = IconSource{Source: ic.Source, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: string(ic.Theme)}
+	}
+	return out
+}
+
 // Fetch returns the icon at src, or an error saying why it is refused.
-func (f *IconFetcher) Fetch(ctx context.Context, src mcp.Icon) (Icon, error) {
+func (f *IconFetcher) Fetch(ctx context.Context, src IconSource) (Icon, error) {
 	u, err := url.Parse(src.Source)
 	if err != nil {
 		return Icon{}, newError(KindInvalidParams, err, "icon %q is not a URI", clip(src.Source))

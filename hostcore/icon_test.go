@@ -12,8 +12,6 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/attache/attache/hostcore"
 )
 
@@ -59,7 +57,7 @@ func TestIconPolicy(t *testing.T) {
 		{"data text refused", "data:text/plain;base64,aGVsbG8=", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			icon, err := f.Fetch(ctx, mcp.Icon{Source: tt.src})
+			icon, err := f.Fetch(ctx, hostcore.IconSource{Source: tt.src})
 			if tt.ok && (err != nil || icon.MIMEType != "image/png" || !bytes.Equal(icon.Data, pngData)) {
 				t.Errorf("Fetch = %v, %v; want the PNG", icon.MIMEType, err)
 			}

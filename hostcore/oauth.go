@@ -571,7 +571,7 @@ func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Gra
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.Session(ctx); err != nil {
+	if _, err := c.session(ctx); err != nil {
 		// The person may have taken longer than the connect timeout: the
 		// grant is kept all the same, so connect again with it.
 		o := c.oauthOf()
@@ -581,7 +581,7 @@ func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Gra
 		if g, _, _ := o.current(ctx); g == nil {
 			return nil, err
 		}
-		if _, err := c.Session(ctx); err != nil {
+		if _, err := c.session(ctx); err != nil {
 			return nil, err
 		}
 	}

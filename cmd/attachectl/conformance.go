@@ -29,7 +29,7 @@ func (a *app) conformanceCmd() *cobra.Command {
 				return err
 			}
 			ctx := cmd.Context()
-			if _, err := c.Session(ctx); err != nil {
+			if err := c.Connect(ctx); err != nil {
 				return err
 			}
 			info := c.Info()
