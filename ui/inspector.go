@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -32,9 +33,14 @@ type inspector struct {
 	modes    *fyne.Container
 	facts    *fyne.Container
 	tabs     *container.AppTabs
-	body     *container.Scroll
+	body     *fyne.Container // the viewer, or a placeholder or error in a scroll
+	viewer   *bodyViewer
 	meta     *container.Scroll
-	raw      *container.Scroll
+	raw      *fyne.Container // the exchange, made when the tab is first shown
+	// exchange is what the raw tab shows, until it has (see showRaw).
+	exchange  hostcore.Exchange
+	fromCache bool
+	rawDue    bool
 }
 
 func newInspector(sh *shell) *inspector { return &inspector{sh: sh} }
@@ -58,14 +64,16 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	bypass := widget.NewButton("Bypass cache", func() { in.again(hostcore.ReadBypass) })
 	in.modes = container.NewHBox(refresh, bypass)
 	in.modes.Hide()
-	in.body = container.NewVScroll(container.NewPadded(widget.NewLabel("")))
+	in.viewer = newBodyViewer(&viewerOptions{save: in.save, link: in.follow, notify: in.sh.notify})
+	in.body = container.NewStack()
 	in.meta = container.NewVScroll(widget.NewLabel(""))
-	in.raw = container.NewVScroll(widget.NewLabel(""))
+	in.raw = container.NewStack()
 	in.tabs = container.NewAppTabs(
 		container.NewTabItem("Body", in.body),
 		container.NewTabItem("Metadata", in.meta),
 		container.NewTabItem("Raw JSON-RPC", in.raw),
 	)
+	in.tabs.OnSelected = func(*container.TabItem) { in.showRaw() }
 	in.facts = container.NewBorder(nil, nil, nil, in.elapsed, in.badge)
 	in.facts.Hide()
 	head := container.NewVBox(
@@ -81,8 +89,33 @@ func (in *inspector) showEmpty() {
 		"then Read (Enter). The body, what the cache did and the exact JSON-RPC exchange show here.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.TextStyle.Italic = true
-	in.body.Content = container.NewPadded(hint)
+	in.setBody(hint)
+}
+
+// setBody shows o in the body tab, in a scroll, and keeps no body.
+func (in *inspector) setBody(o fyne.CanvasObject) {
+	in.viewer.Clear()
+	in.body.Objects = []fyne.CanvasObject{container.NewVScroll(container.NewPadded(o))}
 	in.body.Refresh()
+}
+
+// setRaw makes the raw tab show ex once it is shown (at once if it is).
+func (in *inspector) setRaw(ex hostcore.Exchange, fromCache bool) {
+	in.exchange, in.fromCache, in.rawDue = ex, fromCache, true
+	in.raw.Objects = nil
+	in.raw.Refresh()
+	in.showRaw()
+}
+
+// showRaw fills the raw tab while it is the one shown: a body's exchange
+// can be as big as the body, and nobody may look at it.
+func (in *inspector) showRaw() {
+	if !in.rawDue || in.tabs.Selected() == nil || in.tabs.Selected().Content != fyne.CanvasObject(in.raw) {
+		return
+	}
+	in.rawDue = false
+	in.raw.Objects = []fyne.CanvasObject{rawView(in.exchange, in.fromCache)}
+	in.raw.Refresh()
 }
 
 // again reads the last resource again in another cache mode.
@@ -134,12 +167,10 @@ func (in *inspector) showPlaceholder(badge, why string) {
 	in.elapsed.SetText("")
 	l := widget.NewLabel(why)
 	l.Wrapping, l.TextStyle.Italic = fyne.TextWrapWord, true
-	in.body.Content = container.NewPadded(l)
-	in.body.Refresh()
+	in.setBody(l)
 	in.meta.Content = widget.NewLabel("")
 	in.meta.Refresh()
-	in.raw.Content = widget.NewLabel("")
-	in.raw.Refresh()
+	in.setRaw(hostcore.Exchange{}, false)
 }
 
 // showResult fills every part of the inspector from a read.
@@ -152,13 +183,12 @@ func (in *inspector) showResult(r readRequest, res *hostcore.ReadResult) {
 	} else {
 		in.elapsed.SetText("server answered in " + span(res.Elapsed))
 	}
-	in.body.Content = container.NewPadded(renderContents(res.Contents, in.save))
+	in.viewer.SetContents(res.Contents)
+	in.body.Objects = []fyne.CanvasObject{in.viewer}
 	in.body.Refresh()
-	in.body.ScrollToTop()
 	in.meta.Content = metadataView(r, res)
 	in.meta.Refresh()
-	in.raw.Content = rawView(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
-	in.raw.Refresh()
+	in.setRaw(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
 }
 
 // showError shows a failed read by its kind, with what to do next, and the
@@ -168,16 +198,14 @@ func (in *inspector) showError(r readRequest, err error) {
 	kind, _, _, _ := explain(err)
 	in.badge.SetText("FAILED · " + string(kind))
 	in.elapsed.SetText("")
-	in.body.Content = container.NewPadded(errorView(err))
-	in.body.Refresh()
+	in.setBody(errorView(err))
 	in.meta.Content = metadataView(r, nil)
 	in.meta.Refresh()
 	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
 	if !ok {
 		ex = hostcore.Exchange{}
 	}
-	in.raw.Content = rawView(ex, false)
-	in.raw.Refresh()
+	in.setRaw(ex, false)
 	in.tabs.SelectIndex(0)
 	in.sh.fail(err)
 }
@@ -255,7 +283,8 @@ func orNone(s, none string) string {
 	return s
 }
 
-// rawView shows the JSON-RPC request and response as they crossed the wire.
+// rawView shows the JSON-RPC request and response as they crossed the
+// wire, each in a viewer (indented, or as sent; searchable).
 func rawView(ex hostcore.Exchange, fromCache bool) fyne.CanvasObject {
 	if fromCache {
 		return container.NewPadded(caption("Answered from the cache: nothing was sent to the server for this read."))
@@ -263,21 +292,34 @@ func rawView(ex hostcore.Exchange, fromCache bool) fyne.CanvasObject {
 	if len(ex.Request) == 0 && len(ex.Response) == 0 {
 		return container.NewPadded(caption("No exchange was recorded for this read."))
 	}
-	box := container.NewVBox(heading("Request"), monospace(wireText(ex.Request), panelColumns),
-		heading("Response"), monospace(wireText(ex.Response), panelColumns))
+	req, resp := newBodyViewer(nil), newBodyViewer(nil)
+	req.SetMessage("application/json", string(ex.Request))
+	resp.SetMessage("application/json", string(ex.Response))
+	top := container.NewBorder(heading("Request"), nil, nil, nil, req)
+	bottom := container.NewBorder(heading("Response"), nil, nil, nil, resp)
 	if ex.Truncated {
-		box.Add(caption("The exchange was cut to bound memory."))
+		bottom = container.NewBorder(heading("Response"), caption("The exchange was cut to bound memory."), nil, nil, resp)
 	}
-	return box
+	split := container.NewVSplit(top, bottom)
+	split.Offset = 0.35
+	return split
 }
 
-// wireText is a message for the raw view: indented when it is small
-// enough to lay out, else its first bytes as sent.
-func wireText(raw []byte) string {
-	if len(raw) <= maxShownText {
-		return prettyJSON(raw)
+// follow follows a link of a rendered body: a web address opens in the
+// browser; any other (a resource the body names, such as a relative link
+// of a server's Markdown) is read from the same server and account.
+func (in *inspector) follow(u *url.URL) {
+	switch u.Scheme {
+	case "http", "https":
+		if err := fyne.CurrentApp().OpenURL(u); err != nil {
+			in.sh.fail(fmt.Errorf("opening %s: %w", u, err))
+		}
+	case "":
+	default:
+		if in.req.conn != nil {
+			in.read(readRequest{conn: in.req.conn, uri: u.String(), title: u.String()})
+		}
 	}
-	return string(raw[:maxShownText]) + "\n… (" + byteSize(int64(len(raw)-maxShownText)) + " more)"
 }
 
 // save writes a blob to a file the person chooses.
