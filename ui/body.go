@@ -158,7 +158,9 @@ func blobView(b shownBody, save func(hostcore.Content)) fyne.CanvasObject {
 	if n == len(blob) {
 		what = fmt.Sprintf("All %d bytes, in hex:", n)
 	}
-	return container.NewVBox(caption(what), container.NewHScroll(l), saveButton(b.content, save))
+	note := caption(what)
+	note.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(note, container.NewHScroll(l), saveButton(b.content, save))
 }
 
 func saveButton(c hostcore.Content, save func(hostcore.Content)) fyne.CanvasObject {

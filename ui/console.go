@@ -105,7 +105,7 @@ func (c *console) buildUI() fyne.CanvasObject {
 	c.head = widget.NewLabel("")
 	c.head.TextStyle.Monospace = true
 	c.head.Wrapping = fyne.TextWrapWord
-	c.detail = newBodyViewer(&viewerOptions{notify: c.sh.notify})
+	c.detail = newBodyViewer(&viewerOptions{notify: c.sh.notify, noCopy: true}) // Copy message is the console's
 	c.copyOne = widget.NewButtonWithIcon("Copy message", theme.ContentCopyIcon(), c.copySelected)
 	c.copyOne.Disable()
 	copyAll := widget.NewButtonWithIcon("Copy shown", theme.ContentCopyIcon(), c.copyShown)

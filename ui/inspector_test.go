@@ -93,7 +93,7 @@ func TestBlobPreview(t *testing.T) {
 	if name := saveName(hostcore.Content{URI: "test://doc/report", MIMEType: "application/pdf"}); name != "report.pdf" {
 		t.Errorf("save name = %q, want report.pdf", name)
 	}
-	assertMarkup(t, "blob_preview.xml", view)
+	assertMarkupAt(t, "blob_preview.xml", view, 545)
 }
 
 // find returns the first object of type T in o's tree.

@@ -103,6 +103,7 @@ func (r *mdAreaRenderer) placeBlock(i int) {
 			t.Color = r.color(theme.ColorNameHyperlink)
 		}
 		t.Move(origin.AddXY(p.x, p.y))
+		t.Resize(fyne.NewSize(p.w, p.h))
 		t.Refresh()
 	}
 }

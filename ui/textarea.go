@@ -104,6 +104,7 @@ func (r *textAreaRenderer) placeRow(i, col0, col1 int) {
 	t := r.text()
 	t.Text = v.doc.text[s:e]
 	t.Move(fyne.NewPos(v.pad()+float32(col0)*cell.Width, v.rowY(i)))
+	t.Resize(fyne.NewSize(float32(v.doc.columns(s, e))*cell.Width, cell.Height))
 	t.Refresh()
 }
 

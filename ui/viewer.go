@@ -18,7 +18,7 @@ import (
 // their size, a hex preview and Save. Above the body: a line of facts (the
 // kind, the size, the mimeType as the server gave it, how a blob became
 // text), the switch between rendered and source, Wrap lines, Find (Ctrl+F)
-// and Copy. A read of several entries shows one at a time, with a choice of
+// and Copy all (the body as the server sent it). A read of several entries shows one at a time, with a choice of
 // entry.
 //
 // Its API is the screens' way to show a body: SetContents (a read's
@@ -63,6 +63,8 @@ type viewerOptions struct {
 	link func(*url.URL)
 	// notify puts a sentence on the status line.
 	notify func(string)
+	// noCopy leaves Copy all out, for a screen that has its own copy.
+	noCopy bool
 }
 
 // findableView is a view the find bar searches: it marks every match of q
@@ -96,6 +98,7 @@ func (v *bodyViewer) buildUI() {
 	v.picker.OnChanged = func(string) { v.showEntry(v.picker.SelectedIndex()) }
 	v.picker.Hide()
 	v.facts = caption("")
+	v.facts.Wrapping = fyne.TextWrapWord
 	v.modes = widget.NewRadioGroup(nil, func(choice string) {
 		v.setSource(choice != "" && len(v.modes.Options) == 2 && choice == v.modes.Options[1])
 	})
@@ -103,7 +106,7 @@ func (v *bodyViewer) buildUI() {
 	v.wrap = widget.NewCheck("Wrap lines", func(on bool) { v.text.setWrap(on) })
 	v.wrap.SetChecked(true)
 	v.findBtn = widget.NewButtonWithIcon("Find", theme.SearchIcon(), v.ShowFind)
-	v.copyBtn = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), v.copyBody)
+	v.copyBtn = widget.NewButtonWithIcon("Copy all", theme.ContentCopyIcon(), v.copyBody)
 	v.bar = newFindBar()
 	v.bar.onQuery = v.search
 	v.bar.onStep = v.step

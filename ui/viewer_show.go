@@ -115,7 +115,7 @@ func boolIndex(b bool) int {
 // for the text view, the mode switch for a kind shown two ways.
 func (v *bodyViewer) setTools(text, lines, modes bool) {
 	show(v.findBtn, text)
-	show(v.copyBtn, text)
+	show(v.copyBtn, text && !v.opts.noCopy)
 	show(v.wrap, lines)
 	show(v.modes, modes)
 	show(v.tools, text || modes)
