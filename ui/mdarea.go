@@ -81,7 +81,7 @@ func (r *mdAreaRenderer) Refresh() {
 	for _, t := range r.texts[:r.shown] {
 		r.objects = append(r.objects, t)
 	}
-	canvas.Refresh(r.a)
+	canvas.Refresh(r.a) // once for all: each object's own Refresh costs a stack trace (Fyne's main-goroutine check)
 }
 
 // placeBlock places block i's decorations, matches and pieces.
@@ -104,7 +104,6 @@ func (r *mdAreaRenderer) placeBlock(i int) {
 		}
 		t.Move(origin.AddXY(p.x, p.y))
 		t.Resize(fyne.NewSize(p.w, p.h))
-		t.Refresh()
 	}
 }
 
@@ -166,7 +165,6 @@ func (r *mdAreaRenderer) rect(pos fyne.Position, size fyne.Size, fill color.Colo
 	m.FillColor = fill
 	m.Move(pos)
 	m.Resize(size)
-	m.Refresh()
 }
 
 // linkAt is the link under a point of the area, or "".

@@ -89,7 +89,7 @@ func (r *textAreaRenderer) Refresh() {
 	for _, t := range r.texts[:r.shown] {
 		r.objects = append(r.objects, t)
 	}
-	canvas.Refresh(r.a)
+	canvas.Refresh(r.a) // once for all: each object's own Refresh costs a stack trace (Fyne's main-goroutine check)
 }
 
 // placeRow shows row i's columns col0 to col1.
@@ -105,7 +105,6 @@ func (r *textAreaRenderer) placeRow(i, col0, col1 int) {
 	t.Text = v.doc.text[s:e]
 	t.Move(fyne.NewPos(v.pad()+float32(col0)*cell.Width, v.rowY(i)))
 	t.Resize(fyne.NewSize(float32(v.doc.columns(s, e))*cell.Width, cell.Height))
-	t.Refresh()
 }
 
 // text takes the next text of the pool, styled by the theme.
@@ -136,7 +135,6 @@ func (r *textAreaRenderer) mark(i, c0, c1 int, fill color.Color) {
 	m.FillColor = fill
 	m.Move(fyne.NewPos(v.pad()+float32(c0)*cell.Width, v.rowY(i)))
 	m.Resize(fyne.NewSize(float32(c1-c0)*cell.Width, cell.Height))
-	m.Refresh()
 }
 
 // markRange marks the part of rows first to last that lies between two
