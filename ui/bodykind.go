@@ -41,6 +41,64 @@ type shownBody struct {
 	image   image.Image
 	format  string // the image's format: png, jpeg, gif
 	message bool   // the host's record (a JSON-RPC message), not a resource's body
+
+	// The documents the views show, made once: docs[0] the text rendered
+	// (JSON indented), docs[1] as sent; md the rendered blocks.
+	docs [2]*textDoc
+	md   *mdDoc
+}
+
+// preparedContents are a read's entries made ready to show.
+type preparedContents []*shownBody
+
+// prepareContents classifies each entry and makes the document its view
+// shows first (the text's lines, JSON indented, Markdown or HTML parsed).
+// It is pure and may run on any goroutine: a screen that gets a body on a
+// goroutine prepares it there, and the window's thread only lays out what
+// is on screen (bodyViewer.ShowPrepared).
+func prepareContents(cs []hostcore.Content) preparedContents {
+	out := make(preparedContents, len(cs))
+	for i, c := range cs {
+		b := classify(c)
+		out[i] = b.prepare()
+	}
+	return out
+}
+
+// prepare makes the document the body is first shown with.
+func (b shownBody) prepare() *shownBody {
+	switch {
+	case b.rendered():
+		b.mdDoc()
+	case b.kind != kindImage && b.kind != kindBinary:
+		b.textDoc(false)
+	}
+	return &b
+}
+
+// rendered reports whether the body has a rendered view.
+func (b *shownBody) rendered() bool { return b.kind == kindMarkdown || b.kind == kindHTML }
+
+// textDoc is the body's text as lines: rendered (JSON indented) or as
+// sent.
+func (b *shownBody) textDoc(source bool) *textDoc {
+	k := boolIndex(source)
+	if b.docs[k] == nil {
+		text := b.text
+		if b.kind == kindJSON && !source {
+			text = prettyJSON([]byte(text))
+		}
+		b.docs[k] = newTextDoc(text)
+	}
+	return b.docs[k]
+}
+
+// mdDoc is the body rendered as blocks.
+func (b *shownBody) mdDoc() *mdDoc {
+	if b.md == nil {
+		b.md = renderedDoc(*b)
+	}
+	return b.md
 }
 
 // classify decides how to show c.

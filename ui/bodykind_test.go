@@ -58,17 +58,17 @@ func TestClassify(t *testing.T) {
 // server gave it, and how a blob became text.
 func TestBodyFacts(t *testing.T) {
 	b := classify(hostcore.Content{URI: "demo://b", MIMEType: "text/plain", Blob: []byte("Resource 1"), IsBlob: true})
-	got := bodyFacts(b, newTextDoc(b.text), false)
+	got := bodyFacts(&b, newTextDoc(b.text), false)
 	want := "Blob · 10 bytes (10 B) · mimeType text/plain as the server gave it · shown as text, read as UTF-8 · 1 line"
 	if got != want {
 		t.Errorf("facts = %q\nwant    %q", got, want)
 	}
 	b = classify(hostcore.Content{URI: "demo://b", Blob: []byte{0, 1, 2, 3, 0xff}, IsBlob: true})
-	if got := bodyFacts(b, nil, false); !strings.Contains(got, "no mimeType given · not text (the bytes look like application/octet-stream)") {
+	if got := bodyFacts(&b, nil, false); !strings.Contains(got, "no mimeType given · not text (the bytes look like application/octet-stream)") {
 		t.Errorf("an untyped blob's facts = %q", got)
 	}
 	b = classify(hostcore.Content{URI: "demo://j", MIMEType: "application/json", Text: `{"a":`})
-	if got := bodyFacts(b, nil, false); !strings.Contains(got, "not valid JSON, shown as sent") {
+	if got := bodyFacts(&b, nil, false); !strings.Contains(got, "not valid JSON, shown as sent") {
 		t.Errorf("broken JSON's facts = %q", got)
 	}
 }

@@ -141,9 +141,13 @@ func (in *inspector) read(r readRequest) {
 	in.progress.Show()
 	// The new uri is never shown above the previous read's body and badge.
 	in.showPlaceholder("reading…", "Reading "+r.uri+" from "+r.conn.Server.Name+"…")
-	run(in.sh.work, ctx, func(ctx context.Context) (*hostcore.ReadResult, error) {
-		return r.conn.Read(ctx, r.uri, r.mode)
-	}, func(res *hostcore.ReadResult, err error) {
+	run(in.sh.work, ctx, func(ctx context.Context) (shownRead, error) {
+		res, err := r.conn.Read(ctx, r.uri, r.mode)
+		if err != nil {
+			return shownRead{}, err
+		}
+		return shownRead{res, prepareContents(res.Contents)}, nil // the body is made ready here, off the window's thread
+	}, func(read shownRead, err error) {
 		if !in.busy.current(gen) {
 			return
 		}
@@ -155,8 +159,14 @@ func (in *inspector) read(r readRequest) {
 			in.showError(r, err)
 			return
 		}
-		in.showResult(r, res)
+		in.showResult(r, read)
 	})
+}
+
+// shownRead is a read's result with its entries made ready to show.
+type shownRead struct {
+	*hostcore.ReadResult
+	bodies preparedContents
 }
 
 // showPlaceholder empties the badge, the body and the exchange, saying
@@ -174,7 +184,8 @@ func (in *inspector) showPlaceholder(badge, why string) {
 }
 
 // showResult fills every part of the inspector from a read.
-func (in *inspector) showResult(r readRequest, res *hostcore.ReadResult) {
+func (in *inspector) showResult(r readRequest, read shownRead) {
+	res := read.ReadResult
 	text, imp := cacheBadge(res.Cache)
 	in.badge.Importance = imp
 	in.badge.SetText(text)
@@ -183,7 +194,7 @@ func (in *inspector) showResult(r readRequest, res *hostcore.ReadResult) {
 	} else {
 		in.elapsed.SetText("server answered in " + span(res.Elapsed))
 	}
-	in.viewer.SetContents(res.Contents)
+	in.viewer.ShowPrepared(read.bodies)
 	in.body.Objects = []fyne.CanvasObject{in.viewer}
 	in.body.Refresh()
 	in.meta.Content = metadataView(r, res)

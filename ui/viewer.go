@@ -28,11 +28,9 @@ type bodyViewer struct {
 	widget.BaseWidget
 	opts viewerOptions
 
-	entries []shownBody
-	shown   int          // the entry on screen
-	source  bool         // the source (Markdown, HTML) or the text as sent (JSON)
-	docs    [2]*textDoc  // the shown entry's documents, rendered and source, made once
-	mdDoc   *mdDoc       // the shown entry's rendered blocks, made once
+	entries []*shownBody
+	shown   int  // the entry on screen
+	source  bool // the source (Markdown, HTML) or the text as sent (JSON)
 	query   string       // what the find bar looks for
 	finding bool         // the find bar is open (hidden while no text is shown)
 	found   int          // matches of query in the view
@@ -121,14 +119,14 @@ func (v *bodyViewer) buildUI() {
 // CreateRenderer draws the viewer's parts.
 func (v *bodyViewer) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.root) }
 
-// SetContents shows a read's entries, the first of them on screen.
-func (v *bodyViewer) SetContents(cs []hostcore.Content) {
-	bodies := make([]shownBody, len(cs))
-	for i, c := range cs {
-		bodies[i] = classify(c)
-	}
-	v.setEntries(bodies)
-}
+// SetContents shows a read's entries, the first of them on screen. A
+// screen that gets a big body on a goroutine can prepare it there
+// (prepareContents) and hand it to ShowPrepared instead, so the window's
+// thread only lays out the screen.
+func (v *bodyViewer) SetContents(cs []hostcore.Content) { v.ShowPrepared(prepareContents(cs)) }
+
+// ShowPrepared shows entries that prepareContents made.
+func (v *bodyViewer) ShowPrepared(p preparedContents) { v.setEntries(p) }
 
 // SetBody shows one entry.
 func (v *bodyViewer) SetBody(c hostcore.Content) { v.SetContents([]hostcore.Content{c}) }
@@ -139,11 +137,11 @@ func (v *bodyViewer) SetBody(c hostcore.Content) { v.SetContents([]hostcore.Cont
 func (v *bodyViewer) SetMessage(mimeType, text string) {
 	b := classify(hostcore.Content{MIMEType: mimeType, Text: text})
 	b.message = true
-	v.setEntries([]shownBody{b})
+	v.setEntries([]*shownBody{b.prepare()})
 }
 
 // setEntries shows bodies, with a choice of entry when there are several.
-func (v *bodyViewer) setEntries(bodies []shownBody) {
+func (v *bodyViewer) setEntries(bodies []*shownBody) {
 	v.entries = bodies
 	names := make([]string, len(bodies))
 	for i, b := range bodies {
@@ -163,7 +161,7 @@ func (v *bodyViewer) setEntries(bodies []shownBody) {
 
 // Clear shows nothing, and keeps no body.
 func (v *bodyViewer) Clear() {
-	v.entries, v.docs, v.mdDoc = nil, [2]*textDoc{}, nil
+	v.entries = nil
 	v.picker.Hide()
 	v.showEntry(-1)
 	v.text.setDoc(newTextDoc(""))

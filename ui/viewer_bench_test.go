@@ -13,11 +13,14 @@ import (
 
 // The body viewer's speed, in Fyne's test driver, on the goroutine that
 // is the window's: the same bodies the bodies mode serves (mcptest.Body),
-// shown in a viewer of the inspector's body size. "show" gives the body to
-// a viewer on screen that showed another before, as the inspector does on
-// each read (Clear, then SetContents), with nothing measured yet (a
-// rendered body's words are measured anew), until the first screen's rows
-// exist; "paint" adds the test driver's software paint of that screen; "scroll" moves a shown body down by a page, every row new;
+// shown in a viewer of the inspector's body size. "prepare" is the work
+// the read's goroutine does before the window sees the body (classify,
+// find the lines, indent JSON, parse Markdown or HTML); "show" is the
+// window thread's part: the prepared body given to a viewer on screen
+// that showed another before, as the inspector does on each read, with
+// nothing measured yet (a rendered body's words are measured anew), until
+// the first screen's rows exist; "paint" adds the test driver's software
+// paint of that screen; "scroll" moves a shown body down by a page, every row new;
 // "layout-all" lays out every block of a rendered body at the width, as
 // scrolling to its end would. Each reports cpu-ms/op, the process's CPU
 // (less disturbed by a busy machine than the wall time), besides ns/op.
@@ -63,32 +66,52 @@ func BenchmarkViewer(b *testing.B) {
 		{"markdown-1m", mcptest.BodyMarkdown, "1m"}, {"html-1m", mcptest.BodyHTML, "1m"},
 	} {
 		c := benchBody(b, tt.kind, tt.size)
+		b.Run(tt.name+"/prepare", func(b *testing.B) { benchPrepare(b, c) })
 		b.Run(tt.name+"/show", func(b *testing.B) { benchShow(b, c, false) })
 		b.Run(tt.name+"/paint", func(b *testing.B) { benchShow(b, c, true) })
 	}
 }
 
-// benchShow shows c in the viewer each op; with paint, the test driver
-// paints the screen too.
+// benchShow shows c in the viewer each op, as the inspector does: the
+// body prepared off the window's thread (not timed), then shown; with
+// paint, the test driver paints the screen too.
 func benchShow(b *testing.B, c hostcore.Content, paint bool) {
 	test.NewTempApp(b)
 	v, cv := shownViewer(hostcore.Content{URI: "test://first", MIMEType: "text/plain", Text: "the body before"})
-	before, _ := cpuTime()
+	var cpu time.Duration
 	rows := 0
 	for b.Loop() {
+		b.StopTimer()
+		p := prepareContents([]hostcore.Content{c})
 		v.Clear()
 		v.md.measure.forget()
-		v.SetBody(c)
+		before, _ := cpuTime()
+		b.StartTimer()
+		v.ShowPrepared(p)
 		if paint {
 			cv.(test.WindowlessCanvas).Capture()
 		}
+		b.StopTimer()
+		after, _ := cpuTime()
+		cpu += after - before
 		rows = len(v.shownRowsOrPieces())
+		b.StartTimer()
 	}
-	reportCPU(b, before)
+	b.ReportMetric(ms(cpu)/float64(b.N), "cpu-ms/op")
 	if rows == 0 {
 		b.Fatal("nothing was shown")
 	}
 	b.ReportMetric(float64(rows), "rows-shown")
+}
+
+// benchPrepare prepares c as a read's goroutine does before the window
+// shows it: classified, its lines found, JSON indented, Markdown parsed.
+func benchPrepare(b *testing.B, c hostcore.Content) {
+	before, _ := cpuTime()
+	for b.Loop() {
+		prepareContents([]hostcore.Content{c})
+	}
+	reportCPU(b, before)
 }
 
 // shownRowsOrPieces is what the view on screen draws.

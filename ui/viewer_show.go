@@ -18,8 +18,7 @@ var shortcutFindInBody = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: f
 // showEntry puts entry i on screen (-1: nothing), in the view its kind
 // takes.
 func (v *bodyViewer) showEntry(i int) {
-	v.shown, v.docs, v.mdDoc = i, [2]*textDoc{}, nil
-	v.source = false
+	v.shown, v.source = i, false
 	if i < 0 || i >= len(v.entries) {
 		v.view = nil
 		v.facts.SetText("")
@@ -67,20 +66,21 @@ func (v *bodyViewer) present() {
 	var obj fyne.CanvasObject
 	switch {
 	case b.kind == kindImage:
-		v.view, obj = nil, container.NewVScroll(imageView(b, v.save))
+		v.view, obj = nil, container.NewVScroll(imageView(*b, v.save))
 	case b.kind == kindBinary:
-		v.view, obj = nil, container.NewVScroll(blobView(b, v.save))
-	case (b.kind == kindMarkdown || b.kind == kindHTML) && !v.source:
-		if v.mdDoc == nil {
-			v.mdDoc = renderedDoc(b)
-		}
-		v.md.setDoc(v.mdDoc, b.content.URI)
+		v.view, obj = nil, container.NewVScroll(blobView(*b, v.save))
+	case b.rendered() && !v.source:
+		v.md.setDoc(b.mdDoc(), b.content.URI)
 		v.view, obj = v.md, v.md
 	default:
-		v.text.setDoc(v.textDoc(b))
+		v.text.setDoc(b.textDoc(v.source))
 		v.view, obj = v.text, v.text
 	}
-	v.facts.SetText(bodyFacts(b, v.docs[boolIndex(v.source)], v.source))
+	var doc *textDoc
+	if v.view == fyne.CanvasObject(v.text) {
+		doc = b.textDoc(v.source)
+	}
+	v.facts.SetText(bodyFacts(b, doc, v.source))
 	v.area.Objects = []fyne.CanvasObject{obj}
 	v.area.Refresh()
 	isText := v.view != nil
@@ -88,20 +88,6 @@ func (v *bodyViewer) present() {
 	if v.finding && isText {
 		v.search(v.query)
 	}
-}
-
-// textDoc is the document of the entry's text in the current mode, made
-// once per entry and mode.
-func (v *bodyViewer) textDoc(b shownBody) *textDoc {
-	k := boolIndex(v.source)
-	if v.docs[k] == nil {
-		text := b.text
-		if b.kind == kindJSON && !v.source {
-			text = prettyJSON([]byte(text))
-		}
-		v.docs[k] = newTextDoc(text)
-	}
-	return v.docs[k]
 }
 
 func boolIndex(b bool) int {
@@ -133,7 +119,7 @@ func show(o fyne.CanvasObject, on bool) {
 
 // bodyFacts is the line above a body: its kind, its size, its mimeType as
 // the server gave it, and what the view did with it.
-func bodyFacts(b shownBody, doc *textDoc, source bool) string {
+func bodyFacts(b *shownBody, doc *textDoc, source bool) string {
 	c := b.content
 	field := "Text"
 	if c.IsBlob {
