@@ -29,8 +29,8 @@ type bodyViewer struct {
 	opts viewerOptions
 
 	entries []*shownBody
-	shown   int  // the entry on screen
-	source  bool // the source (Markdown, HTML) or the text as sent (JSON)
+	shown   int          // the entry on screen
+	source  bool         // the source (Markdown, HTML) or the text as sent (JSON)
 	query   string       // what the find bar looks for
 	finding bool         // the find bar is open (hidden while no text is shown)
 	found   int          // matches of query in the view

@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/mcptest"
@@ -76,7 +77,7 @@ func TestViewerShowsAMegabyteOnDemand(t *testing.T) {
 	h.do(func() { v.text.area.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd}) })
 	h.do(func() { shown = v.text.shownRows() })
 	if last := lines[len(lines)-1]; len(shown) == 0 || !strings.HasSuffix(last, shown[len(shown)-1]) {
-		t.Errorf("at the end the last row is %q; want the end of the body's last line %q", last, shown[len(shown)-1])
+		t.Errorf("at the end the last row is %q; want the end of the body's last line %q", first(shown[len(shown)-1:]), last)
 	}
 	if f := v.facts.Text; !strings.Contains(f, "1,048,576 bytes") || !strings.Contains(f, "mimeType text/plain as the server gave it") {
 		t.Errorf("facts: %q", f)
@@ -279,5 +280,94 @@ func TestHTMLRendered(t *testing.T) {
 	h.do(func() { all = strings.Join(v.text.shownRows(), "\n") })
 	if !strings.HasPrefix(all, "<!DOCTYPE html>") {
 		t.Errorf("the source starts %.80q", all)
+	}
+}
+
+// The console's message pane is the same viewer: the chosen message shows
+// indented as rows, and Ctrl+F finds in it, from the filter field too.
+func TestConsoleMessageInTheViewer(t *testing.T) {
+	h := newHarness(t)
+	id := h.memoryIDs("acme", "m", 1)[0]
+	h.do(func() { h.app.ReadID(id) })
+	h.settle()
+	h.do(h.app.ShowConsole)
+	c := h.app.console
+	h.do(func() { h.app.ConsoleFilter(id) })
+	if err := h.try(func() error { return h.app.ConsoleSelect("resources/read") }); err != nil {
+		t.Fatal(err)
+	}
+	h.do(func() {
+		rows := c.detail.text.shownRows()
+		if c.detail.view != fyne.CanvasObject(c.detail.text) || first(rows) != "{" || !strings.HasPrefix(c.detail.facts.Text, "Message · ") {
+			t.Errorf("the message shows %q with facts %q", rows, c.detail.facts.Text)
+		}
+		c.win.Canvas().Focus(c.filter)
+		c.filter.TypedShortcut(shortcutFindInBody)
+	})
+	h.do(func() {
+		if c.detail.bar.box.Hidden || c.win.Canvas().Focused() != c.detail.bar.field {
+			t.Fatal("Ctrl+F in the filter did not open the message's find bar")
+		}
+		test.Type(c.detail.bar.field, id)
+	})
+	h.do(func() {
+		if c.detail.found == 0 || !strings.HasPrefix(c.detail.bar.count.Text, "1 of ") {
+			t.Errorf("finding %s in its read's response: %q", id, c.detail.bar.count.Text)
+		}
+	})
+}
+
+// A read of several entries shows one at a time, with a choice of entry
+// that names each; each entry shows as its kind.
+func TestViewerEntries(t *testing.T) {
+	test.NewTempApp(t)
+	v := newBodyViewer(nil)
+	w := test.NewWindow(v)
+	defer w.Close()
+	w.Resize(fyne.NewSize(545, 330))
+	v.SetContents([]hostcore.Content{
+		{URI: "test://a.txt", MIMEType: "text/plain", Text: "first entry"},
+		{URI: "test://b.png", MIMEType: "image/png", Blob: mcptest.ImagePNG(), IsBlob: true},
+		{URI: "test://c.md", MIMEType: "text/markdown", Text: "# Third"},
+	})
+	if v.picker.Hidden || len(v.picker.Options) != 3 || v.picker.Options[1] != "Entry 2 of 3 · test://b.png · image/png" {
+		t.Fatalf("the choice of entry: hidden %v, %q", v.picker.Hidden, v.picker.Options)
+	}
+	if first(v.text.shownRows()) != "first entry" {
+		t.Errorf("the first entry shows %q", v.text.shownRows())
+	}
+	v.picker.SetSelectedIndex(1)
+	if v.view != nil || !strings.Contains(v.facts.Text, "PNG image, 96×64 pixels") || !v.findBtn.Hidden {
+		t.Errorf("the image entry: facts %q, find shown %v", v.facts.Text, !v.findBtn.Hidden)
+	}
+	v.picker.SetSelectedIndex(2)
+	if v.view != fyne.CanvasObject(v.md) || first(v.md.shownPieces()) != "Third" {
+		t.Errorf("the Markdown entry shows %q", v.md.shownPieces())
+	}
+	v.SetBody(hostcore.Content{URI: "test://one", Text: "one"})
+	if !v.picker.Hidden {
+		t.Error("one entry still offers a choice of entry")
+	}
+}
+
+// The viewer follows a change of theme: its rows take the new text colour.
+func TestViewerFollowsTheTheme(t *testing.T) {
+	fa := test.NewTempApp(t)
+	fa.Settings().SetTheme(newReadableTheme(ThemeLight))
+	v := newBodyViewer(nil)
+	w := test.NewWindow(v)
+	defer w.Close()
+	w.Resize(fyne.NewSize(545, 330))
+	v.SetBody(hostcore.Content{URI: "test://t", MIMEType: "text/plain", Text: "some text"})
+	dark := newReadableTheme(ThemeDark)
+	fa.Settings().SetTheme(dark)
+	want := dark.Color(theme.ColorNameForeground, theme.VariantDark)
+	for _, txt := range v.text.area.texts() {
+		if txt.Color != want {
+			t.Errorf("after the switch to dark the row %q is %v, want %v", txt.Text, txt.Color, want)
+		}
+	}
+	if len(v.text.area.texts()) == 0 {
+		t.Fatal("no rows shown")
 	}
 }
