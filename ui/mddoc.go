@@ -1,6 +1,9 @@
 package ui
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // An mdDoc is a rendered body (Markdown, or HTML read as text) as a flat
 // list of blocks: paragraphs, headings, code blocks and rules, each with
@@ -31,7 +34,13 @@ type mdBlock struct {
 	runs   []mdRun
 	text   string // the runs' text, one after the other
 	runes  int    // the runes of text, for the height estimate
+	joined bool   // the next block goes on with this one (a long block cut in parts): no gap between
 }
+
+// maxBlockBytes is the most text a block holds: a longer paragraph or code
+// block is cut in parts, at a space or a line's end, so that what comes on
+// screen is laid out in parts of this size, however long the paragraph.
+const maxBlockBytes = 8 << 10
 
 // mdStyle is how a run is drawn.
 type mdStyle uint8
@@ -62,8 +71,67 @@ type docBuilder struct {
 }
 
 // add appends a block with the builder's nesting, taking the pending list
-// marker, and merges its neighbouring runs of one style.
+// marker, and merges its neighbouring runs of one style; a block longer
+// than maxBlockBytes goes in joined parts.
 func (b *docBuilder) add(blk mdBlock) {
+	for _, part := range cutBlock(blk) {
+		b.add1(part)
+	}
+}
+
+// cutBlock cuts blk's runs into parts of at most about maxBlockBytes, at a
+// space (or, in a code block, a newline) of a run, each part joined to the
+// next. A run with no such place in reach is cut where it must be.
+func cutBlock(blk mdBlock) []mdBlock {
+	size := 0
+	for _, r := range blk.runs {
+		size += len(r.text)
+	}
+	if size <= maxBlockBytes || blk.kind == mdRule {
+		return []mdBlock{blk}
+	}
+	sep := byte(' ')
+	if blk.kind == mdCode {
+		sep = '\n'
+	}
+	var parts []mdBlock
+	cur, n := blk, 0
+	cur.runs = nil
+	for _, r := range blk.runs {
+		for n+len(r.text) > maxBlockBytes {
+			room := maxBlockBytes - n
+			cut := strings.LastIndexByte(r.text[:max(room, 0)], sep) + 1
+			if cut <= 0 && n == 0 {
+				cut = cutAtRune(r.text, maxBlockBytes)
+			}
+			if cut > 0 {
+				head := r
+				head.text = r.text[:cut]
+				cur.runs = append(cur.runs, head)
+				r.text = r.text[cut:]
+			}
+			cur.joined = true
+			parts = append(parts, cur)
+			cur = mdBlock{kind: blk.kind, level: blk.level}
+			n = 0
+		}
+		cur.runs = append(cur.runs, r)
+		n += len(r.text)
+	}
+	cur.joined = blk.joined
+	return append(parts, cur)
+}
+
+// cutAtRune is the last rune boundary of s at or before n.
+func cutAtRune(s string, n int) int {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
+
+// add1 appends one block.
+func (b *docBuilder) add1(blk mdBlock) {
 	blk.depth, blk.quote = b.depth, b.quote
 	blk.marker, b.marker = b.marker, ""
 	var sb strings.Builder

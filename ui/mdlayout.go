@@ -105,6 +105,9 @@ func layBlock(blk *mdBlock, width float32, mm mdMetrics, m *textMeasurer) *mdLai
 	bottom := f.y - mm.lineGap
 	if blk.kind == mdCode {
 		bottom += mm.pad
+		if blk.joined {
+			bottom -= mm.pad // the next part goes on with the block
+		}
 		f.out.decos = append([]mdDeco{{kind: decoCodeBlock, x: left, w: width - left, h: bottom}}, f.out.decos...)
 	}
 	if blk.quote {
@@ -112,6 +115,9 @@ func layBlock(blk *mdBlock, width float32, mm mdMetrics, m *textMeasurer) *mdLai
 	}
 	f.marker(blk)
 	f.out.height = bottom + mm.gap
+	if blk.joined {
+		f.out.height = bottom + mm.lineGap
+	}
 	return f.out
 }
 

@@ -100,3 +100,40 @@ func TestHTMLDoc(t *testing.T) {
 		t.Errorf("blocks (-want +got):\n%s", diff)
 	}
 }
+
+// A paragraph or code block longer than maxBlockBytes is cut in joined
+// parts at spaces (a code block at line ends), none longer than the
+// limit, their text the whole; the list marker stays on the first.
+func TestLongBlocksAreCut(t *testing.T) {
+	long := strings.Repeat("word `code` **bold** ", 3000)
+	code := strings.Repeat("line of code\n", 2000)
+	doc := markdownDoc("- " + long + "\n\n```\n" + code + "```\n")
+	var para, codeText strings.Builder
+	parts := 0
+	for i, b := range doc.blocks {
+		if len(b.text) > maxBlockBytes {
+			t.Errorf("block %d holds %d bytes", i, len(b.text))
+		}
+		if i > 0 && b.marker != "" {
+			t.Errorf("part %d has the marker %q", i, b.marker)
+		}
+		if b.kind == mdCode {
+			codeText.WriteString(b.text)
+			if b.joined && !strings.HasSuffix(b.text, "\n") {
+				t.Errorf("a code part ends mid-line: %q", b.text[len(b.text)-20:])
+			}
+		} else {
+			para.WriteString(b.text)
+			parts++
+		}
+	}
+	if doc.blocks[0].marker != "•" || parts < 2 || !doc.blocks[0].joined || doc.blocks[len(doc.blocks)-1].joined {
+		t.Errorf("%d parts; first marker %q joined %v", parts, doc.blocks[0].marker, doc.blocks[0].joined)
+	}
+	if got, want := para.String(), strings.TrimSpace(strings.NewReplacer("`", "", "**", "").Replace(long)); got != want {
+		t.Errorf("the paragraph's parts hold %d bytes, want %d", len(got), len(want))
+	}
+	if codeText.String() != strings.TrimSuffix(code, "\n") {
+		t.Errorf("the code block's parts hold %d bytes, want %d", codeText.Len(), len(code)-1)
+	}
+}
