@@ -18,7 +18,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // A read's body is shown by the bodyViewer (viewer.go); this file holds
@@ -37,7 +37,7 @@ const (
 )
 
 // mimeOf is an entry's MIME type, sniffed when the server gave none.
-func mimeOf(c hostcore.Content) string {
+func mimeOf(c pack.Content) string {
 	if c.MIMEType != "" {
 		return c.MIMEType
 	}
@@ -119,7 +119,7 @@ func caption(text string) *widget.Label {
 
 // imageView shows a decoded image at a readable size, with Save (its facts
 // are the viewer's line above it).
-func imageView(b shownBody, save func(hostcore.Content)) fyne.CanvasObject {
+func imageView(b shownBody, save func(pack.Content)) fyne.CanvasObject {
 	bd := b.image.Bounds()
 	view := canvas.NewImageFromImage(b.image)
 	view.FillMode = canvas.ImageFillContain
@@ -147,7 +147,7 @@ func imageSize(w, h int) fyne.Size {
 
 // blobView shows a blob of no text type: a hex preview of its first bytes
 // and Save (its size and mimeType are the viewer's line above it).
-func blobView(b shownBody, save func(hostcore.Content)) fyne.CanvasObject {
+func blobView(b shownBody, save func(pack.Content)) fyne.CanvasObject {
 	blob := b.content.Blob
 	n := min(len(blob), hexPreviewLen)
 	dump := strings.TrimRight(hex.Dump(blob[:n]), "\n")
@@ -163,14 +163,14 @@ func blobView(b shownBody, save func(hostcore.Content)) fyne.CanvasObject {
 	return container.NewVBox(note, container.NewHScroll(l), saveButton(b.content, save))
 }
 
-func saveButton(c hostcore.Content, save func(hostcore.Content)) fyne.CanvasObject {
+func saveButton(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
 	b := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() { save(c) })
 	return container.NewHBox(b)
 }
 
 // saveName is a file name for an entry: the last segment of its URI, with
 // an extension for its type when it has none.
-func saveName(c hostcore.Content) string {
+func saveName(c pack.Content) string {
 	name := path.Base(strings.TrimRight(c.URI, "/"))
 	if i := strings.IndexAny(name, "?#"); i >= 0 {
 		name = name[:i]

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // How a body is shown depends on what it is, and what it is depends on
@@ -34,7 +34,7 @@ const (
 
 // shownBody is one entry as the viewer shows it.
 type shownBody struct {
-	content hostcore.Content
+	content pack.Content
 	kind    bodyKind
 	text    string // the text, decoded from the blob for a blob of a text type
 	decoded string // how a blob's bytes became text ("UTF-8", "ISO-8859-1"), or why not wholly
@@ -56,7 +56,7 @@ type preparedContents []*shownBody
 // It is pure and may run on any goroutine: a screen that gets a body on a
 // goroutine prepares it there, and the window's thread only lays out what
 // is on screen (bodyViewer.ShowPrepared).
-func prepareContents(cs []hostcore.Content) preparedContents {
+func prepareContents(cs []pack.Content) preparedContents {
 	out := make(preparedContents, len(cs))
 	for i, c := range cs {
 		b := classify(c)
@@ -102,7 +102,7 @@ func (b *shownBody) mdDoc() *mdDoc {
 }
 
 // classify decides how to show c.
-func classify(c hostcore.Content) shownBody {
+func classify(c pack.Content) shownBody {
 	b := shownBody{content: c, text: c.Text}
 	media, params := mediaType(c.MIMEType)
 	if c.IsBlob {

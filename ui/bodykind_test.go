@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -13,13 +13,13 @@ import (
 // mark), a text of JSON or Markdown type is JSON or Markdown, a blob that
 // decodes as an image is an image, any other blob bytes.
 func TestClassify(t *testing.T) {
-	blob := func(mime string, b []byte) hostcore.Content {
-		return hostcore.Content{URI: "test://x", MIMEType: mime, Blob: b, IsBlob: true}
+	blob := func(mime string, b []byte) pack.Content {
+		return pack.Content{URI: "test://x", MIMEType: mime, Blob: b, IsBlob: true}
 	}
-	text := func(uri, mime, s string) hostcore.Content { return hostcore.Content{URI: uri, MIMEType: mime, Text: s} }
+	text := func(uri, mime, s string) pack.Content { return pack.Content{URI: uri, MIMEType: mime, Text: s} }
 	tests := []struct {
 		name     string
-		c        hostcore.Content
+		c        pack.Content
 		kind     bodyKind
 		text     string
 		decoding string // what the facts say of the decoding; "" for a text entry
@@ -57,17 +57,17 @@ func TestClassify(t *testing.T) {
 // The facts above a body say its field, its size, its mimeType as the
 // server gave it, and how a blob became text.
 func TestBodyFacts(t *testing.T) {
-	b := classify(hostcore.Content{URI: "demo://b", MIMEType: "text/plain", Blob: []byte("Resource 1"), IsBlob: true})
+	b := classify(pack.Content{URI: "demo://b", MIMEType: "text/plain", Blob: []byte("Resource 1"), IsBlob: true})
 	got := bodyFacts(&b, newTextDoc(b.text), false)
 	want := "Blob · 10 bytes (10 B) · mimeType text/plain as the server gave it · shown as text, read as UTF-8 · 1 line"
 	if got != want {
 		t.Errorf("facts = %q\nwant    %q", got, want)
 	}
-	b = classify(hostcore.Content{URI: "demo://b", Blob: []byte{0, 1, 2, 3, 0xff}, IsBlob: true})
+	b = classify(pack.Content{URI: "demo://b", Blob: []byte{0, 1, 2, 3, 0xff}, IsBlob: true})
 	if got := bodyFacts(&b, nil, false); !strings.Contains(got, "no mimeType given · not text (the bytes look like application/octet-stream)") {
 		t.Errorf("an untyped blob's facts = %q", got)
 	}
-	b = classify(hostcore.Content{URI: "demo://j", MIMEType: "application/json", Text: `{"a":`})
+	b = classify(pack.Content{URI: "demo://j", MIMEType: "application/json", Text: `{"a":`})
 	if got := bodyFacts(&b, nil, false); !strings.Contains(got, "not valid JSON, shown as sent") {
 		t.Errorf("broken JSON's facts = %q", got)
 	}

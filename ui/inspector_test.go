@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Selecting an image resource reads it and shows the blob as an image,
@@ -82,7 +82,7 @@ func TestBlobPreview(t *testing.T) {
 	test.NewTempApp(t)
 	blob := []byte("%PDF-1.7\n\x00\x01\x02 binary body")
 	view := newBodyViewer(nil)
-	view.SetBody(hostcore.Content{URI: "test://doc/report.pdf", MIMEType: "application/pdf", Blob: blob, IsBlob: true})
+	view.SetBody(pack.Content{URI: "test://doc/report.pdf", MIMEType: "application/pdf", Blob: blob, IsBlob: true})
 	got := texts(view)
 	for _, want := range []string{"Blob · 24 bytes (24 B) · mimeType application/pdf as the server gave it · not text",
 		"All 24 bytes, in hex:", "25 50 44 46 2d 31 2e 37", "Save…"} {
@@ -90,7 +90,7 @@ func TestBlobPreview(t *testing.T) {
 			t.Errorf("the blob view lacks %q:\n%s", want, got)
 		}
 	}
-	if name := saveName(hostcore.Content{URI: "test://doc/report", MIMEType: "application/pdf"}); name != "report.pdf" {
+	if name := saveName(pack.Content{URI: "test://doc/report", MIMEType: "application/pdf"}); name != "report.pdf" {
 		t.Errorf("save name = %q, want report.pdf", name)
 	}
 	assertMarkupAt(t, "blob_preview.xml", view, 545)

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // bodyViewer shows a body, whatever its size: text and JSON as a
@@ -56,7 +56,7 @@ type bodyViewer struct {
 // nothing.
 type viewerOptions struct {
 	// save writes a blob to a file the person chooses.
-	save func(hostcore.Content)
+	save func(pack.Content)
 	// link follows a link of a rendered body, resolved against its uri.
 	link func(*url.URL)
 	// notify puts a sentence on the status line.
@@ -123,19 +123,19 @@ func (v *bodyViewer) CreateRenderer() fyne.WidgetRenderer { return widget.NewSim
 // screen that gets a big body on a goroutine can prepare it there
 // (prepareContents) and hand it to ShowPrepared instead, so the window's
 // thread only lays out the screen.
-func (v *bodyViewer) SetContents(cs []hostcore.Content) { v.ShowPrepared(prepareContents(cs)) }
+func (v *bodyViewer) SetContents(cs []pack.Content) { v.ShowPrepared(prepareContents(cs)) }
 
 // ShowPrepared shows entries that prepareContents made.
 func (v *bodyViewer) ShowPrepared(p preparedContents) { v.setEntries(p) }
 
 // SetBody shows one entry.
-func (v *bodyViewer) SetBody(c hostcore.Content) { v.SetContents([]hostcore.Content{c}) }
+func (v *bodyViewer) SetBody(c pack.Content) { v.SetContents([]pack.Content{c}) }
 
 // SetMessage shows text the host recorded, not a resource's body, such as
 // a JSON-RPC message (mimeType application/json): shown as text of that
 // type is, and described as a message.
 func (v *bodyViewer) SetMessage(mimeType, text string) {
-	b := classify(hostcore.Content{MIMEType: mimeType, Text: text})
+	b := classify(pack.Content{MIMEType: mimeType, Text: text})
 	b.message = true
 	v.setEntries([]*shownBody{b.prepare()})
 }

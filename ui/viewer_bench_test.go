@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -29,7 +29,7 @@ import (
 // viewerSize is the inspector's body tab in the default window.
 var viewerSize = fyne.NewSize(545, 330)
 
-func benchBody(b *testing.B, kind, size string) hostcore.Content {
+func benchBody(b *testing.B, kind, size string) pack.Content {
 	b.Helper()
 	n, err := mcptest.ParseBodySize(size)
 	if err != nil {
@@ -39,11 +39,11 @@ func benchBody(b *testing.B, kind, size string) hostcore.Content {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return hostcore.Content{URI: mcptest.BodiesURI(kind, size), MIMEType: mime, Text: text, Blob: blob, IsBlob: blob != nil}
+	return pack.Content{URI: mcptest.BodiesURI(kind, size), MIMEType: mime, Text: text, Blob: blob, IsBlob: blob != nil}
 }
 
 // shownViewer is a viewer in a canvas of viewerSize showing c.
-func shownViewer(c hostcore.Content) (*bodyViewer, fyne.Canvas) {
+func shownViewer(c pack.Content) (*bodyViewer, fyne.Canvas) {
 	v := newBodyViewer(nil)
 	cv := test.NewCanvas()
 	cv.SetPadded(false)
@@ -75,14 +75,14 @@ func BenchmarkViewer(b *testing.B) {
 // benchShow shows c in the viewer each op, as the inspector does: the
 // body prepared off the window's thread (not timed), then shown; with
 // paint, the test driver paints the screen too.
-func benchShow(b *testing.B, c hostcore.Content, paint bool) {
+func benchShow(b *testing.B, c pack.Content, paint bool) {
 	test.NewTempApp(b)
-	v, cv := shownViewer(hostcore.Content{URI: "test://first", MIMEType: "text/plain", Text: "the body before"})
+	v, cv := shownViewer(pack.Content{URI: "test://first", MIMEType: "text/plain", Text: "the body before"})
 	var cpu time.Duration
 	rows := 0
 	for b.Loop() {
 		b.StopTimer()
-		p := prepareContents([]hostcore.Content{c})
+		p := prepareContents([]pack.Content{c})
 		v.Clear()
 		v.md.measure.forget()
 		before, _ := cpuTime()
@@ -106,10 +106,10 @@ func benchShow(b *testing.B, c hostcore.Content, paint bool) {
 
 // benchPrepare prepares c as a read's goroutine does before the window
 // shows it: classified, its lines found, JSON indented, Markdown parsed.
-func benchPrepare(b *testing.B, c hostcore.Content) {
+func benchPrepare(b *testing.B, c pack.Content) {
 	before, _ := cpuTime()
 	for b.Loop() {
-		prepareContents([]hostcore.Content{c})
+		prepareContents([]pack.Content{c})
 	}
 	reportCPU(b, before)
 }
@@ -155,7 +155,7 @@ func BenchmarkMarkdownLayoutAll(b *testing.B) {
 	doc := markdownDoc(c.Text)
 	before, _ := cpuTime()
 	for b.Loop() {
-		v, _ := shownViewer(hostcore.Content{})
+		v, _ := shownViewer(pack.Content{})
 		v.md.setDoc(doc, "")
 		v.md.Resize(viewerSize)
 		v.md.fitWidth()

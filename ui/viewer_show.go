@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // shortcutFindInBody opens the viewer's find bar.
@@ -154,7 +154,7 @@ func bodyFacts(b *shownBody, doc *textDoc, source bool) string {
 }
 
 // sniffed says what a blob with no mimeType looks like.
-func sniffed(c hostcore.Content) string {
+func sniffed(c pack.Content) string {
 	if c.MIMEType != "" {
 		return ""
 	}
@@ -170,7 +170,7 @@ func plural(n int, one, many string) string {
 }
 
 // save saves the entry on screen.
-func (v *bodyViewer) save(c hostcore.Content) {
+func (v *bodyViewer) save(c pack.Content) {
 	if v.opts.save != nil {
 		v.opts.save(c)
 	}

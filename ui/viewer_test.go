@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/npmpeer"
 	"github.com/attache/attache/internal/testbin"
@@ -325,7 +326,7 @@ func TestViewerEntries(t *testing.T) {
 	w := test.NewWindow(v)
 	defer w.Close()
 	w.Resize(fyne.NewSize(545, 330))
-	v.SetContents([]hostcore.Content{
+	v.SetContents([]pack.Content{
 		{URI: "test://a.txt", MIMEType: "text/plain", Text: "first entry"},
 		{URI: "test://b.png", MIMEType: "image/png", Blob: mcptest.ImagePNG(), IsBlob: true},
 		{URI: "test://c.md", MIMEType: "text/markdown", Text: "# Third"},
@@ -344,7 +345,7 @@ func TestViewerEntries(t *testing.T) {
 	if v.view != fyne.CanvasObject(v.md) || first(v.md.shownPieces()) != "Third" {
 		t.Errorf("the Markdown entry shows %q", v.md.shownPieces())
 	}
-	v.SetBody(hostcore.Content{URI: "test://one", Text: "one"})
+	v.SetBody(pack.Content{URI: "test://one", Text: "one"})
 	if !v.picker.Hidden {
 		t.Error("one entry still offers a choice of entry")
 	}
@@ -358,7 +359,7 @@ func TestViewerFollowsTheTheme(t *testing.T) {
 	w := test.NewWindow(v)
 	defer w.Close()
 	w.Resize(fyne.NewSize(545, 330))
-	v.SetBody(hostcore.Content{URI: "test://t", MIMEType: "text/plain", Text: "some text"})
+	v.SetBody(pack.Content{URI: "test://t", MIMEType: "text/plain", Text: "some text"})
 	dark := newReadableTheme(ThemeDark)
 	fa.Settings().SetTheme(dark)
 	want := dark.Color(theme.ColorNameForeground, theme.VariantDark)
