@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Measures the body viewer in the real window under Xvfb: the window
-# thread's CPU time and the wall time to show a body (from the read, a
-# cache hit, to the painted frame that shows it), for text and JSON of
+# thread's CPU time and the wall time to show a body ("show": from the
+# read's result landing on the window's thread, prepared on the read's
+# goroutine as the app does, to the painted frame that shows it;
+# "read-and-show": from the person's read, a cache hit, which adds the
+# frames the progress bar paints meanwhile), for text and JSON of
 # 40 KiB and 1 MiB, 1 MiB of Markdown and of HTML, beside a 200-byte body
 # (the floor), and the frames painted a second while a 1 MiB body scrolls,
 # beside a loop that only repaints (attache --scenario measure-body, with
@@ -42,7 +45,7 @@ function report(key, vals, n,   i, j, t, med) {
 	med = (n % 2) ? vals[(n + 1) / 2] : (vals[n / 2] + vals[n / 2 + 1]) / 2
 	printf "%-44s median %8.2f   spread %.2f–%.2f   (n=%d)\n", key, med, vals[1], vals[n], n
 }
-$2 == "show"   { k = "show " $3; wall[k, ++nw[k]] = $5; cpu[k, ++nc[k]] = $7; keys[k] = 1 }
+$2 == "show" || $2 == "read-and-show" { k = $2 " " $3; wall[k, ++nw[k]] = $5; cpu[k, ++nc[k]] = $7; keys[k] = 1 }
 $2 == "scroll" { k = "scroll " $3 " step " $5; fps[k, ++nf[k]] = $7; cpf[k, ++np[k]] = $9; skeys[k] = 1 }
 END {
 	for (k in keys) {

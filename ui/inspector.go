@@ -36,12 +36,11 @@ type inspector struct {
 	tabs     *container.AppTabs
 	body     *fyne.Container // the viewer, or a placeholder or error in a scroll
 	viewer   *bodyViewer
-	meta     *container.Scroll
-	raw      *fyne.Container // the exchange, made when the tab is first shown
-	// exchange is what the raw tab shows, until it has (see showRaw).
-	exchange  hostcore.Exchange
-	fromCache bool
-	rawDue    bool
+	meta     *fyne.Container // what is known of the resource, made when its tab shows
+	raw      *fyne.Container // the exchange, made when its tab shows
+	// due makes the content of a tab that was not shown since the last
+	// read, for when it is (see later).
+	due map[*fyne.Container]func() fyne.CanvasObject
 }
 
 func newInspector(sh *shell) *inspector { return &inspector{sh: sh} }
@@ -67,14 +66,14 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.modes.Hide()
 	in.viewer = newBodyViewer(&viewerOptions{save: in.save, link: in.follow, notify: in.sh.notify})
 	in.body = container.NewStack()
-	in.meta = container.NewVScroll(widget.NewLabel(""))
-	in.raw = container.NewStack()
+	in.meta, in.raw = container.NewStack(), container.NewStack()
+	in.due = map[*fyne.Container]func() fyne.CanvasObject{}
 	in.tabs = container.NewAppTabs(
 		container.NewTabItem("Body", in.body),
 		container.NewTabItem("Metadata", in.meta),
 		container.NewTabItem("Raw JSON-RPC", in.raw),
 	)
-	in.tabs.OnSelected = func(*container.TabItem) { in.showRaw() }
+	in.tabs.OnSelected = func(*container.TabItem) { in.showDue() }
 	in.facts = container.NewBorder(nil, nil, nil, in.elapsed, in.badge)
 	in.facts.Hide()
 	head := container.NewVBox(
@@ -100,23 +99,41 @@ func (in *inspector) setBody(o fyne.CanvasObject) {
 	in.body.Refresh()
 }
 
-// setRaw makes the raw tab show ex once it is shown (at once if it is).
-func (in *inspector) setRaw(ex hostcore.Exchange, fromCache bool) {
-	in.exchange, in.fromCache, in.rawDue = ex, fromCache, true
-	in.raw.Objects = nil
-	in.raw.Refresh()
-	in.showRaw()
+// later makes tab box show what make makes once it is shown (at once if
+// it is): a body's exchange can be as big as the body, and its metadata
+// costs a dozen wrapped labels, and nobody may look at either.
+func (in *inspector) later(box *fyne.Container, make func() fyne.CanvasObject) {
+	in.due[box] = make
+	box.Objects = nil
+	box.Refresh()
+	in.showDue()
 }
 
-// showRaw fills the raw tab while it is the one shown: a body's exchange
-// can be as big as the body, and nobody may look at it.
-func (in *inspector) showRaw() {
-	if !in.rawDue || in.tabs.Selected() == nil || in.tabs.Selected().Content != fyne.CanvasObject(in.raw) {
+// showDue fills the tab shown, if its content is due.
+func (in *inspector) showDue() {
+	sel := in.tabs.Selected()
+	if sel == nil {
 		return
 	}
-	in.rawDue = false
-	in.raw.Objects = []fyne.CanvasObject{rawView(in.exchange, in.fromCache)}
-	in.raw.Refresh()
+	box, _ := sel.Content.(*fyne.Container)
+	make := in.due[box]
+	if make == nil {
+		return
+	}
+	delete(in.due, box)
+	box.Objects = []fyne.CanvasObject{make()}
+	box.Refresh()
+}
+
+// setRaw makes the raw tab show ex once it is shown.
+func (in *inspector) setRaw(ex hostcore.Exchange, fromCache bool) {
+	in.later(in.raw, func() fyne.CanvasObject { return rawView(ex, fromCache) })
+}
+
+// setMeta makes the metadata tab show what is known of r (and of res,
+// when the read gave one) once it is shown.
+func (in *inspector) setMeta(r readRequest, res *hostcore.ReadResult) {
+	in.later(in.meta, func() fyne.CanvasObject { return container.NewVScroll(metadataView(r, res)) })
 }
 
 // again reads the last resource again in another cache mode.
@@ -179,8 +196,7 @@ func (in *inspector) showPlaceholder(badge, why string) {
 	l := widget.NewLabel(why)
 	l.Wrapping, l.TextStyle.Italic = fyne.TextWrapWord, true
 	in.setBody(l)
-	in.meta.Content = widget.NewLabel("")
-	in.meta.Refresh()
+	in.later(in.meta, func() fyne.CanvasObject { return widget.NewLabel("") })
 	in.setRaw(hostcore.Exchange{}, false)
 }
 
@@ -198,8 +214,7 @@ func (in *inspector) showResult(r readRequest, read shownRead) {
 	in.viewer.ShowPrepared(read.bodies)
 	in.body.Objects = []fyne.CanvasObject{in.viewer}
 	in.body.Refresh()
-	in.meta.Content = metadataView(r, res)
-	in.meta.Refresh()
+	in.setMeta(r, res)
 	in.setRaw(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
 }
 
@@ -211,8 +226,7 @@ func (in *inspector) showError(r readRequest, err error) {
 	in.badge.SetText("FAILED · " + string(kind))
 	in.elapsed.SetText("")
 	in.setBody(errorView(err))
-	in.meta.Content = metadataView(r, nil)
-	in.meta.Refresh()
+	in.setMeta(r, nil)
 	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
 	if !ok {
 		ex = hostcore.Exchange{}

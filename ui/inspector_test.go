@@ -34,15 +34,20 @@ func TestReadImageBlob(t *testing.T) {
 	// Only the request is checked: hostcore's stdio tap records a request
 	// after writing it to the server, so a fast reply can be recorded first
 	// and Tap.Find then pairs no response with it (reported to hostcore).
+	if len(in.raw.Objects)+len(in.meta.Objects) != 0 {
+		t.Error("the exchange and the metadata were made before their tabs were shown")
+	}
 	h.do(func() { in.tabs.SelectIndex(2) }) // the exchange is made when its tab shows
 	raw := texts(in.raw)
 	if !strings.Contains(raw, `"method": "resources/read"`) || !strings.Contains(raw, "Response") {
 		t.Errorf("the raw view lacks the request:\n%s", raw)
 	}
 	h.do(func() { in.tabs.SelectIndex(0) })
-	if meta := texts(in.meta.Content); !strings.Contains(meta, "image/png") {
+	h.do(func() { in.tabs.SelectIndex(1) })
+	if meta := texts(in.meta); !strings.Contains(meta, "image/png") {
 		t.Errorf("the metadata lacks the MIME type:\n%s", meta)
 	}
+	h.do(func() { in.tabs.SelectIndex(0) })
 	assertMarkup(t, "inspector_image.xml", in.tabs)
 }
 

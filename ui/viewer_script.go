@@ -1,6 +1,10 @@
 package ui
 
-import "fyne.io/fyne/v2"
+import (
+	"fyne.io/fyne/v2"
+
+	"github.com/attache/attache/hostcore"
+)
 
 // The viewer's script methods (see script.go): on the main goroutine.
 
@@ -67,4 +71,32 @@ func (a *App) BodyShown() []string {
 		return v.md.shownPieces()
 	}
 	return nil
+}
+
+// PreparedRead is a read's result made ready to show, off the window's
+// thread, as the inspector makes it on the read's goroutine.
+type PreparedRead struct {
+	uri  string
+	read shownRead
+}
+
+// PrepareRead makes res, a read of uri, ready to show. It may be called on
+// any goroutine; it is what a read's goroutine does before the window
+// sees the body, for measures that time the window's part alone.
+func PrepareRead(uri string, res *hostcore.ReadResult) PreparedRead {
+	return PreparedRead{uri, shownRead{res, prepareContents(res.Contents)}}
+}
+
+// ShowPreparedRead shows p in the inspector as a read of it landing
+// there does (badge, body, metadata, exchange), through the connection in
+// use; call it on the main goroutine.
+func (a *App) ShowPreparedRead(p PreparedRead) {
+	in := a.inspector
+	in.busy.stop()
+	in.progress.Hide()
+	in.modes.Show()
+	in.facts.Show()
+	in.req = readRequest{conn: a.sh.conn, uri: p.uri, title: p.uri}
+	in.uri.SetText(p.uri)
+	in.showResult(in.req, p.read)
 }

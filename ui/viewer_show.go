@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -29,12 +30,13 @@ func (v *bodyViewer) showEntry(i int) {
 	}
 	b := v.entries[i]
 	v.modes.OnChanged = nil
-	v.modes.Options = modeNames(b.kind)
-	v.modes.Selected = ""
-	if len(v.modes.Options) > 0 {
-		v.modes.Selected = v.modes.Options[0]
+	if names, first := modeNames(b.kind), ""; !slices.Equal(names, v.modes.Options) || len(names) > 0 && v.modes.Selected != names[0] {
+		if len(names) > 0 {
+			first = names[0]
+		}
+		v.modes.Options, v.modes.Selected = names, first
+		v.modes.Refresh()
 	}
-	v.modes.Refresh()
 	v.modes.OnChanged = func(choice string) { v.setSource(choice == v.modes.Options[1]) }
 	v.present()
 }
@@ -98,23 +100,32 @@ func boolIndex(b bool) int {
 }
 
 // setTools shows the tools that apply: Find and Copy for text, Wrap lines
-// for the text view, the mode switch for a kind shown two ways.
+// for the text view, the mode switch for a kind shown two ways. The head
+// is laid out again only when one came or went: a refresh of it redraws
+// every button.
 func (v *bodyViewer) setTools(text, lines, modes bool) {
-	show(v.findBtn, text)
-	show(v.copyBtn, text && !v.opts.noCopy)
-	show(v.wrap, lines)
-	show(v.modes, modes)
-	show(v.tools, text || modes)
-	show(v.bar.box, text && v.finding)
-	v.head.Refresh()
+	changed := show(v.findBtn, text)
+	changed = show(v.copyBtn, text && !v.opts.noCopy) || changed
+	changed = show(v.wrap, lines) || changed
+	changed = show(v.modes, modes) || changed
+	changed = show(v.tools, text || modes) || changed
+	changed = show(v.bar.box, text && v.finding) || changed
+	if changed {
+		v.head.Refresh()
+	}
 }
 
-func show(o fyne.CanvasObject, on bool) {
+// show shows or hides o, and says whether that changed anything.
+func show(o fyne.CanvasObject, on bool) bool {
+	if o.Visible() == on {
+		return false
+	}
 	if on {
 		o.Show()
 	} else {
 		o.Hide()
 	}
+	return true
 }
 
 // bodyFacts is the line above a body: its kind, its size, its mimeType as
