@@ -102,17 +102,10 @@ func (c *console) buildUI() fyne.CanvasObject {
 	})
 	c.list.OnSelected = c.choose
 	c.list.OnUnselected = func(widget.ListItemID) { c.choose(-1) }
-	c.head = widget.NewLabel("")
-	c.head.TextStyle.Monospace = true
-	c.head.Wrapping = fyne.TextWrapWord
-	c.detail = newBodyViewer(&viewerOptions{notify: c.sh.notify, noCopy: true}) // Copy message is the console's
-	c.copyOne = widget.NewButtonWithIcon("Copy message", theme.ContentCopyIcon(), c.copySelected)
-	c.copyOne.Disable()
 	copyAll := widget.NewButtonWithIcon("Copy shown", theme.ContentCopyIcon(), c.copyShown)
 	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), c.askExport)
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), c.refresh)
-	history := container.NewVSplit(c.list,
-		container.NewBorder(container.NewBorder(nil, nil, heading("Message"), c.copyOne, c.head), nil, nil, nil, c.detail))
+	history := container.NewVSplit(c.list, c.buildDetail())
 	history.Offset = 0.4
 	c.stderr = monospace("", dialogColumns)
 	c.stderr.Selectable = true
@@ -123,6 +116,18 @@ func (c *console) buildUI() fyne.CanvasObject {
 	)
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(refresh, copyAll, export), c.title)
 	return container.NewBorder(top, nil, nil, nil, c.tabs)
+}
+
+// buildDetail is the pane of the chosen message: its line, Copy message,
+// and the message whole in a body viewer.
+func (c *console) buildDetail() fyne.CanvasObject {
+	c.head = widget.NewLabel("")
+	c.head.TextStyle.Monospace = true
+	c.head.Wrapping = fyne.TextWrapWord
+	c.detail = newBodyViewer(&viewerOptions{notify: c.sh.notify, noCopy: true}) // Copy message is the console's
+	c.copyOne = widget.NewButtonWithIcon("Copy message", theme.ContentCopyIcon(), c.copySelected)
+	c.copyOne.Disable()
+	return container.NewBorder(container.NewBorder(nil, nil, heading("Message"), c.copyOne, c.head), nil, nil, nil, c.detail)
 }
 
 // setConn makes the console show conn's record.

@@ -81,34 +81,8 @@ func (h *htmlBuilder) element(n *html.Node, style mdStyle, link string) bool {
 	a := n.DataAtom
 	switch {
 	case skipped[a]:
-	case headingLevel(a) > 0:
-		h.flush(mdParagraph, 0)
-		h.children(n, style, link)
-		h.flush(mdHeading, headingLevel(a))
-	case a == atom.Ul || a == atom.Ol:
-		h.list(n, style, link)
-	case a == atom.Pre:
-		h.flush(mdParagraph, 0)
-		h.pre++
-		h.children(n, style|styleCode, link)
-		h.pre--
-		h.flush(mdCode, 0)
-	case a == atom.Blockquote:
-		h.flush(mdParagraph, 0)
-		quote := h.quote
-		h.quote, h.depth = true, h.depth+1
-		h.children(n, style, link)
-		h.flush(mdParagraph, 0)
-		h.quote, h.depth = quote, h.depth-1
-	case a == atom.Hr:
-		h.flush(mdParagraph, 0)
-		h.add(mdBlock{kind: mdRule})
 	case a == atom.Br:
 		h.runs = append(h.runs, mdRun{text: "\n", style: style, link: link})
-	case a == atom.Tr:
-		h.flush(mdParagraph, 0)
-		h.children(n, style, link)
-		h.flush(mdParagraph, 0)
 	case a == atom.Td || a == atom.Th:
 		h.cell(n, style, link)
 	case a == atom.A:
@@ -117,12 +91,43 @@ func (h *htmlBuilder) element(n *html.Node, style mdStyle, link string) bool {
 		h.runs = append(h.runs, mdRun{text: "[image: " + attr(n, "alt") + "]", style: style | styleItalic | styleLink, link: attr(n, "src")})
 	case inlineStyles[a] != 0:
 		h.children(n, style|inlineStyles[a], link)
-	case blockTags[a]:
-		h.flush(mdParagraph, 0)
+	default:
+		return h.blockElement(n, style, link)
+	}
+	return true
+}
+
+// blockElement gathers an element that makes blocks of its own, and says
+// whether it did.
+func (h *htmlBuilder) blockElement(n *html.Node, style mdStyle, link string) bool {
+	a := n.DataAtom
+	if headingLevel(a) == 0 && !blockTags[a] && a != atom.Ul && a != atom.Ol && a != atom.Pre &&
+		a != atom.Blockquote && a != atom.Hr && a != atom.Tr {
+		return false // an inline element: its text goes on the line
+	}
+	h.flush(mdParagraph, 0) // what came before ends here
+	switch {
+	case headingLevel(a) > 0:
+		h.children(n, style, link)
+		h.flush(mdHeading, headingLevel(a))
+	case a == atom.Ul || a == atom.Ol:
+		h.list(n, style, link)
+	case a == atom.Pre:
+		h.pre++
+		h.children(n, style|styleCode, link)
+		h.pre--
+		h.flush(mdCode, 0)
+	case a == atom.Blockquote:
+		quote := h.quote
+		h.quote, h.depth = true, h.depth+1
 		h.children(n, style, link)
 		h.flush(mdParagraph, 0)
-	default:
-		return false
+		h.quote, h.depth = quote, h.depth-1
+	case a == atom.Hr:
+		h.add(mdBlock{kind: mdRule})
+	default: // a table row, or a block of text: p, div, section…
+		h.children(n, style, link)
+		h.flush(mdParagraph, 0)
 	}
 	return true
 }

@@ -127,51 +127,60 @@ func (m *mdBuilder) inline(out []mdRun, n ast.Node, style mdStyle, link string) 
 	if link != "" {
 		style |= styleLink
 	}
+	if runs, ok := m.leaf(n, style, link); ok {
+		return append(out, runs...)
+	}
+	switch t := n.(type) {
+	case *ast.Emphasis:
+		s := styleItalic
+		if t.Level >= 2 {
+			s = styleBold
+		}
+		style |= s
+	case *east.Strikethrough:
+		style |= styleStrike
+	case *ast.Link:
+		link = string(t.Destination)
+	}
+	return append(out, m.inlines(n, style, link)...)
+}
+
+// leaf is the runs of an inline node that holds no other (text, code,
+// a bare link, an image, a task's box), and whether n is one.
+func (m *mdBuilder) leaf(n ast.Node, style mdStyle, link string) ([]mdRun, bool) {
 	switch t := n.(type) {
 	case *ast.Text:
-		out = append(out, mdRun{text: string(t.Value(m.src)), style: style, link: link})
+		out := []mdRun{{text: string(t.Value(m.src)), style: style, link: link}}
 		switch {
 		case t.HardLineBreak():
 			out = append(out, mdRun{text: "\n", style: style, link: link})
 		case t.SoftLineBreak():
 			out = append(out, mdRun{text: " ", style: style, link: link})
 		}
-		return out
+		return out, true
 	case *ast.String:
-		return append(out, mdRun{text: string(t.Value), style: style, link: link})
+		return []mdRun{{text: string(t.Value), style: style, link: link}}, true
 	case *ast.CodeSpan:
-		return append(out, mdRun{text: m.plain(n), style: style | styleCode, link: link})
+		return []mdRun{{text: m.plain(n), style: style | styleCode, link: link}}, true
 	case *ast.RawHTML:
 		var b strings.Builder
 		for i := 0; i < t.Segments.Len(); i++ {
 			seg := t.Segments.At(i)
 			b.Write(seg.Value(m.src))
 		}
-		return append(out, mdRun{text: b.String(), style: style | styleCode, link: link})
-	case *ast.Emphasis:
-		s := styleItalic
-		if t.Level >= 2 {
-			s = styleBold
-		}
-		return append(out, m.inlines(n, style|s, link)...)
-	case *east.Strikethrough:
-		return append(out, m.inlines(n, style|styleStrike, link)...)
-	case *ast.Link:
-		return append(out, m.inlines(n, style, string(t.Destination))...)
+		return []mdRun{{text: b.String(), style: style | styleCode, link: link}}, true
 	case *ast.AutoLink:
-		u := string(t.URL(m.src))
-		return append(out, mdRun{text: string(t.Label(m.src)), style: style | styleLink, link: u})
+		return []mdRun{{text: string(t.Label(m.src)), style: style | styleLink, link: string(t.URL(m.src))}}, true
 	case *ast.Image:
-		alt := m.plain(n)
-		return append(out, mdRun{text: "[image: " + alt + "]", style: style | styleItalic | styleLink, link: string(t.Destination)})
+		return []mdRun{{text: "[image: " + m.plain(n) + "]", style: style | styleItalic | styleLink, link: string(t.Destination)}}, true
 	case *east.TaskCheckBox:
 		box := "☐ "
 		if t.IsChecked {
 			box = "☑ "
 		}
-		return append(out, mdRun{text: box, style: style, link: link})
+		return []mdRun{{text: box, style: style, link: link}}, true
 	}
-	return append(out, m.inlines(n, style, link)...)
+	return nil, false
 }
 
 // plain is the text of n's Text and String descendants, as written: a

@@ -76,7 +76,7 @@ func TestMarkdownDoc(t *testing.T) {
 // made one space outside pre.
 func TestHTMLDoc(t *testing.T) {
 	src := `<!DOCTYPE html><html><head><title>T</title><style>p{color:red}</style><script>alert(1)</script></head>
-<body><h1>Head  line</h1><p>Some   <b>bold</b>
+<body><h1>Head  line</h1><p>Some   <span><b>bold</b></span>
  and <code>code</code>, <a href="x.html">a link</a>.<br>Next line</p>
 <ul><li>one</li><li><em>two</em></li></ul><ol><li>first</li></ol>
 <pre>  kept

@@ -48,25 +48,8 @@ func measureBody(s *script) error {
 		return err
 	}
 	for _, b := range measuredBodies {
-		if err := s.showOnce(bodyURI(b)); err != nil { // the miss, which fills the cache
+		if err := s.measureShows(b); err != nil {
 			return err
-		}
-		for range measureRuns {
-			if err := s.showOnce(bodyURI(floorBodyPath)); err != nil {
-				return err
-			}
-			wall, cpu, err := s.timeShow(bodyURI(b))
-			if err != nil {
-				return err
-			}
-			fmt.Printf("measure read-and-show %s wall-ms %.1f cpu-ms %.1f\n", b, ms(wall), ms(cpu))
-			if err := s.showOnce(bodyURI(floorBodyPath)); err != nil {
-				return err
-			}
-			if wall, cpu, err = s.timeLanding(bodyURI(b)); err != nil {
-				return err
-			}
-			fmt.Printf("measure show %s wall-ms %.1f cpu-ms %.1f\n", b, ms(wall), ms(cpu))
 		}
 	}
 	for _, b := range []string{"text/1m", "markdown/1m"} {
@@ -80,6 +63,32 @@ func measureBody(s *script) error {
 			}
 			fmt.Printf("measure scroll %s step %v fps %.1f cpu-ms-per-frame %.2f\n", b, step,
 				float64(frames)/scrollFor.Seconds(), ms(cpu)/float64(max(frames, 1)))
+		}
+	}
+	return nil
+}
+
+// measureShows reads body once (the miss, which fills the cache), then
+// measureRuns times, each after the floor body, reads and shows it, and
+// shows its landing alone.
+func (s *script) measureShows(body string) error {
+	if err := s.showOnce(bodyURI(body)); err != nil {
+		return err
+	}
+	for range measureRuns {
+		for _, landing := range []bool{false, true} {
+			if err := s.showOnce(bodyURI(floorBodyPath)); err != nil {
+				return err
+			}
+			how, timer := "read-and-show", s.timeShow
+			if landing {
+				how, timer = "show", s.timeLanding
+			}
+			wall, cpu, err := timer(bodyURI(body))
+			if err != nil {
+				return err
+			}
+			fmt.Printf("measure %s %s wall-ms %.1f cpu-ms %.1f\n", how, body, ms(wall), ms(cpu))
 		}
 	}
 	return nil
