@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -178,17 +179,25 @@ func DefaultConfigPath() (string, error) {
 	return filepath.Join(dir, "attache", "config.json"), nil
 }
 
-// LoadConfig reads the config at path. A missing file is an empty config,
-// so a first run works. Imports that cannot be read are reported by
-// ImportErrors, not fatal: one broken import must not hide every server.
+// LoadConfig is LoadConfigContext with no deadline.
 func LoadConfig(path string) (*Config, error) {
+	return LoadConfigContext(context.Background(), path)
+}
+
+// LoadConfigContext reads the config at path, and the files it imports,
+// for no longer than ctx lasts. A missing file is an empty config, so a
+// first run works. The config and every import must be a regular file of
+// at most MaxConfigBytes (see readNamedFile): a FIFO or a device is
+// refused, never waited on. Imports that cannot be read are reported by
+// ImportErrors, not fatal: one broken import must not hide every server.
+func LoadConfigContext(ctx context.Context, path string) (*Config, error) {
 	c := &Config{path: path}
-	data, err := os.ReadFile(path)
+	data, err := readNamedFile(ctx, "config", path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return c, nil
 	case err != nil:
-		return nil, newError(KindUsage, err, "reading config %s", path)
+		return nil, err
 	}
 	if err := json.Unmarshal(data, c); err != nil {
 		return nil, newError(KindUsage, err, "config %s is not valid JSON", path)
@@ -202,7 +211,9 @@ func LoadConfig(path string) (*Config, error) {
 	if err := validateProviders(c.Providers); err != nil {
 		return nil, newError(KindUsage, err, "config %s", path)
 	}
-	c.loadImports()
+	if err := c.loadImports(ctx); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

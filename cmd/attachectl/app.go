@@ -151,7 +151,7 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := hostcore.LoadConfig(path)
+	cfg, err := hostcore.LoadConfigContext(a.ctx(), path)
 	if err != nil {
 		return nil, err
 	}
@@ -186,6 +186,15 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 		PromptInput:    a.promptInput,
 	})
 	return a.host, nil
+}
+
+// ctx is the command's context, with its budget: what file reads and
+// other waits outside a command's own code run under.
+func (a *app) ctx() context.Context {
+	if a.budget == nil {
+		return context.Background()
+	}
+	return a.budget
 }
 
 // adHoc reports whether --stdio or --url names the server.

@@ -19,6 +19,7 @@ import (
 )
 
 func main() {
+	budgetBackstop = endAtBudget
 	ctx, exitOnSignal := interruptible()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	exitOnSignal()
