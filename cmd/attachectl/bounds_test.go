@@ -22,10 +22,10 @@ const maxPeakRSS = 300 << 20
 
 // bounded is how a run of attachectl ended.
 type bounded struct {
-	code    int           // exit code, or -1 when killed by a signal
+	code    int            // exit code, or -1 when killed by a signal
 	signal  syscall.Signal // the signal that killed it
-	elapsed time.Duration // from the start, or from the signal when one was sent
-	peakRSS int64         // bytes, from wait4's rusage
+	elapsed time.Duration  // from the start, or from the signal when one was sent
+	peakRSS int64          // bytes, from wait4's rusage
 	stderr  string
 }
 
