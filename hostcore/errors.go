@@ -32,6 +32,9 @@ const (
 	KindTransport       Kind = "transport"
 	KindProtocol        Kind = "protocol"
 	KindUsage           Kind = "usage"
+	// KindDiskFull is a write that found no room on the disk of the data
+	// directory (or a store opened read-only because of it).
+	KindDiskFull Kind = "disk full"
 )
 
 // Sentinels for errors.Is: errors.Is(err, hostcore.ErrNotFound) is true for
@@ -48,6 +51,7 @@ var (
 	ErrTransport       = &Error{kind: KindTransport}
 	ErrProtocol        = &Error{kind: KindProtocol}
 	ErrUsage           = &Error{kind: KindUsage}
+	ErrDiskFull        = &Error{kind: KindDiskFull}
 )
 
 // Error is a failure the host shows to a person: a kind, a message safe to
@@ -109,6 +113,7 @@ var hints = map[Kind]string{
 	KindTransport:       "The connection to the server failed; check that it runs and is reachable, then retry.",
 	KindProtocol:        "The server sent a reply the protocol does not allow; report it to the server's authors.",
 	KindUsage:           "Check the command or the configuration.",
+	KindDiskFull:        "Free some space on the disk that holds the data directory, then try again; cached bodies can still be read meanwhile.",
 }
 
 // newError returns an *Error of kind with a message and a cause.
@@ -318,6 +323,13 @@ func NewUsageError(msg string) *Error { return &Error{kind: KindUsage, msg: msg}
 // NewError returns an error of kind with msg, for front ends and adapters
 // that report a failure of their own in the host's terms.
 func NewError(kind Kind, msg string) *Error { return &Error{kind: kind, msg: msg} }
+
+// NewDiskFullError is the error of a write that found the disk full: op
+// says what was being written ("purging the cache"), and cause, the
+// store's own error, is the detail.
+func NewDiskFullError(op string, cause error) *Error {
+	return newError(KindDiskFull, cause, "%s: the disk is full", op)
+}
 
 // explain classifies the failure of a connect or a call from the facts its
 // transports recorded in st (see requestStatus) and from err. An err that

@@ -2,6 +2,7 @@ package hostcore
 
 import (
 	"context"
+	"errors"
 )
 
 // maxGenerations bounds h.generations: a long session invalidates many
@@ -62,18 +63,29 @@ func (h *Host) Invalidate(ctx context.Context, key CacheKey) {
 // checks before and after the put, so an invalidation racing with the put
 // is never lost: whichever order they run in, the entry ends up gone.
 func (h *Host) putIfCurrent(ctx context.Context, e CacheEntry, gen uint64) bool {
+	return h.storeIfCurrent(ctx, e, gen) == ""
+}
+
+// storeIfCurrent is putIfCurrent, saying why e was not stored ("" when it
+// was): a full disk degrades a read to one that is not cached, never to a
+// failed one.
+func (h *Host) storeIfCurrent(ctx context.Context, e CacheEntry, gen uint64) string {
+	const invalidated = "invalidated while the read was in flight"
 	if h.generation(e.Key) != gen {
-		return false
+		return invalidated
 	}
 	if err := h.opts.Cache.Put(ctx, e); err != nil {
 		h.log.Warn("cache write failed", "key", e.Key.Param, "err", err)
-		return false
+		if errors.Is(err, ErrDiskFull) {
+			return "the disk is full"
+		}
+		return "the cache could not store it"
 	}
 	if h.generation(e.Key) != gen {
 		h.opts.Cache.Delete(ctx, e.Key)
-		return false
+		return invalidated
 	}
-	return true
+	return ""
 }
 
 func (h *Host) invalidateMethod(ctx context.Context, server, method string) {

@@ -136,6 +136,10 @@ func (w *wiring) openStores(dataDir string, logger *slog.Logger) (hostcore.BodyC
 		return nil, nil, fmt.Errorf("opening the conversations in %s: %w", dataDir, err)
 	}
 	w.closers = append(w.closers, st)
+	if cache.ReadOnly() || st.ReadOnly() {
+		logger.Warn("the disk is full: cached bodies and conversations can be read; nothing new is stored until the app is started with room to write",
+			"dir", dataDir, "cache read-only", cache.ReadOnly(), "conversations read-only", st.ReadOnly())
+	}
 	return bodies, st, nil
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,8 +29,14 @@ func (a *app) conversations() (*hostcore.Conversations, error) {
 		return nil, err
 	}
 	s, err := state.Open(state.DefaultPath(dataDir), nil)
-	if err != nil {
+	switch {
+	case errors.Is(err, state.ErrDiskFull):
+		return nil, hostcore.NewDiskFullError("opening the conversations in "+dataDir, err)
+	case err != nil:
 		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the conversations in %s: %v", dataDir, err))
+	}
+	if s.ReadOnly() {
+		fmt.Fprintf(a.stderr, "attachectl: warning: the disk is full: the conversations in %s can be read, not changed\n", dataDir)
 	}
 	a.state = s
 	a.convs = hostcore.NewConversations(h, s)
