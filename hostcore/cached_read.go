@@ -83,7 +83,7 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		return nil, c.errClosed("reading " + uri)
 	}
 	if h.opts.Cache == nil {
-		res, err := c.ReadServer(ctx, uri)
+		res, err := c.readServerGated(ctx, uri)
 		if res != nil {
 			res.Cache = CacheInfo{Status: CacheNone, Account: c.Account.Name}
 		}
@@ -212,7 +212,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 			}
 		}
 		gen := h.generation(key)
-		res, err := c.ReadServer(fctx, uri)
+		res, err := c.readServerGated(fctx, uri)
 		if err != nil {
 			return nil, err
 		}

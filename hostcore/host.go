@@ -43,6 +43,10 @@ type HostOptions struct {
 	Cache BodyCache
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
 	OAuth *OAuthOptions
+	// ReadsPerConn bounds the reads in flight to one server as one account,
+	// and ReadsInAll those to all servers (see readlimit.go); 0 means
+	// DefaultReadsPerConn and DefaultReadsInAll.
+	ReadsPerConn, ReadsInAll int
 }
 
 // Host owns the connections to MCP servers, one per (server, account). It
@@ -67,6 +71,7 @@ type Host struct {
 	handshakes handshakeMemory // how each server was last opened, by identity
 
 	flights   singleflight.Group
+	reads     *readGate            // read slots, per connection and in all
 	questions map[string]*question // inputs being asked for, by server and id
 
 	genMu       sync.Mutex
@@ -111,6 +116,7 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	}
 	h.hurry, h.hurryNow = context.WithCancel(context.Background())
 	h.guard = &watchdog{log: h.log}
+	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	return h
 }
 
