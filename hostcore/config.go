@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Config is the host's list of servers, read from a JSON file under
@@ -192,6 +193,7 @@ func LoadConfig(path string) (*Config, error) {
 // ImportErrors, not fatal: one broken import must not hide every server.
 func LoadConfigContext(ctx context.Context, path string) (*Config, error) {
 	c := &Config{path: path}
+	removeStaleConfigTemps(path, time.Now())
 	data, err := readNamedFile(ctx, "config", path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -242,13 +244,14 @@ func (c *Config) Save() error {
 // over path and syncs the directory, so that after a crash path holds the
 // old bytes or the new, and concurrent savers (goroutines or processes)
 // never write into each other's file: the last rename wins. On error the
-// temporary file is removed.
+// temporary file is removed; one that a killed process left is removed
+// by a later load (removeStaleConfigTemps).
 func replaceFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	f, err := os.CreateTemp(dir, configTempPattern(path))
 	if err != nil {
 		return err
 	}
