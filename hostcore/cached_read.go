@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // ReadMode says how a read uses the cache.
@@ -58,8 +60,8 @@ const droppedDamaged = "the cached body did not match its digest: it was dropped
 
 // cachedRead is the stored form of a read.
 type cachedRead struct {
-	Contents        []Content `json:"contents"`
-	ProtocolVersion string    `json:"protocolVersion"`
+	Contents        []pack.Content `json:"contents"`
+	ProtocolVersion string         `json:"protocolVersion"`
 }
 
 const methodRead = "resources/read"
@@ -233,7 +235,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 		return nil, r.Err
 	}
 	res := *r.Val.(*ReadResult) // each caller gets its own copy of the result
-	res.Contents = append([]Content(nil), res.Contents...)
+	res.Contents = append([]pack.Content(nil), res.Contents...)
 	return &res, nil
 }
 
