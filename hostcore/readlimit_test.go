@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -110,7 +111,7 @@ func TestSlowServerHoldsUpOnlyItsOwnReads(t *testing.T) {
 		return n
 	}
 
-	done := make(chan []*hostcore.Item, 1)
+	done := make(chan []*pack.Item, 1)
 	go func() {
 		items, _, err := cv.Items(ctx, conv.ID)
 		if err != nil {
