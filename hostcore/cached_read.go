@@ -186,7 +186,7 @@ func (c *Conn) servable(e CacheEntry) bool {
 // evict drops key's entries (every partition's: over-evicting is safe).
 func (h *Host) evict(ctx context.Context, key CacheKey) {
 	if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
-		h.log.Warn("cache eviction failed", "key", key.Param, "err", err)
+		h.cacheWriteFailed("cache eviction failed", "key", key.Param, "err", err)
 	}
 }
 
@@ -261,7 +261,7 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 		return "the result needed more input (multi round-trip)"
 	case ttl <= 0:
 		if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
-			h.log.Warn("cache delete failed", "err", err)
+			h.cacheWriteFailed("cache delete failed", "err", err)
 		}
 		return res.Hints.StaleReason()
 	case res.Size() > h.opts.MaxBodyBytes:

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,9 +71,11 @@ type Host struct {
 
 	handshakes handshakeMemory // how each server was last opened, by identity
 
-	flights   singleflight.Group
-	reads     *readGate            // read slots, per connection and in all
-	questions map[string]*question // inputs being asked for, by server and id
+	flights singleflight.Group
+	reads   *readGate // read slots, per connection and in all
+
+	diskFullTold atomic.Bool          // a cache write found the disk full, and the log said so
+	questions    map[string]*question // inputs being asked for, by server and id
 
 	genMu       sync.Mutex
 	generations map[CacheKey]uint64 // key -> epoch of its last invalidation; see generation

@@ -55,8 +55,21 @@ func (h *Host) Invalidate(ctx context.Context, key CacheKey) {
 		return
 	}
 	if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
-		h.log.Warn("cache invalidation failed", "key", key.Param, "err", err)
+		h.cacheWriteFailed("cache invalidation failed", "key", key.Param, "err", err)
 	}
+}
+
+// cacheWriteFailed logs a cache write that failed, as a warning; when the
+// disk is full, as a warning the first time only (every later write would
+// say it again) and as information after.
+func (h *Host) cacheWriteFailed(msg string, args ...any) {
+	for _, a := range args {
+		if err, ok := a.(error); ok && errors.Is(err, ErrDiskFull) && h.diskFullTold.Swap(true) {
+			h.log.Info(msg, args...)
+			return
+		}
+	}
+	h.log.Warn(msg, args...)
 }
 
 // putIfCurrent stores e unless key was invalidated since gen was read. It
@@ -75,7 +88,7 @@ func (h *Host) storeIfCurrent(ctx context.Context, e CacheEntry, gen uint64) str
 		return invalidated
 	}
 	if err := h.opts.Cache.Put(ctx, e); err != nil {
-		h.log.Warn("cache write failed", "key", e.Key.Param, "err", err)
+		h.cacheWriteFailed("cache write failed", "key", e.Key.Param, "err", err)
 		if errors.Is(err, ErrDiskFull) {
 			return "the disk is full"
 		}
@@ -94,7 +107,7 @@ func (h *Host) invalidateMethod(ctx context.Context, server, method string) {
 		return
 	}
 	if _, err := h.opts.Cache.DeleteMethod(ctx, server, method); err != nil {
-		h.log.Warn("cache invalidation failed", "method", method, "err", err)
+		h.cacheWriteFailed("cache invalidation failed", "method", method, "err", err)
 	}
 }
 
