@@ -37,6 +37,8 @@ const (
 	// KindDiskFull is a write that found no room on the disk of the data
 	// directory (or a store opened read-only because of it).
 	KindDiskFull Kind = "disk full"
+	// KindNotApproved is a tool call the consent gate did not approve.
+	KindNotApproved Kind = "not approved"
 )
 
 // Sentinels for errors.Is: errors.Is(err, hostcore.ErrNotFound) is true for
@@ -54,6 +56,7 @@ var (
 	ErrProtocol        = &Error{kind: KindProtocol}
 	ErrUsage           = &Error{kind: KindUsage}
 	ErrDiskFull        = &Error{kind: KindDiskFull}
+	ErrNotApproved     = &Error{kind: KindNotApproved}
 )
 
 // Error is a failure the host shows to a person: a kind, a message safe to
@@ -122,6 +125,7 @@ var hints = map[Kind]string{
 	KindProtocol:        "The server sent a reply the protocol does not allow; report it to the server's authors.",
 	KindUsage:           "Check the command or the configuration.",
 	KindDiskFull:        "Free some space on the disk that holds the data directory, then try again; cached bodies can still be read meanwhile.",
+	KindNotApproved:     "Approve the call (answer the prompt, or choose --tools ask or auto; for attachectl call of a destructive tool, --yes).",
 }
 
 // newError returns an *Error of kind with a message and a cause.
@@ -372,4 +376,13 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 		err = &cp
 	}
 	return err
+}
+
+// messageOf is the message of err that is safe to show.
+func messageOf(err error) string {
+	var he *Error
+	if errors.As(err, &he) && he.Message() != "" {
+		return he.Message()
+	}
+	return err.Error()
 }

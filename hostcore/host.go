@@ -48,6 +48,9 @@ type HostOptions struct {
 	// and ReadsInAll those to all servers (see readlimit.go); 0 means
 	// DefaultReadsPerConn and DefaultReadsInAll.
 	ReadsPerConn, ReadsInAll int
+	// Grants keeps the consent gate's "Always" grants (the state
+	// package's store); nil keeps them in memory for the host's life.
+	Grants GrantStore
 }
 
 // Host owns the connections to MCP servers, one per (server, account). It
@@ -81,6 +84,8 @@ type Host struct {
 	generations map[CacheKey]uint64 // key -> epoch of its last invalidation; see generation
 	genEpoch    uint64              // the last invalidation's epoch
 	genReset    uint64              // the epoch at which generations was last dropped
+
+	consent *Consent // the one gate every tool call passes
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so
@@ -120,8 +125,12 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	h.hurry, h.hurryNow = context.WithCancel(context.Background())
 	h.guard = &watchdog{log: h.log}
 	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
+	h.consent = newConsent(h, h.opts.Grants)
 	return h
 }
+
+// Consent returns the host's consent gate, which every tool call passes.
+func (h *Host) Consent() *Consent { return h.consent }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
