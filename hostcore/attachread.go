@@ -24,8 +24,9 @@ func (cv *Conversations) Conversation(ctx context.Context, id int64) (Conversati
 }
 
 // ReadAttachments reads every attachment of conv through the cache
-// (ReadUse), at most readConcurrency at once, in the order of the
-// attachments. An attachment that cannot be read is returned with the
+// (ReadUse), all at once (the host bounds the reads that go to servers,
+// per connection and in all: see readlimit.go, so that a slow server holds
+// up its own reads only), in the order of the attachments. An attachment that cannot be read is returned with the
 // error on its item. Conversations.Items and a chat turn share it.
 func (cv *Conversations) ReadAttachments(ctx context.Context, conv int64) ([]AttachmentRead, error) {
 	atts, err := cv.store.Attachments(ctx, conv)
@@ -40,13 +41,10 @@ func (cv *Conversations) ReadAttachments(ctx context.Context, conv int64) ([]Att
 func (cv *Conversations) readAll(ctx context.Context, atts []Attachment) []AttachmentRead {
 	out := make([]AttachmentRead, len(atts))
 	now := cv.host.opts.Now.now()
-	sem := make(chan struct{}, readConcurrency)
 	var wg sync.WaitGroup
 	for i, a := range atts {
 		out[i] = AttachmentRead{Attachment: a, Item: itemOf(a), FetchedAt: now}
 		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
 			c, err := cv.ConnFor(a)
 			if err != nil {
 				out[i].Item.ReadErr = err

@@ -125,7 +125,9 @@ func Run(ctx context.Context, c *hostcore.Conn, turns []lab.Turn, opts *Options)
 		}
 		obs := make([]lab.Observation, 0, len(turns))
 		for _, t := range turns {
-			if err := ctx.Err(); err != nil {
+			if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
+				return nil, hostcore.Errorf(hostcore.KindTimeout, err, "the replay ran out of time")
+			} else if err != nil {
 				return nil, hostcore.Errorf(hostcore.KindCanceled, err, "the replay was stopped")
 			}
 			ob, err := run.turn(ctx, t)
