@@ -17,7 +17,10 @@ func TestDependencies(t *testing.T) {
 		"database/sql$", // the tokenizer pulls in database/sql/driver through google/uuid: an interface, no SQL
 		"github.com/mattn/go-sqlite3",
 		"github.com/attache/attache/cache",
-		"github.com/attache/attache/internal/",
+		"github.com/attache/attache/internal/state",
+		"github.com/attache/attache/internal/hostcache",
+		"github.com/attache/attache/internal/provider",
+		"github.com/attache/attache/internal/threengram",
 		"github.com/attache/attache/ui",
 		"github.com/attache/attache/cmd",
 		"github.com/attache/attache/hostcore/labrun",
