@@ -286,18 +286,7 @@ func (a *authContext) redactError(err error) error {
 	}
 	var he *Error
 	if errors.As(err, &he) {
-		cp := *he
-		if cp.err != nil {
-			cp.err = redactedError{cp.err, a.secrets}
-		}
-		cp.msg = a.secrets.Redact(cp.msg)
-		if cp.stderr != nil {
-			cp.stderr = make([]string, len(he.stderr))
-			for i, l := range he.stderr {
-				cp.stderr[i] = a.secrets.Redact(l)
-			}
-		}
-		return &cp
+		return he.Redacted(a.secrets.Redact, func(err error) error { return redactedError{err, a.secrets} })
 	}
 	return redactedError{err, a.secrets}
 }

@@ -331,8 +331,8 @@ func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSe
 		// closing the client in the middle of a sign-in, with the
 		// sign-in's error kept only as text) is that cancellation.
 		var he *Error
-		for errors.As(err, &he) && he.err != nil {
-			err = he.err // the handshake's own reading of the failure, a 401, is not what happened
+		for errors.As(err, &he) && he.Unwrap() != nil {
+			err = he.Unwrap() // the handshake's own reading of the failure, a 401, is not what happened
 		}
 		return nil, auth.redactError(newError(KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.cancelReason()))
 	}
