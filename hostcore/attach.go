@@ -9,6 +9,7 @@ import (
 
 	"github.com/yosida95/uritemplate/v3"
 
+	"github.com/attache/attache/hostcore/expand"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -95,7 +96,7 @@ func (cv *Conversations) AttachTemplate(ctx context.Context, conv int64, c *Conn
 }
 
 func (cv *Conversations) attachExpanded(ctx context.Context, conv int64, c *Conn, t Template, values map[string]string, origin Origin) (Attachment, error) {
-	uri, err := Expand(t.URITemplate, values)
+	uri, err := expand.URI(t.URITemplate, values)
 	if err != nil {
 		return Attachment{}, err
 	}
@@ -126,7 +127,7 @@ func (c *Conn) IDTemplate(ctx context.Context) (Template, error) {
 		if err != nil {
 			return Template{}, err
 		}
-		if vars, err := TemplateVariables(t.URITemplate); err == nil && slices.Equal(vars, []string{"id"}) {
+		if vars, err := expand.Variables(t.URITemplate); err == nil && slices.Equal(vars, []string{"id"}) {
 			found = append(found, t)
 		}
 	}

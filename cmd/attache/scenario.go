@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/expand"
 	"github.com/attache/attache/ui"
 )
 
@@ -172,7 +173,7 @@ func overBudget(s *script) error {
 	}
 	one := 1.0
 	for _, id := range got.Values[1:3] {
-		uri, _ := hostcore.Expand(tpl.URITemplate, map[string]string{"id": id})
+		uri, _ := expand.URI(tpl.URITemplate, map[string]string{"id": id})
 		if err := s.try(func() error { return s.app.SetPriority(uri, &one) }); err != nil {
 			return err
 		}

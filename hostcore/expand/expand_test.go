@@ -1,4 +1,4 @@
-package hostcore_test
+package expand_test
 
 import (
 	"errors"
@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/expand"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 func TestExpand(t *testing.T) {
@@ -40,9 +41,9 @@ func TestExpand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := hostcore.Expand(tt.template, tt.values)
+			got, err := expand.URI(tt.template, tt.values)
 			if tt.want == "" {
-				if err == nil || !errors.Is(err, hostcore.ErrInvalidParams) || !strings.Contains(err.Error(), tt.reason) {
+				if err == nil || !errors.Is(err, fault.ErrInvalidParams) || !strings.Contains(err.Error(), tt.reason) {
 					t.Fatalf("Expand = %q, %v; want an invalid-input refusal mentioning %q", got, err, tt.reason)
 				}
 				return
@@ -65,7 +66,7 @@ func FuzzExpand(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		got, err := hostcore.Expand("threengram://memory/{id}", map[string]string{"id": v})
+		got, err := expand.URI("threengram://memory/{id}", map[string]string{"id": v})
 		if err != nil {
 			return
 		}
@@ -80,7 +81,7 @@ func FuzzExpand(f *testing.F) {
 }
 
 func TestTemplateVariables(t *testing.T) {
-	got, err := hostcore.TemplateVariables("test://items/{category}/{name}{?q}")
+	got, err := expand.Variables("test://items/{category}/{name}{?q}")
 	if err != nil || strings.Join(got, ",") != "category,name,q" {
 		t.Errorf("TemplateVariables = %v, %v", got, err)
 	}

@@ -1,4 +1,7 @@
-package hostcore
+// Package expand expands the RFC 6570 URI templates servers advertise, as
+// the host allows: each value stays in its segment. It knows nothing of
+// sessions; hostcore expands a template through it before a read.
+package expand
 
 import (
 	"net/url"
@@ -8,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // Expansion is not authorization: the server still checks every read. But a
@@ -15,12 +20,12 @@ import (
 // something the person never asked for, so the host refuses such values
 // rather than trusting the server to catch them.
 
-// TemplateVariables returns the variable names of an RFC 6570 template, in
+// Variables returns the variable names of an RFC 6570 template, in
 // order of first appearance.
-func TemplateVariables(template string) ([]string, error) {
+func Variables(template string) ([]string, error) {
 	t, err := uritemplate.New(template)
 	if err != nil {
-		return nil, newError(KindInvalidParams, err, "%q is not a valid URI template", template)
+		return nil, fault.New(fault.KindInvalidParams, err, "%q is not a valid URI template", template)
 	}
 	return t.Varnames(), nil
 }
@@ -33,23 +38,23 @@ var expression = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // reserved and fragment expansion).
 const unencodedOperators = "+#"
 
-// Expand expands an RFC 6570 template with values, percent-encoding each
+// URI expands an RFC 6570 template with values, percent-encoding each
 // value (uritemplate does the encoding). It refuses, with a reason a person
 // can read: a missing variable; a dot-segment value ("." or ".."); a value
 // with "/", "?", "#", "&", "%" or ".." for a variable the template passes
 // through unencoded ({+var}, {#var}); and a result that is not an absolute
 // URI with the template's scheme.
-func Expand(template string, values map[string]string) (string, error) {
+func URI(template string, values map[string]string) (string, error) {
 	t, err := uritemplate.New(template)
 	if err != nil {
-		return "", newError(KindInvalidParams, err, "%q is not a valid URI template", template)
+		return "", fault.New(fault.KindInvalidParams, err, "%q is not a valid URI template", template)
 	}
 	ops := operators(template)
 	vals := uritemplate.Values{}
 	for _, name := range t.Varnames() {
 		v, ok := values[name]
 		if !ok || v == "" {
-			return "", newError(KindInvalidParams, nil, "a value for %q is missing", name)
+			return "", fault.New(fault.KindInvalidParams, nil, "a value for %q is missing", name)
 		}
 		if err := checkValue(name, v, ops[name]); err != nil {
 			return "", err
@@ -58,23 +63,23 @@ func Expand(template string, values map[string]string) (string, error) {
 	}
 	for name := range values {
 		if !slices.Contains(t.Varnames(), name) {
-			return "", newError(KindInvalidParams, nil, "the template has no variable %q", name)
+			return "", fault.New(fault.KindInvalidParams, nil, "the template has no variable %q", name)
 		}
 	}
 	out, err := t.Expand(vals)
 	if err != nil {
-		return "", newError(KindInvalidParams, err, "expanding %q", template)
+		return "", fault.New(fault.KindInvalidParams, err, "expanding %q", template)
 	}
 	return out, checkExpanded(template, out)
 }
 
 func checkValue(name, v, op string) error {
 	if v == "." || v == ".." {
-		return newError(KindInvalidParams, nil, "%q cannot be %q: it would be a dot-segment that leaves its place in the URI", name, v)
+		return fault.New(fault.KindInvalidParams, nil, "%q cannot be %q: it would be a dot-segment that leaves its place in the URI", name, v)
 	}
 	if op != "" && strings.Contains(unencodedOperators, op) {
 		if i := strings.IndexAny(v, "/?#&%"); i >= 0 || strings.Contains(v, "..") {
-			return newError(KindInvalidParams, nil,
+			return fault.New(fault.KindInvalidParams, nil,
 				"%q may not contain %q: the template passes it through unencoded ({%s%s}), so it would escape its segment",
 				name, offending(v, i), op, name)
 		}
@@ -94,15 +99,15 @@ func offending(v string, i int) string {
 func checkExpanded(template, out string) error {
 	u, err := url.Parse(out)
 	if err != nil {
-		return newError(KindInvalidParams, err, "the expanded URI %q does not parse", out)
+		return fault.New(fault.KindInvalidParams, err, "the expanded URI %q does not parse", out)
 	}
 	scheme, _, _ := strings.Cut(template, ":")
 	if !u.IsAbs() || !strings.EqualFold(u.Scheme, scheme) {
-		return newError(KindInvalidParams, nil, "the expanded URI %q is not an absolute %s: URI", out, scheme)
+		return fault.New(fault.KindInvalidParams, nil, "the expanded URI %q is not an absolute %s: URI", out, scheme)
 	}
 	for _, seg := range strings.Split(u.EscapedPath(), "/") {
 		if (seg == "." || seg == "..") && !strings.Contains(template, "/"+seg) {
-			return newError(KindInvalidParams, nil, "the expanded URI %q has a dot-segment", out)
+			return fault.New(fault.KindInvalidParams, nil, "the expanded URI %q has a dot-segment", out)
 		}
 	}
 	return nil
