@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/icon"
 )
 
 // A server declares what it offers when the session opens (initialize or
@@ -44,12 +46,12 @@ type Capabilities struct {
 // ServerInfo is what a server says of itself when the session opens (its
 // implementation), with MCP's field names.
 type ServerInfo struct {
-	Name        string       `json:"name"`
-	Title       string       `json:"title,omitempty"`
-	Description string       `json:"description,omitempty"`
-	Version     string       `json:"version"`
-	WebsiteURL  string       `json:"websiteUrl,omitempty"`
-	Icons       []IconSource `json:"icons,omitempty"`
+	Name        string        `json:"name"`
+	Title       string        `json:"title,omitempty"`
+	Description string        `json:"description,omitempty"`
+	Version     string        `json:"version"`
+	WebsiteURL  string        `json:"websiteUrl,omitempty"`
+	Icons       []icon.Source `json:"icons,omitempty"`
 }
 
 // serverInfoOf converts go-sdk's implementation; nil stays nil.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -23,7 +24,7 @@ type Resource struct {
 	MIMEType    string           `json:"mimeType,omitempty"`
 	Size        int64            `json:"size,omitempty"`
 	Annotations pack.Annotations `json:"annotations,omitzero"`
-	Icons       []IconSource     `json:"icons,omitempty"`
+	Icons       []icon.Source    `json:"icons,omitempty"`
 }
 
 // Template is one entry of resources/templates/list.
@@ -34,7 +35,7 @@ type Template struct {
 	Description string           `json:"description,omitempty"`
 	MIMEType    string           `json:"mimeType,omitempty"`
 	Annotations pack.Annotations `json:"annotations,omitzero"`
-	Icons       []IconSource     `json:"icons,omitempty"`
+	Icons       []icon.Source    `json:"icons,omitempty"`
 }
 
 // DisplayName is the title, else the name.
@@ -380,4 +381,16 @@ type rawAnnotated struct {
 	Annotations struct {
 		Priority *float64 `json:"priority"`
 	} `json:"annotations"`
+}
+
+// iconsOf converts go-sdk's icons.
+func iconsOf(icons []mcp.Icon) []icon.Source {
+	if len(icons) == 0 {
+		return nil
+	}
+	out := make([]icon.Source, len(icons))
+	for i, ic := range icons {
+		out[i] = icon.Source{Source: ic.Source, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: string(ic.Theme)}
+	}
+	return out
 }

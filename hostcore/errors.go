@@ -9,7 +9,6 @@ import (
 	"net"
 	"os/exec"
 	"syscall"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -236,18 +235,8 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 	return e
 }
 
-// clip bounds a server-supplied message shown to a person.
-// clip cuts s to at most 200 bytes, on a rune boundary, marking the cut.
-func clip(s string) string {
-	n := 200
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
+// clip bounds a server-supplied message shown to a person (fault.Clip).
+func clip(s string) string { return fault.Clip(s) }
 
 func isTransport(err error) bool {
 	var netErr net.Error

@@ -21,13 +21,14 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/icon"
 )
 
 // Options configure the app. The zero value, and a nil *Options, are
 // usable.
 type Options struct {
 	// Icons fetches the icons servers give resources; nil shows none.
-	Icons *hostcore.IconFetcher
+	Icons *icon.Fetcher
 	// Now is the clock behind "checked 3 s ago"; nil means time.Now.
 	Now func() time.Time
 	// RefreshEvery is how often connection states are looked at again

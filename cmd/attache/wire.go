@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/internal/state"
@@ -114,7 +115,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 	models, keys := providerModels(cfgPath, logger)
 	timing.mark("providers")
 	w.app = ui.New(fa, cv, &ui.Options{
-		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
+		Icons: &icon.Fetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
 		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys})
 	timing.mark("window built")
 	timing.watch(fa, w.app.Window())

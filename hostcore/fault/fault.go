@@ -10,6 +10,7 @@ package fault
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Kind says what went wrong, in terms a person can act on. Every error the
@@ -168,4 +169,17 @@ func Message(err error) string {
 		return fe.Message()
 	}
 	return err.Error()
+}
+
+// Clip bounds a server-supplied text shown to a person: it cuts s to at
+// most 200 bytes, on a rune boundary, marking the cut.
+func Clip(s string) string {
+	n := 200
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

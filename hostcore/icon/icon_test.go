@@ -1,4 +1,4 @@
-package hostcore_test
+package icon_test
 
 import (
 	"bytes"
@@ -12,7 +12,8 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/icon"
 )
 
 func pngBytes(t *testing.T) []byte {
@@ -41,7 +42,7 @@ func TestIconPolicy(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	f := &hostcore.IconFetcher{Client: srv.Client()}
+	f := &icon.Fetcher{Client: srv.Client()}
 	ctx := context.Background()
 	dataURI := "data:image/png;base64," + base64.StdEncoding.EncodeToString(pngData)
 	for _, tt := range []struct {
@@ -57,11 +58,11 @@ func TestIconPolicy(t *testing.T) {
 		{"data text refused", "data:text/plain;base64,aGVsbG8=", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			icon, err := f.Fetch(ctx, hostcore.IconSource{Source: tt.src})
+			icon, err := f.Fetch(ctx, icon.Source{Source: tt.src})
 			if tt.ok && (err != nil || icon.MIMEType != "image/png" || !bytes.Equal(icon.Data, pngData)) {
 				t.Errorf("Fetch = %v, %v; want the PNG", icon.MIMEType, err)
 			}
-			if !tt.ok && !errors.Is(err, hostcore.ErrInvalidParams) {
+			if !tt.ok && !errors.Is(err, fault.ErrInvalidParams) {
 				t.Errorf("Fetch = %v; want a refusal", err)
 			}
 		})

@@ -1,8 +1,13 @@
-package hostcore
+// Package icon fetches the icons servers name for their resources,
+// templates and themselves, under the host's policy (see Fetcher). It
+// knows nothing of sessions: hostcore's listings carry each icon's Source,
+// and a screen asks a Fetcher for its bytes.
+package icon
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,19 +15,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vincent-petithory/dataurl"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // maxIconBytes bounds an icon download.
 const maxIconBytes = 1 << 20
 
-// IconFetcher fetches server-supplied icons under the host's policy: only
+// Fetcher fetches server-supplied icons under the host's policy: only
 // https: and data: URIs, only PNG and JPEG (sniffed from the bytes, not
 // trusted from a header), at most 1 MiB, and never with credentials: the
 // client has no cookie jar, adds no headers and follows no redirect to
 // anything but https.
-type IconFetcher struct {
+type Fetcher struct {
 	// Client is the HTTP client; nil means a fresh one with a 10 s timeout.
 	// Tests give one that trusts their TLS server.
 	Client *http.Client
@@ -34,10 +40,10 @@ type Icon struct {
 	Data     []byte
 }
 
-// IconSource is an icon a server names for a resource, a template or
+// Source is an icon a server names for a resource, a template or
 // itself: where it is (an https: or data: URI, as the fetcher allows), and
 // what the server says of it, with MCP's field names.
-type IconSource struct {
+type Source struct {
 	Source   string   `json:"src"`
 	MIMEType string   `json:"mimeType,omitempty"`
 	Sizes    []string `json:"sizes,omitempty"`
@@ -45,30 +51,18 @@ type IconSource struct {
 	Theme string `json:"theme,omitempty"`
 }
 
-// iconsOf converts go-sdk's icons.
-func iconsOf(icons []mcp.Icon) []IconSource {
-	if len(icons) == 0 {
-		return nil
-	}
-	out := make([]IconSource, len(icons))
-	for i, ic := range icons {
-		out[i] = IconSource{Source: ic.Source, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: string(ic.Theme)}
-	}
-	return out
-}
-
 // Fetch returns the icon at src, or an error saying why it is refused.
-func (f *IconFetcher) Fetch(ctx context.Context, src IconSource) (Icon, error) {
+func (f *Fetcher) Fetch(ctx context.Context, src Source) (Icon, error) {
 	u, err := url.Parse(src.Source)
 	if err != nil {
-		return Icon{}, newError(KindInvalidParams, err, "icon %q is not a URI", clip(src.Source))
+		return Icon{}, fault.New(fault.KindInvalidParams, err, "icon %q is not a URI", fault.Clip(src.Source))
 	}
 	var data []byte
 	switch strings.ToLower(u.Scheme) {
 	case "data":
 		d, err := dataurl.DecodeString(src.Source)
 		if err != nil {
-			return Icon{}, newError(KindInvalidParams, err, "icon data: URI does not decode")
+			return Icon{}, fault.New(fault.KindInvalidParams, err, "icon data: URI does not decode")
 		}
 		data = d.Data
 	case "https":
@@ -76,19 +70,19 @@ func (f *IconFetcher) Fetch(ctx context.Context, src IconSource) (Icon, error) {
 			return Icon{}, err
 		}
 	default:
-		return Icon{}, newError(KindInvalidParams, nil, "icon scheme %q refused: only https: and data: icons are shown", u.Scheme)
+		return Icon{}, fault.New(fault.KindInvalidParams, nil, "icon scheme %q refused: only https: and data: icons are shown", u.Scheme)
 	}
 	if len(data) > maxIconBytes {
-		return Icon{}, newError(KindInvalidParams, nil, "icon refused: over %d bytes", maxIconBytes)
+		return Icon{}, fault.New(fault.KindInvalidParams, nil, "icon refused: over %d bytes", maxIconBytes)
 	}
 	mime := http.DetectContentType(data)
 	if mime != "image/png" && mime != "image/jpeg" {
-		return Icon{}, newError(KindInvalidParams, nil, "icon refused: %s is not PNG or JPEG", mime)
+		return Icon{}, fault.New(fault.KindInvalidParams, nil, "icon refused: %s is not PNG or JPEG", mime)
 	}
 	return Icon{MIMEType: mime, Data: data}, nil
 }
 
-func (f *IconFetcher) download(ctx context.Context, u *url.URL) ([]byte, error) {
+func (f *Fetcher) download(ctx context.Context, u *url.URL) ([]byte, error) {
 	client := f.Client
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
@@ -105,19 +99,32 @@ func (f *IconFetcher) download(ctx context.Context, u *url.URL) ([]byte, error) 
 	u2.User = nil // never send userinfo
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u2.String(), nil)
 	if err != nil {
-		return nil, newError(KindInvalidParams, err, "icon request")
+		return nil, fault.New(fault.KindInvalidParams, err, "icon request")
 	}
 	resp, err := noCreds.Do(req)
 	if err != nil {
-		return nil, classify(err, "fetching icon", "", 0)
+		return nil, fetchError(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, newError(KindTransport, nil, "fetching icon: HTTP %d", resp.StatusCode)
+		return nil, fault.New(fault.KindTransport, nil, "fetching icon: HTTP %d", resp.StatusCode)
 	}
 	var buf bytes.Buffer
 	if _, err := io.Copy(&buf, io.LimitReader(resp.Body, maxIconBytes+1)); err != nil {
-		return nil, classify(err, "fetching icon", "", 0)
+		return nil, fetchError(err)
 	}
 	return buf.Bytes(), nil
+}
+
+// fetchError is the error of a download that failed: out of time, canceled,
+// or the connection's (the client's errors are a *url.Error, a network
+// failure).
+func fetchError(err error) error {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return fault.New(fault.KindTimeout, err, "fetching icon: the server did not answer in time")
+	case errors.Is(err, context.Canceled):
+		return fault.New(fault.KindCanceled, err, "fetching icon: canceled")
+	}
+	return fault.New(fault.KindTransport, err, "fetching icon: the connection to the server failed")
 }
