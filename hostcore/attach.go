@@ -11,6 +11,7 @@ import (
 
 	"github.com/attache/attache/hostcore/expand"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // Conversations is the person's conversations and what is attached to them,
@@ -39,7 +40,7 @@ func (cv *Conversations) Host() *Host { return cv.host }
 //
 // It keeps no secret: no headers, no environment, and no URL userinfo.
 func Ref(sc ServerConfig) ServerRef {
-	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: StripUserinfo(sc.URL)}
+	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: redact.WithoutUserinfo(sc.URL)}
 }
 
 // ServerFor resolves an attachment's server: the configured or built-in

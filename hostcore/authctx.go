@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // An authorization context is exactly what a server receives from one
@@ -253,7 +255,7 @@ func (r *redactor) add(v string, min int) {
 }
 
 // redacted is the text shown in place of a secret.
-const redacted = "[redacted]"
+const redacted = redact.Mark
 
 // Redact returns s with every secret replaced.
 func (r *redactor) Redact(s string) string {
@@ -291,40 +293,12 @@ func (a *authContext) redactError(err error) error {
 	return redactedError{err, a.secrets}
 }
 
-// RedactURL returns raw with its userinfo replaced, for display.
-func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		if i := strings.LastIndex(raw, "@"); i >= 0 {
-			if j := strings.Index(raw, "://"); j >= 0 && j < i {
-				return raw[:j+3] + redacted + raw[i:]
-			}
-		}
-		return raw
-	}
-	if u.User == nil {
-		return raw
-	}
-	u.User = url.User(redacted)
-	return strings.Replace(u.String(), url.PathEscape(redacted), redacted, 1)
-}
-
-// StripUserinfo returns raw without its userinfo.
-func StripUserinfo(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	u.User = nil
-	return u.String()
-}
-
 // Redacted returns the entry with every secret it holds replaced: URL
 // userinfo, header values and environment values (placeholders such as
 // ${input:token} are kept, since they are not secrets themselves). It is
 // what front ends show and what the state database may keep.
 func (s ServerConfig) Redacted() ServerConfig {
-	s.URL = RedactURL(s.URL)
+	s.URL = redact.URL(s.URL)
 	s.Headers = redactValues(s.Headers)
 	s.Env = redactValues(s.Env)
 	accts := make([]Account, len(s.Accounts))

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // Config is the host's list of servers, read from a JSON file under
@@ -128,7 +130,7 @@ func (s ServerConfig) Validate() error {
 	case s.URL != "":
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return newError(KindUsage, nil, "server %q: %q is not an http(s) URL", s.Name, RedactURL(s.URL))
+			return newError(KindUsage, nil, "server %q: %q is not an http(s) URL", s.Name, redact.URL(s.URL))
 		}
 	}
 	return nil

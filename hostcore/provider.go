@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // ProviderConfig is one model provider of the config file:
@@ -68,7 +70,7 @@ func (p ProviderConfig) Validate() error {
 	case p.BaseURL != "":
 		u, err := url.Parse(p.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return newError(KindUsage, nil, "provider %q: baseURL %q is not an http(s) URL", p.Name, RedactURL(p.BaseURL))
+			return newError(KindUsage, nil, "provider %q: baseURL %q is not an http(s) URL", p.Name, redact.URL(p.BaseURL))
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // ProviderKeys keeps the model providers' API keys out of the config file:
@@ -97,7 +98,7 @@ func (e *providerEditor) list() {
 func (e *providerEditor) describe(pc hostcore.ProviderConfig) string {
 	base := "the vendor's API"
 	if pc.BaseURL != "" {
-		base = hostcore.RedactURL(pc.BaseURL)
+		base = redact.URL(pc.BaseURL)
 	}
 	key := "none"
 	if e.sh.opts.Keys != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/redact"
 	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/internal/secretstore"
 )
@@ -92,7 +93,7 @@ func (a *app) providersCmd() *cobra.Command {
 			}
 			rows := []providerRow{}
 			for _, pc := range h.Config().ProviderList() {
-				rows = append(rows, providerRow{Name: pc.Name, Kind: pc.Kind, Model: pc.Model, BaseURL: hostcore.RedactURL(pc.BaseURL),
+				rows = append(rows, providerRow{Name: pc.Name, Kind: pc.Kind, Model: pc.Model, BaseURL: redact.URL(pc.BaseURL),
 					APIKeyEnv: pc.APIKeyEnv, Key: provider.KeySource(pc, opts)})
 			}
 			if a.flags.json {

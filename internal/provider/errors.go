@@ -17,6 +17,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // A provider's failure becomes a hostcore.Error of the kind a person can
@@ -75,7 +76,7 @@ func failure(err error, pc hostcore.ProviderConfig, baseURL string) *hostcore.Er
 	case errors.As(err, &syntax):
 		return chat.NewModelError(hostcore.KindProtocol, 0, err, "%s sent a stream that could not be understood (not valid JSON)", name)
 	case errors.Is(err, syscall.ECONNREFUSED), errors.As(err, &netErr), errors.As(err, &urlErr):
-		return chat.NewModelError(hostcore.KindTransport, 0, err, "%s cannot be reached at %s; check that it runs", name, hostcore.RedactURL(baseURL))
+		return chat.NewModelError(hostcore.KindTransport, 0, err, "%s cannot be reached at %s; check that it runs", name, redact.URL(baseURL))
 	}
 	return chat.NewModelError(hostcore.KindProtocol, 0, err, "%s sent a reply that could not be understood", name)
 }
@@ -95,7 +96,7 @@ func statusFailure(err error, ae apiError, pc hostcore.ProviderConfig, name, bas
 		}
 		return chat.NewModelError(hostcore.KindServerFault, s, err, "%s", msg)
 	case s == http.StatusNotFound:
-		return chat.NewModelError(hostcore.KindNotFound, s, err, "%s has no model %q, or no API at %s (HTTP 404)", name, pc.Model, hostcore.RedactURL(baseURL))
+		return chat.NewModelError(hostcore.KindNotFound, s, err, "%s has no model %q, or no API at %s (HTTP 404)", name, pc.Model, redact.URL(baseURL))
 	case s >= 500:
 		return chat.NewModelError(hostcore.KindServerFault, s, err, "%s failed (HTTP %d); try again later", name, s)
 	}
