@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/redact"
 )
 
@@ -30,8 +31,8 @@ type Config struct {
 	Servers []ServerConfig `json:"servers"`
 	// Imports names files whose servers are merged in at load time.
 	Imports []ImportSource `json:"imports,omitempty"`
-	// Providers are the model providers (see ProviderConfig); never a key.
-	Providers []ProviderConfig `json:"providers,omitempty"`
+	// Providers are the model providers (see models.Provider); never a key.
+	Providers []models.Provider `json:"providers,omitempty"`
 
 	mu   sync.RWMutex
 	path string

@@ -22,6 +22,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // Options configure the app. The zero value, and a nil *Options, are
@@ -46,7 +47,7 @@ type Options struct {
 	// building the model of a provider of the config. With either nil,
 	// Send only shows the context a model would receive.
 	Chat   *chat.Chat
-	Models func(hostcore.ProviderConfig) (chat.Model, error)
+	Models func(models.Provider) (chat.Model, error)
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // chatView is the conversation with a model, in a window of its own: the
@@ -164,7 +165,7 @@ func (c *chatView) say(icon fyne.Resource, text string) *widget.Label {
 }
 
 // model returns the picked provider's model.
-func (c *chatView) model() (chat.Model, hostcore.ProviderConfig, error) {
+func (c *chatView) model() (chat.Model, models.Provider, error) {
 	pc, err := c.sh.host.Config().FindProvider(c.providers.Selected)
 	if err != nil {
 		return nil, pc, err

@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // turnInspector is a window that shows one stored turn whole: the context
@@ -252,7 +252,7 @@ func (ti *turnInspector) replay() {
 
 // replayText is what a replay got: the answer, the tools the model would
 // call, and the usage, or the error.
-func replayText(pc hostcore.ProviderConfig, reply chat.ModelReply, err error) string {
+func replayText(pc models.Provider, reply chat.ModelReply, err error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s) answered:\n\n%s", pc.Name, pc.Model, reply.Text)
 	for _, call := range reply.ToolCalls {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/ui"
@@ -22,13 +23,13 @@ func newChat(cv *hostcore.Conversations, turns chat.TurnStore) *chat.Chat {
 // key from the environment variable the config names, else from the
 // keyring (or the 0600 file beside the config, as attachectl keeps them);
 // and returns the key store the provider editor writes keys to.
-func providerModels(cfgPath string, logger *slog.Logger) (func(hostcore.ProviderConfig) (chat.Model, error), ui.ProviderKeys) {
+func providerModels(cfgPath string, logger *slog.Logger) (func(models.Provider) (chat.Model, error), ui.ProviderKeys) {
 	keys := secretstore.Open(filepath.Dir(cfgPath), &secretstore.Options{
 		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
 		Warn: func(msg string) { logger.Warn(msg) },
 	})
 	opts := &provider.Options{Keys: keys}
-	return func(pc hostcore.ProviderConfig) (chat.Model, error) { return provider.New(pc, opts) },
+	return func(pc models.Provider) (chat.Model, error) { return provider.New(pc, opts) },
 		providerKeys{keys, opts}
 }
 
@@ -38,6 +39,6 @@ type providerKeys struct {
 	opts *provider.Options
 }
 
-func (k providerKeys) Source(pc hostcore.ProviderConfig) string {
+func (k providerKeys) Source(pc models.Provider) string {
 	return provider.KeySource(pc, k.opts)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/modeltest"
 )
 
@@ -68,7 +69,7 @@ func chatProviders(s *script) error {
 	if _, err := s.chatWith(func([]string) []modeltest.Step { return nil }); err != nil {
 		return err
 	}
-	if err := s.host.Config().UpsertProvider(hostcore.ProviderConfig{Name: "claude", Kind: hostcore.ProviderAnthropic,
+	if err := s.host.Config().UpsertProvider(models.Provider{Name: "claude", Kind: models.Anthropic,
 		Model: "claude-sonnet-4-5", APIKeyEnv: "ANTHROPIC_API_KEY"}); err != nil {
 		return err
 	}
@@ -112,7 +113,7 @@ func (s *script) chatWith(script func(ids []string) []modeltest.Step) ([]string,
 	}
 	ids := got.Values[:2]
 	srv := modeltest.New(nil, script(ids)...)
-	if err := s.host.Config().UpsertProvider(hostcore.ProviderConfig{Name: "scripted", Kind: hostcore.ProviderOpenAI,
+	if err := s.host.Config().UpsertProvider(models.Provider{Name: "scripted", Kind: models.OpenAI,
 		BaseURL: srv.OpenAIBaseURL(), Model: "scripted-1"}); err != nil {
 		return nil, err
 	}

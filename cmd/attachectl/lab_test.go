@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/testbin"
 )
@@ -158,7 +158,7 @@ func TestLabWithoutTheFetchTool(t *testing.T) {
 func TestLabExportAndLive(t *testing.T) {
 	srv := modeltest.New(&modeltest.Options{Key: "sk-test"})
 	defer srv.Close()
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	attached, other := chatWithContext(t, env)
 	srv.Then(modeltest.Say(modeltest.Reply{ToolCalls: []modeltest.Call{
 		{ID: "call_1", Name: "get_memories", Arguments: fmt.Sprintf(`{"ids":[%q]}`, other)}}}),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/redact"
 	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/internal/secretstore"
@@ -49,10 +50,10 @@ func (a *app) providerOptions() (*provider.Options, error) {
 }
 
 // model returns the named provider's model ("" is the first configured).
-func (a *app) model(name string) (chat.Model, hostcore.ProviderConfig, error) {
+func (a *app) model(name string) (chat.Model, models.Provider, error) {
 	h, err := a.hostFor()
 	if err != nil {
-		return nil, hostcore.ProviderConfig{}, err
+		return nil, models.Provider{}, err
 	}
 	pc, err := h.Config().FindProvider(name)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/npmpeer"
@@ -25,7 +26,7 @@ import (
 // priority 1, its logo is for the user only).
 
 // modelKinds are the two wire formats every send test runs against.
-var modelKinds = []string{hostcore.ProviderOpenAI, hostcore.ProviderAnthropic}
+var modelKinds = []string{models.OpenAI, models.Anthropic}
 
 // modelEnv writes a config with the annotated server and a provider
 // "scripted" of kind pointing at srv (or at base, when not empty), and
@@ -35,14 +36,14 @@ func modelEnv(t *testing.T, kind string, srv *modeltest.Server, base string, ext
 	dir := t.TempDir()
 	if base == "" {
 		base = srv.OpenAIBaseURL()
-		if kind == hostcore.ProviderAnthropic {
+		if kind == models.Anthropic {
 			base = srv.AnthropicBaseURL()
 		}
 	}
 	zero := 0
 	servers := append([]hostcore.ServerConfig{{Name: "annotated", Command: testbin.Build(t, "internal/mcptest/mcptestd"),
 		Args: []string{"--mode", mcptest.ModeV2025Nov, "--stdio"}}}, extra...)
-	cfg := map[string]any{"servers": servers, "providers": []hostcore.ProviderConfig{
+	cfg := map[string]any{"servers": servers, "providers": []models.Provider{
 		{Name: "scripted", Kind: kind, BaseURL: base, Model: "model-x", APIKeyEnv: "TEST_MODEL_KEY", MaxRetries: &zero}}}
 	b, _ := json.Marshal(cfg)
 	path := filepath.Join(dir, "config.json")
@@ -174,7 +175,7 @@ func TestSendThroughCLI(t *testing.T) {
 func TestSendJSON(t *testing.T) {
 	srv := modeltest.New(&modeltest.Options{Key: "sk-test"}, modeltest.Say(modeltest.Reply{Text: "plain answer"}))
 	defer srv.Close()
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	must(t, env, "context", "new", "empty")
 	var out struct {
 		Text string    `json:"text"`
@@ -273,7 +274,7 @@ func TestSendAskThroughCLI(t *testing.T) {
 		modeltest.Say(modeltest.Reply{ToolCalls: []modeltest.Call{{ID: "c3", Name: "briefing", Arguments: `{}`}}}),
 		modeltest.Say(modeltest.Reply{Text: "second done"}))
 	defer srv.Close()
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	chatWithContext(t, env)
 	r := ctlStdin(t, env, "a\nn\n", "send", "chat", "one", "--tools", "ask")
 	if r.code != 0 || strings.Count(r.stderr, "Run it?") != 2 {
@@ -295,7 +296,7 @@ func TestSendAskThroughCLI(t *testing.T) {
 func TestProvidersAndKeys(t *testing.T) {
 	srv := modeltest.New(&modeltest.Options{Key: "sk-kept"}, modeltest.Say(modeltest.Reply{Text: "with the kept key"}))
 	defer srv.Close()
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	env = append(env, "TEST_MODEL_KEY=") // the variable is empty: the keyring is next
 	r := must(t, env, "providers")
 	if !strings.Contains(r.stdout, "scripted") || !strings.Contains(r.stdout, "none") {
@@ -390,7 +391,7 @@ func TestSupersessionThroughCLI(t *testing.T) {
 // ATTACHE_LIVE_OPENAI_BASE_URL) or ATTACHE_LIVE_ANTHROPIC_KEY (and
 // ATTACHE_LIVE_ANTHROPIC_MODEL).
 func TestLiveProvider(t *testing.T) {
-	for _, tt := range []struct{ kind, model string }{{hostcore.ProviderOpenAI, "gpt-4o-mini"}, {hostcore.ProviderAnthropic, "claude-haiku-4-5"}} {
+	for _, tt := range []struct{ kind, model string }{{models.OpenAI, "gpt-4o-mini"}, {models.Anthropic, "claude-haiku-4-5"}} {
 		t.Run(tt.kind, func(t *testing.T) {
 			prefix := "ATTACHE_LIVE_" + strings.ToUpper(tt.kind) + "_"
 			key := os.Getenv(prefix + "KEY")
@@ -401,7 +402,7 @@ func TestLiveProvider(t *testing.T) {
 			env := modelEnv(t, tt.kind, nil, cmpOr(os.Getenv(prefix+"BASE_URL"), "https://unused.invalid"))
 			if os.Getenv(prefix+"BASE_URL") == "" {
 				// the vendor's own API: rewrite the config without a base URL
-				b, _ := json.Marshal(map[string]any{"providers": []hostcore.ProviderConfig{{Name: "scripted", Kind: tt.kind, Model: model, APIKeyEnv: "TEST_MODEL_KEY"}}})
+				b, _ := json.Marshal(map[string]any{"providers": []models.Provider{{Name: "scripted", Kind: tt.kind, Model: model, APIKeyEnv: "TEST_MODEL_KEY"}}})
 				os.WriteFile(strings.TrimPrefix(env[0], "ATTACHE_CONFIG="), b, 0o600)
 			}
 			env = append(env, "TEST_MODEL_KEY="+key)
@@ -451,7 +452,7 @@ func TestSendTimeout(t *testing.T) {
 	})
 	defer srv.Close()
 	defer close(release) // before Close, which waits for the handler
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	must(t, env, "context", "new", "c")
 	r := ctl(t, env, "send", "c", "slow?", "--tools", "off", "--timeout", "2s")
 	if r.code != exitTransport || !strings.Contains(r.stderr, "in time") {

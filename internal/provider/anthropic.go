@@ -9,8 +9,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // anthropicBase is Anthropic's own API.
@@ -22,11 +23,11 @@ const anthropicBase = "https://api.anthropic.com"
 // share one user message.
 type anthropicModel struct {
 	client anthropic.Client
-	pc     hostcore.ProviderConfig
+	pc     models.Provider
 	base   string
 }
 
-func newAnthropic(pc hostcore.ProviderConfig, key string, client *http.Client) *anthropicModel {
+func newAnthropic(pc models.Provider, key string, client *http.Client) *anthropicModel {
 	base := pc.BaseURL
 	if base == "" {
 		base = anthropicBase
@@ -70,7 +71,7 @@ func (m *anthropicModel) Complete(ctx context.Context, req chat.ModelRequest, on
 			return chat.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
 		}
 		if err := msg.Accumulate(ev); err != nil {
-			return chat.ModelReply{Text: text.String()}, chat.NewModelError(hostcore.KindProtocol, 0, err,
+			return chat.ModelReply{Text: text.String()}, chat.NewModelError(fault.KindProtocol, 0, err,
 				"provider %s sent stream events that do not fit together", m.pc.Name)
 		}
 		switch {

@@ -13,8 +13,9 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // openAIBase is OpenAI's own API.
@@ -26,11 +27,11 @@ const openAIBase = "https://api.openai.com/v1"
 // starts with "Error: ".
 type openAIModel struct {
 	client openai.Client
-	pc     hostcore.ProviderConfig
+	pc     models.Provider
 	base   string
 }
 
-func newOpenAI(pc hostcore.ProviderConfig, key string, client *http.Client) *openAIModel {
+func newOpenAI(pc models.Provider, key string, client *http.Client) *openAIModel {
 	base := pc.BaseURL
 	if base == "" {
 		base = openAIBase
@@ -90,7 +91,7 @@ func (m *openAIModel) Complete(ctx context.Context, req chat.ModelRequest, onTex
 			return chat.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
 		}
 		if !acc.AddChunk(chunk) {
-			return chat.ModelReply{Text: text.String()}, chat.NewModelError(hostcore.KindProtocol, 0, nil,
+			return chat.ModelReply{Text: text.String()}, chat.NewModelError(fault.KindProtocol, 0, nil,
 				"provider %s sent stream chunks that do not fit together", m.pc.Name)
 		}
 		for _, ch := range chunk.Choices {
