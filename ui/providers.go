@@ -18,7 +18,7 @@ import (
 
 // ProviderKeys keeps the model providers' API keys out of the config file:
 // in the OS keyring, or a 0600 file beside the config where no keyring
-// answers. cmd/attache wires the secret store behind it; the editor only
+// answers. internal/desktop wires the secret store behind it; the editor only
 // ever writes a key, never shows one.
 type ProviderKeys interface {
 	// Source says where a provider's key comes from: "env NAME",

@@ -1,8 +1,7 @@
-package main
+package desktop
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -22,30 +21,29 @@ import (
 	"github.com/attache/attache/ui"
 )
 
-// flags are the app's command line. --measure-startup, --scenario and
-// --screenshot are for the screenshot script and the startup measurement,
-// and are left out of the usage text.
+// flags are the app's command line. --measure-startup is for the startup
+// measurement and is left out of the usage text, as are the flags a
+// scripted command adds (Options.Flags).
 type flags struct {
 	config, dataDir string
 	verbose         bool
 	measure         bool
-	scenario        string
-	screenshot      string
 }
 
-func parseFlags(args []string) (flags, error) {
+func parseFlags(args []string, opts *Options) (flags, error) {
 	var f flags
-	fs := flag.NewFlagSet("attache", flag.ContinueOnError)
+	fs := flag.NewFlagSet(opts.name(), flag.ContinueOnError)
 	fs.StringVar(&f.config, "config", "", "config file (default $ATTACHE_CONFIG, else the user config dir)")
 	fs.StringVar(&f.dataDir, "data-dir", "", "data directory: cache, conversations, demo database (default $ATTACHE_DATA_DIR, else the user cache dir)")
 	fs.BoolVar(&f.verbose, "v", false, "log to stderr")
 	hidden := flag.NewFlagSet("", flag.ContinueOnError)
 	hidden.BoolVar(&f.measure, "measure-startup", false, "print the time from launch to the first frame and to the demo being ready, then quit")
-	hidden.StringVar(&f.scenario, "scenario", "", "script the window into a named state (see scenario.go)")
-	hidden.StringVar(&f.screenshot, "screenshot", "", "with --scenario: write a PNG of the window here, then quit")
+	if opts.Flags != nil {
+		opts.Flags(hidden)
+	}
 	hidden.VisitAll(func(fl *flag.Flag) { fs.Var(fl.Value, fl.Name, fl.Usage) })
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: attache [--config FILE] [--data-dir DIR] [-v]")
+		fmt.Fprintf(fs.Output(), "Usage: %s [--config FILE] [--data-dir DIR] [-v]\n", opts.name())
 		fs.VisitAll(func(fl *flag.Flag) {
 			if hidden.Lookup(fl.Name) == nil {
 				fmt.Fprintf(fs.Output(), "  --%s\t%s\n", fl.Name, fl.Usage)
@@ -58,8 +56,8 @@ func parseFlags(args []string) (flags, error) {
 	if fs.NArg() > 0 {
 		return f, fmt.Errorf("unexpected argument %q (see --help)", fs.Arg(0))
 	}
-	if f.screenshot != "" && f.scenario == "" {
-		return f, errors.New("--screenshot needs --scenario")
+	if opts.Check != nil {
+		return f, opts.Check()
 	}
 	return f, nil
 }
@@ -70,14 +68,14 @@ type wiring struct {
 	host    *hostcore.Host
 	closers []io.Closer
 	code    int
-	// scripted is a run of --scenario or --measure-startup: the script,
-	// not a browser, answers sign-in pages.
+	// scripted is a run of a script (Options.Script) or of
+	// --measure-startup: the script, not a browser, answers sign-in pages.
 	scripted bool
 }
 
 // wire builds the host over the config, the body cache and the state
 // database, and the window over the host. timing marks its parts.
-func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, error) {
+func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *startup) (*wiring, error) {
 	cfgPath, err := pick(f.config, "ATTACHE_CONFIG", hostcore.DefaultConfigPath)
 	if err != nil {
 		return nil, err
@@ -95,7 +93,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 	if err != nil {
 		return nil, err
 	}
-	w := &wiring{scripted: f.scenario != "" || f.measure}
+	w := &wiring{scripted: opts.Script != nil || f.measure}
 	bodies, st, err := w.openStores(dataDir, logger)
 	if err != nil {
 		return nil, err
@@ -119,7 +117,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys})
 	timing.mark("window built")
 	timing.watch(fa, w.app.Window())
-	w.script(f, timing)
+	w.script(f, opts, timing)
 	return w, nil
 }
 
@@ -144,11 +142,14 @@ func (w *wiring) openStores(dataDir string, logger *slog.Logger) (hostcore.BodyC
 	return bodies, st, nil
 }
 
-// script starts what --scenario or --measure-startup ask for.
-func (w *wiring) script(f flags, timing *startup) {
+// script starts what the command's script or --measure-startup ask for.
+func (w *wiring) script(f flags, opts *Options, timing *startup) {
 	switch {
-	case f.scenario != "":
-		go w.runScenario(f.scenario, f.screenshot, timing)
+	case opts.Script != nil:
+		go func() {
+			w.code = opts.Script(&Run{App: w.app, Host: w.host, start: timing})
+			w.exit()
+		}()
 	case f.measure:
 		go func() {
 			timing.report(os.Stdout)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/expand"
+	"github.com/attache/attache/internal/desktop"
 	"github.com/attache/attache/ui"
 )
 
@@ -86,9 +87,9 @@ func scenarioNames() string {
 
 // script drives the window from its own goroutine.
 type script struct {
-	app   *ui.App
-	host  *hostcore.Host
-	start *startup
+	app  *ui.App
+	host *hostcore.Host
+	run  *desktop.Run
 	// holding says the scene keeps work in flight on purpose (a sign-in
 	// waiting for the browser): settling then waits for frames only.
 	holding bool
@@ -118,7 +119,7 @@ func (s *script) settle() error {
 		time.Sleep(20 * time.Millisecond)
 	}
 	for range 2 {
-		if err := s.start.nextFrame(10 * time.Second); err != nil {
+		if err := s.run.NextFrame(10 * time.Second); err != nil {
 			return err
 		}
 	}
@@ -189,33 +190,32 @@ func overBudget(s *script) error {
 // "scenario NAME ready" on stdout and holds the state until stdin ends, so
 // that a script can capture the window through the X server: under Xvfb,
 // Mesa's software OpenGL answers a read of the window's pixels with a blank
-// image.
-func (w *wiring) runScenario(name, shot string, t *startup) {
-	err := w.playScenario(name, t)
-	switch {
-	case err != nil:
-		fmt.Fprintf(os.Stderr, "attache: scenario %s: %v\n", name, err)
-		w.code = 1
-	case shot != "":
-		if err := capture(w.app.Window(), shot); err != nil {
-			fmt.Fprintf(os.Stderr, "attache: scenario %s: %v\n", name, err)
-			w.code = 1
-		}
-	default:
-		fmt.Printf("scenario %s ready\n", name)
-		io.Copy(io.Discard, os.Stdin)
+// image. It returns the process's exit code.
+func runScenario(r *desktop.Run, name, shot string) int {
+	if err := playScenario(r, name); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: scenario %s: %v\n", command, name, err)
+		return 1
 	}
-	w.exit()
+	if shot != "" {
+		if err := capture(r.App.Window(), shot); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: scenario %s: %v\n", command, name, err)
+			return 1
+		}
+		return 0
+	}
+	fmt.Printf("scenario %s ready\n", name)
+	io.Copy(io.Discard, os.Stdin)
+	return 0
 }
 
 // playScenario waits for the first screen to be ready, then scripts it.
-func (w *wiring) playScenario(name string, t *startup) error {
+func playScenario(r *desktop.Run, name string) error {
 	f, ok := scenarios[name]
 	if !ok {
 		return fmt.Errorf("no scenario %q (have %s)", name, scenarioNames())
 	}
-	<-t.readyCh
-	s := &script{app: w.app, host: w.host, start: t}
+	<-r.Ready()
+	s := &script{app: r.App, host: r.Host, run: r}
 	if err := s.settle(); err != nil {
 		return err
 	}

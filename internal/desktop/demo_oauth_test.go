@@ -1,4 +1,4 @@
-package main
+package desktop
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func TestDemoOAuthServer(t *testing.T) {
 			mu.Lock()
 			pages = append(pages, page)
 			mu.Unlock()
-			return approveAs(page.URL, "globex")
+			return ApproveSignIn(page.URL, "globex")
 		}}})
 	defer h.Close()
 	ctx := context.Background()

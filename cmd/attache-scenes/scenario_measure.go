@@ -94,6 +94,9 @@ func (s *script) measureShows(body string) error {
 	return nil
 }
 
+// ms is d in milliseconds.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
 func bodyURI(kindSize string) string { return "test://body/" + kindSize }
 
 // showOnce reads uri and waits for the window to show it.
@@ -126,7 +129,7 @@ func (s *script) timeShow(uri string) (wall, cpu time.Duration, err error) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if err := s.start.waitFrame(10 * time.Second); err != nil {
+	if err := s.run.WaitFrame(10 * time.Second); err != nil {
 		return 0, 0, err
 	}
 	wall = time.Since(t0)
@@ -154,7 +157,7 @@ func (s *script) timeLanding(uri string) (wall, cpu time.Duration, err error) {
 		cpu0, _, _ = proctime.CPUTimes()
 		s.app.ShowPreparedRead(p)
 	})
-	if err := s.start.waitFrame(10 * time.Second); err != nil {
+	if err := s.run.WaitFrame(10 * time.Second); err != nil {
 		return 0, 0, err
 	}
 	wall = time.Since(t0)
@@ -165,7 +168,7 @@ func (s *script) timeLanding(uri string) (wall, cpu time.Duration, err error) {
 // (back to the top at its end; a step of 0 only repaints), and counts
 // the frames painted and the window thread's CPU.
 func (s *script) timeScroll(step float32) (frames int64, cpu time.Duration, err error) {
-	cpu0, f0 := s.mainCPU(), s.start.frames.Load()
+	cpu0, f0 := s.mainCPU(), s.run.Frames()
 	tick := time.NewTicker(time.Second / 60)
 	defer tick.Stop()
 	for end := time.Now().Add(scrollFor); time.Now().Before(end); {
@@ -174,11 +177,11 @@ func (s *script) timeScroll(step float32) (frames int64, cpu time.Duration, err 
 			if step != 0 && !s.app.ScrollBody(step) {
 				s.app.ScrollBody(-1e9)
 			}
-			s.start.probe.Refresh()
+			s.run.Repaint()
 		})
 	}
-	if err := s.start.waitFrame(10 * time.Second); err != nil {
+	if err := s.run.WaitFrame(10 * time.Second); err != nil {
 		return 0, 0, err
 	}
-	return s.start.frames.Load() - f0, s.mainCPU() - cpu0, nil
+	return s.run.Frames() - f0, s.mainCPU() - cpu0, nil
 }
