@@ -171,6 +171,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 	ch := h.flights.DoChan(flight, func() (any, error) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ConnectTimeout+h.opts.RequestTimeout+maxBackoff)
 		defer cancel()
+		fctx = withAsker(fctx, ctx) // a question for the person follows the caller who asked (elicit.go)
 		if mode == ReadUse {
 			// A caller that missed the cache just before the previous
 			// flight of this uri stored its result and ended starts a new

@@ -1,11 +1,7 @@
 package hostcore
 
 import (
-	"context"
 	"encoding/json"
-	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Attaché attaches resources; tools are the model's. The host lists and
@@ -41,64 +37,7 @@ type ToolResult struct {
 	// Omitted describes each content entry that is not text (an image, a
 	// resource link), in order: "image/png, 1,234 bytes".
 	Omitted []string `json:"omitted,omitempty"`
-}
-
-// Tools lists every tool of every page. A server that repeats a cursor, or
-// lists more than DefaultMaxListItems tools, gets an error rather than
-// being asked for ever.
-func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
-	var out []Tool
-	seen := map[string]bool{}
-	cursor := ""
-	for {
-		res, err := call(ctx, c, "listing the tools of "+c.Server.Name, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ListToolsResult, error) {
-			return cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
-		})
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range res.Tools {
-			if t != nil {
-				out = append(out, toolOf(t))
-			}
-		}
-		cursor = res.NextCursor
-		switch {
-		case cursor == "":
-			return out, nil
-		case seen[cursor]:
-			return nil, protocolError("", "%s: tools/list repeated the cursor %q", c.Server.Name, clip(cursor))
-		case len(out) > DefaultMaxListItems:
-			return nil, newError(KindUsage, nil, "%s lists more than %d tools", c.Server.Name, DefaultMaxListItems)
-		}
-		seen[cursor] = true
-	}
-}
-
-// CallTool calls the tool name with args (nil sends an empty object). A
-// tool that reports its own failure is not an error: see ToolResult.IsError.
-func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
-	if args == nil {
-		args = map[string]any{}
-	}
-	res, err := call(ctx, c, "calling the tool "+name+" of "+c.Server.Name, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
-		return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	})
-	if err != nil {
-		return nil, err
-	}
-	var parts []string
-	out := &ToolResult{IsError: res.IsError}
-	for _, ct := range res.Content {
-		if t, ok := ct.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		} else {
-			out.Omitted = append(out.Omitted, describeContent(ct))
-		}
-	}
-	out.Text = strings.Join(parts, "\n")
-	if res.StructuredContent != nil {
-		out.Structured, _ = json.Marshal(res.StructuredContent)
-	}
-	return out, nil
+	// Rounds are the multi round-trip rounds before the final result
+	// (mrtr.go): what the server asked, and what the host answered.
+	Rounds []InputRound `json:"rounds,omitempty"`
 }

@@ -106,6 +106,9 @@ func (rt *credentialRoundTripper) credentials(req *http.Request) *http.Request {
 		for k, v := range rt.headers {
 			req.Header.Set(k, v)
 		}
+		for k, v := range paramHeadersOf(req.Context()) { // SEP-2243, this call's only (toolheaders.go)
+			req.Header.Set(k, v)
+		}
 		return req
 	}
 	req.URL.User = nil
