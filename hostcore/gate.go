@@ -94,6 +94,10 @@ func (g *gate) complete(kind segment) {
 		if g.record != nil {
 			g.record(g.cur.whole(tapMaxMessage))
 		}
+		if fixed := repairBlocks(&g.cur, g.sse()); fixed != nil { // the tap keeps what was sent (hintrepair.go)
+			g.cur.reset()
+			g.cur.write(fixed)
+		}
 	case segBetween:
 		g.idle += g.cur.n
 	case segStray:
@@ -104,6 +108,12 @@ func (g *gate) complete(kind segment) {
 		}
 	}
 	g.cur.moveTo(&g.ready)
+}
+
+// sse reports whether the gate splits an event stream.
+func (g *gate) sse() bool {
+	_, ok := g.split.(*sseSplit)
+	return ok
 }
 
 func (g *gate) report(err error) {

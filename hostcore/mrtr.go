@@ -155,9 +155,9 @@ func inputMethod(r mcp.InputRequest) string {
 	return fmt.Sprintf("%T", r)
 }
 
-// describeRounds says in one line what the rounds asked and answered, for
+// DescribeRounds says in one line what the rounds asked and answered, for
 // a person ("asked for name (accept); echoed a requestState").
-func describeRounds(rounds []InputRound) string {
+func DescribeRounds(rounds []InputRound) string {
 	var parts []string
 	for _, r := range rounds {
 		for _, q := range r.Asked {

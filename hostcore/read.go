@@ -27,6 +27,10 @@ type CacheHints struct {
 	TTLSent bool
 	// Scope is cacheScope as sent ("" when absent).
 	Scope string
+	// Note says what the host made of a hint of the wrong form (a ttlMs
+	// written 1.5e4, or that is no integer; a cacheScope that is no
+	// string): such a hint never fails the result (hintrepair.go).
+	Note string
 }
 
 // ttlDuration converts ttlMs to a Duration without overflow: not positive
@@ -210,7 +214,9 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 		if wire.null {
 			return nil, protocolError(uri, "%s: the server answered null instead of a result", op)
 		}
-		hints.TTLSent = wire.TTLMs != nil && string(wire.TTLMs) != "null"
+		if sent, ok := readHints(wire.TTLMs, wire.CacheScope); ok {
+			hints = sent // as sent: go-sdk saw them repaired, if they needed it
+		}
 	}
 	out := &ReadResult{URI: uri, ProtocolVersion: c.Info().ProtocolVersion, Elapsed: elapsed, Hints: hints, Raw: raw,
 		Complete: len(rounds) == 0, Rounds: rounds}
@@ -231,8 +237,9 @@ type rawContent map[string]json.RawMessage
 // tell: an absent field from an empty one.
 type wireRead struct {
 	Contents []rawContent    `json:"contents"`
-	TTLMs    json.RawMessage `json:"ttlMs"` // nil when absent
-	null     bool            // the result was null
+	TTLMs      json.RawMessage `json:"ttlMs"` // nil when absent
+	CacheScope json.RawMessage `json:"cacheScope"`
+	null       bool            // the result was null
 }
 
 // parseWireRead reads the result of a raw exchange; ok is false when the

@@ -197,14 +197,14 @@ func (c *Conn) headersOnWire() bool {
 // from the tool's definition (see above), or an error for a tool whose
 // annotations are invalid.
 func (c *Conn) toolHeaders(ctx context.Context, op, name string, args map[string]any) (map[string]string, error) {
+	if _, err := c.Session(ctx); err != nil { // the session says whether headers go on the wire
+		return nil, err
+	}
 	def, found, listed := c.defs.get(name)
 	if !found {
 		def, found = c.cachedToolDef(ctx, name)
 	}
 	if !found && !listed {
-		if _, err := c.Session(ctx); err != nil {
-			return nil, err
-		}
 		if c.headersOnWire() {
 			if _, err := c.Tools(ctx); err != nil {
 				return nil, err
@@ -261,10 +261,4 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 		out.Structured, _ = json.Marshal(res.StructuredContent)
 	}
 	return out, nil
-}
-
-// toolListChanged forgets the tool definitions and the cached listing.
-func (c *Conn) toolListChanged(ctx context.Context, _ *mcp.ToolListChangedRequest) {
-	c.defs.reset()
-	c.host.invalidateMethod(context.WithoutCancel(ctx), c.identity, methodListTools)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -57,6 +58,18 @@ var readFaults = map[string]func(readParams) message{
 		return rpcError(codeInvalidParams, "Invalid params: uri must not contain a fragment", nil)
 	},
 	ModeServerFault: func(readParams) message { return rpcError(codeInternalError, "Internal error", nil) },
+	ModeNullResult:  func(readParams) message { return result(nil) },
+	ModeNotFoundReason: func(p readParams) message {
+		return rpcError(codeResourceNotFound, NotFoundReason, map[string]string{"uri": p.URI})
+	},
+	ModeOddTTL: func(p readParams) message {
+		lit := "0"
+		if u, err := url.Parse(p.URI); err == nil && json.Valid([]byte(u.Query().Get("ttl"))) {
+			lit = u.Query().Get("ttl")
+		}
+		return result(map[string]any{"contents": []rawContents{{URI: p.URI, MIMEType: "text/plain", Text: RawText}},
+			"ttlMs": json.RawMessage(lit), "cacheScope": "public"})
+	},
 	ModeVersionMismatch: func(p readParams) message {
 		requested, _ := p.Meta["io.modelcontextprotocol/protocolVersion"].(string)
 		if requested == "" {
