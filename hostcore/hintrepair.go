@@ -233,4 +233,3 @@ func repairEvent(event []byte) []byte {
 	out := append(other, "data: "...)
 	return append(append(out, fixed...), "\n\n"...)
 }
-

@@ -236,7 +236,7 @@ type rawContent map[string]json.RawMessage
 // wireRead is a read result as sent, for what go-sdk's typed struct cannot
 // tell: an absent field from an empty one.
 type wireRead struct {
-	Contents []rawContent    `json:"contents"`
+	Contents   []rawContent    `json:"contents"`
 	TTLMs      json.RawMessage `json:"ttlMs"` // nil when absent
 	CacheScope json.RawMessage `json:"cacheScope"`
 	null       bool            // the result was null

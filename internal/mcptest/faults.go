@@ -58,7 +58,7 @@ var readFaults = map[string]func(readParams) message{
 		return rpcError(codeInvalidParams, "Invalid params: uri must not contain a fragment", nil)
 	},
 	ModeServerFault: func(readParams) message { return rpcError(codeInternalError, "Internal error", nil) },
-	ModeNullResult:  func(readParams) message { return result(nil) },
+	ModeNullResult:  func(readParams) message { return result(json.RawMessage("null")) },
 	ModeNotFoundReason: func(p readParams) message {
 		return rpcError(codeResourceNotFound, NotFoundReason, map[string]string{"uri": p.URI})
 	},
