@@ -162,6 +162,9 @@ type ReadResult struct {
 	Rounds []InputRound
 	// Cache says how the cache took part.
 	Cache CacheInfo
+	// room is the allocation of the one large blob of the result, with
+	// room before it for the cache entry's head (bigread.go).
+	room []byte
 }
 
 // Size is the total size of the contents in bytes.
@@ -223,10 +226,32 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 	if res == nil {
 		return nil, protocolError(uri, "%s: the server answered null instead of a result", op)
 	}
+	out.room = fillElided(res, raw.elided)
 	if out.Contents, err = c.checkContents(uri, res.Contents, wire.Contents); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// fillElided puts back the large values the gate read out of the reply
+// (bigread.go): go-sdk decoded them as empty. It returns the room of the
+// blob when the reply holds one large blob, for the cache (encodeRead).
+func fillElided(res *mcp.ReadResourceResult, values []elided) []byte {
+	var room []byte
+	if len(values) == 1 && values[0].blob {
+		room = values[0].room
+	}
+	for _, v := range values {
+		if v.entry >= len(res.Contents) || res.Contents[v.entry] == nil {
+			continue
+		}
+		if rc := res.Contents[v.entry]; v.blob {
+			rc.Blob = v.data
+		} else {
+			rc.Text = v.text
+		}
+	}
+	return room
 }
 
 // rawContent is a contents entry as sent, to tell an absent field from an

@@ -394,6 +394,7 @@ func gateResponse(resp *http.Response, tap *Tap, limit int, st *requestStatus) i
 	case "application/json":
 		g = newGate(resp.Body, limit, &jsonSplit{})
 		g.record = func(msg []byte, truncated bool) { tap.keep(Received, msg, truncated) }
+		g.keepBig = func(msg []byte, values []elided) { tap.keepElided(Received, msg, values) }
 	default:
 		return resp.Body
 	}

@@ -2,6 +2,7 @@ package mcptest
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -101,6 +102,8 @@ func (s *rawServer) read(ctx context.Context, params json.RawMessage) (message, 
 		return nil, s.die()
 	case ModeOversize:
 		return oversize(p.URI, s.opts.BodyBytes), nil
+	case ModeBigBlob:
+		return bigBlob(p.URI, s.opts.BodyBytes), nil
 	}
 	if fault, ok := readFaults[s.mode]; ok {
 		return fault(p), nil
@@ -131,6 +134,34 @@ func oversize(uri string, n int64) message {
 			return err
 		}
 		_, err = io.WriteString(w, `"}]}}`)
+		return err
+	}
+}
+
+// bigBlob streams a read result whose one blob entry decodes to n bytes of
+// OversizeFill, cacheable for a minute (private), without building it in
+// memory: the memory a read costs is the host's alone.
+func bigBlob(uri string, n int64) message {
+	return func(w io.Writer, id json.RawMessage) error {
+		quoted, err := json.Marshal(uri)
+		if err != nil {
+			return err
+		}
+		if len(id) == 0 {
+			id = json.RawMessage("null")
+		}
+		head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"contents":[{"uri":%s,"mimeType":"application/octet-stream","blob":"`, id, quoted)
+		if _, err := io.WriteString(w, head); err != nil {
+			return err
+		}
+		enc := base64.NewEncoder(base64.StdEncoding, w)
+		if err := writeFill(enc, n); err != nil {
+			return err
+		}
+		if err := enc.Close(); err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, `"}],"ttlMs":60000,"cacheScope":"private"}}`)
 		return err
 	}
 }

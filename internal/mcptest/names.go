@@ -34,6 +34,7 @@ const (
 	ModeNullResult         = "null-result"           // read: "result":null
 	ModeNotFoundReason     = "not-found-reason"      // read: error -32002 with a reason of its own
 	ModeOddTTL             = "odd-ttl"               // read: ttlMs written as the uri's query says
+	ModeBigBlob            = "big-blob"              // read: a blob of Options.BodyBytes, cacheable
 )
 
 // NotFoundReason is the message of the not-found-reason mode's -32002.
@@ -49,7 +50,7 @@ var faultNames = []string{
 	ModeResultNotObject, ModeNotJSON, ModeOversize, ModeWrongURI,
 	ModeNotFound32002, ModeNotFound32602, ModeInvalidParams, ModeServerFault,
 	ModeVersionMismatch, ModeSlow, ModeDieOnRead, ModeUnauthorized, ModeForbidden,
-	ModeNotJSONInit, ModeNullResult, ModeNotFoundReason, ModeOddTTL,
+	ModeNotJSONInit, ModeNullResult, ModeNotFoundReason, ModeOddTTL, ModeBigBlob,
 }
 
 // overFor says which transports a raw mode is served over: the HTTP status
