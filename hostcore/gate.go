@@ -27,8 +27,8 @@ type gate struct {
 	// values were taken out (bigread.go): the message with a note in
 	// their place, and the values. Only JSON streams are read so.
 	keepBig func(msg []byte, values []elided)
-	fault  func(error)                      // the first breach; may be nil
-	stdout bool                             // the stream is a stdio server's stdout
+	fault   func(error) // the first breach; may be nil
+	stdout  bool        // the stream is a stdio server's stdout
 
 	scratch  []byte
 	cur      blocks // the message being gathered

@@ -88,7 +88,9 @@ func (t *Tap) keep(dir Direction, raw []byte, truncated bool) { t.store(dir, raw
 
 // keepElided stores a message whose large values were taken out; raw is
 // kept as it is, not copied.
-func (t *Tap) keepElided(dir Direction, raw []byte, values []elided) { t.store(dir, raw, false, values) }
+func (t *Tap) keepElided(dir Direction, raw []byte, values []elided) {
+	t.store(dir, raw, false, values)
+}
 
 func (t *Tap) store(dir Direction, raw []byte, truncated bool, values []elided) {
 	if t == nil {
