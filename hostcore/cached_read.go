@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // ReadMode says how a read uses the cache.
@@ -54,8 +56,8 @@ type CacheInfo struct {
 
 // cachedRead is the stored form of a read.
 type cachedRead struct {
-	Contents        []Content `json:"contents"`
-	ProtocolVersion string    `json:"protocolVersion"`
+	Contents        []pack.Content `json:"contents"`
+	ProtocolVersion string         `json:"protocolVersion"`
 }
 
 const methodRead = "resources/read"
@@ -206,7 +208,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 		return nil, r.Err
 	}
 	res := *r.Val.(*ReadResult) // each caller gets its own copy of the result
-	res.Contents = append([]Content(nil), res.Contents...)
+	res.Contents = append([]pack.Content(nil), res.Contents...)
 	return &res, nil
 }
 

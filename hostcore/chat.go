@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // DefaultMaxToolRounds bounds the tool rounds of a turn: after this many
@@ -21,8 +23,8 @@ type ChatOptions struct {
 	// Now is the clock; nil means the host's.
 	Now Clock
 	// Tokens counts the host's side of each request; nil means
-	// DefaultTokenCounter().
-	Tokens TokenCounter
+	// pack.DefaultTokenCounter().
+	Tokens pack.TokenCounter
 	// MaxToolRounds is DefaultMaxToolRounds when 0 or less.
 	MaxToolRounds int
 	// MaxToolResultBytes is DefaultMaxToolResultBytes when 0 or less.
@@ -52,7 +54,7 @@ func NewChat(cv *Conversations, store TurnStore, opts *ChatOptions) *Chat {
 		ch.opts.Now = cv.host.opts.Now
 	}
 	if ch.opts.Tokens == nil {
-		ch.opts.Tokens = DefaultTokenCounter()
+		ch.opts.Tokens = pack.DefaultTokenCounter()
 	}
 	if ch.opts.MaxToolRounds <= 0 {
 		ch.opts.MaxToolRounds = DefaultMaxToolRounds
@@ -186,7 +188,7 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 	if err != nil {
 		return Turn{}, err
 	}
-	sc := sentContext(ch.cv.readAll(ctx, atts), atts, earlier, &RankOptions{Budget: opts.Budget, Tokens: ch.opts.Tokens})
+	sc := sentContext(ch.cv.readAll(ctx, atts), atts, earlier, &pack.RankOptions{Budget: opts.Budget, Tokens: ch.opts.Tokens})
 	r := &turnRun{ch: ch, opts: opts, tools: map[string]OfferedTool{}}
 	var offered []OfferedTool
 	var warnings []string

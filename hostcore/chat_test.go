@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -184,15 +185,15 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 	if diff := cmp.Diff([]hostcore.Role{"user", "assistant", "tool", "assistant"}, roles); diff != "" {
 		t.Errorf("message roles (-want +got):\n%s", diff)
 	}
-	verdicts := map[string]hostcore.Verdict{}
+	verdicts := map[string]pack.Verdict{}
 	for _, it := range stored[0].Context.Items {
 		verdicts[it.URI] = it.Verdict
 		if it.Sent() && (it.Digest == "" || it.Cache == "") {
 			t.Errorf("sent item %s has no digest or cache status: %+v", it.URI, it)
 		}
 	}
-	want := map[string]hostcore.Verdict{mcptest.ReadmeURI: hostcore.VerdictIncluded, mcptest.LogoURI: hostcore.VerdictHeldAudience,
-		threengram.MemoryURI(f.memory): hostcore.VerdictIncluded}
+	want := map[string]pack.Verdict{mcptest.ReadmeURI: pack.VerdictIncluded, mcptest.LogoURI: pack.VerdictHeldAudience,
+		threengram.MemoryURI(f.memory): pack.VerdictIncluded}
 	if diff := cmp.Diff(want, verdicts); diff != "" {
 		t.Errorf("verdicts stored (-want +got):\n%s", diff)
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Every tool call the model asks for is checked, then approved by the
@@ -23,7 +25,7 @@ func (r *turnRun) runTool(ctx context.Context, round int, call ToolCall) Message
 	t, ok := r.tools[call.Name]
 	if !ok {
 		res.Text = fmt.Sprintf("There is no tool named %q in this conversation.", call.Name)
-		r.emit(Event{Kind: EventWarning, Round: round, Text: "the model called " + headerValue(call.Name) + ", which is not offered"})
+		r.emit(Event{Kind: EventWarning, Round: round, Text: "the model called " + pack.OneLine(call.Name) + ", which is not offered"})
 		r.emit(Event{Kind: EventToolResult, Round: round, Call: &call, Result: &res})
 		return res
 	}
@@ -138,7 +140,7 @@ func toolResultText(res *ToolResult, limit int) string {
 	for cut > 0 && !utf8.RuneStart(text[cut]) {
 		cut--
 	}
-	return text[:cut] + fmt.Sprintf("\n[cut: %s more]", quantity(len(text)-cut, "byte"))
+	return text[:cut] + fmt.Sprintf("\n[cut: %s more]", pack.Quantity(len(text)-cut, "byte"))
 }
 
 // messageOf is the message of err that is safe to show.

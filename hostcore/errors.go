@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Kind says what went wrong, in terms a person can act on. Every error the
@@ -67,6 +69,12 @@ type Error struct {
 
 // Kind returns the error's kind.
 func (e *Error) Kind() Kind { return e.kind }
+
+// KindName returns the error's kind in words: it makes *Error a
+// pack.KindedError, whose kind an unreadable item's reason names.
+func (e *Error) KindName() string { return string(e.kind) }
+
+var _ pack.KindedError = (*Error)(nil)
 
 // Message returns the sentence to show a person; it never contains a secret.
 func (e *Error) Message() string { return e.msg }

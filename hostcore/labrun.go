@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // The comparison lab replays turns (package lab's format) against a real
@@ -29,8 +30,8 @@ import (
 type LabOptions struct {
 	// Strategies to run, in order; nil means lab.Strategies.
 	Strategies []lab.Strategy
-	// Tokens counts tokens; nil means DefaultTokenCounter().
-	Tokens TokenCounter
+	// Tokens counts tokens; nil means pack.DefaultTokenCounter().
+	Tokens pack.TokenCounter
 	// PollInterval is the freshness comparison's; 0 means
 	// DefaultPollInterval (threengram, like most servers, does not offer
 	// subscriptions, so the host polls it at that interval).
@@ -92,7 +93,7 @@ func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*
 		o.Strategies = lab.Strategies
 	}
 	if o.Tokens == nil {
-		o.Tokens = DefaultTokenCounter()
+		o.Tokens = pack.DefaultTokenCounter()
 	}
 	if o.PollInterval <= 0 {
 		o.PollInterval = DefaultPollInterval
@@ -235,7 +236,7 @@ func (r *labRun) attach(ctx context.Context, uri string, st *turnState) error {
 	for _, ct := range res.Contents {
 		st.ob.Bytes += ct.Size()
 		if !ct.IsBlob {
-			body := RenderBody(ct.MIMEType, ct.Text)
+			body := pack.RenderBody(ct.MIMEType, ct.Text)
 			st.system += r.o.Tokens.Count(body)
 			fmt.Fprintf(&st.context, "## %s\n\n%s\n\n", uri, body)
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // A threengram memory's body never goes stale (revising creates a new id),
@@ -38,11 +40,11 @@ func (l Lifecycle) Label() string {
 	case l.NotFound:
 		return "not found"
 	case l.SupersededBy != "":
-		return "superseded by " + headerValue(l.SupersededBy)
+		return "superseded by " + pack.OneLine(l.SupersededBy)
 	case l.Current():
 		return ""
 	}
-	return headerValue(l.Status)
+	return pack.OneLine(l.Status)
 }
 
 // lifecycleBatch is how many ids one get_memories call asks about

@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // A conversation's tools come from its servers: by default those of its
@@ -166,7 +168,7 @@ func uniqueToolName(name string, used map[string]bool) string {
 // which is close to what the providers turn them into (OpenAI and Anthropic
 // render tools into the prompt in formats of their own, which they do not
 // publish).
-func listingTokens(tools []OfferedTool, counter TokenCounter) int {
+func listingTokens(tools []OfferedTool, counter pack.TokenCounter) int {
 	if len(tools) == 0 {
 		return 0
 	}
@@ -200,16 +202,16 @@ func toolOf(t *mcp.Tool) Tool {
 func describeContent(c mcp.Content) string {
 	switch c := c.(type) {
 	case *mcp.ImageContent:
-		return "image, " + headerValue(c.MIMEType) + ", " + quantity(len(c.Data), "byte")
+		return "image, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
 	case *mcp.AudioContent:
-		return "audio, " + headerValue(c.MIMEType) + ", " + quantity(len(c.Data), "byte")
+		return "audio, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
 	case *mcp.ResourceLink:
-		return "resource link " + headerValue(c.URI)
+		return "resource link " + pack.OneLine(c.URI)
 	case *mcp.EmbeddedResource:
 		if c.Resource == nil {
 			return "embedded resource"
 		}
-		return "embedded resource " + headerValue(c.Resource.URI)
+		return "embedded resource " + pack.OneLine(c.Resource.URI)
 	}
 	return fmt.Sprintf("%T", c)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // A turn is one message of the person and everything the host did for it:
@@ -61,7 +63,7 @@ type Turn struct {
 type SentContext struct {
 	// System is the system prompt of every request of the turn.
 	System string `json:"system"`
-	// Budget, Used and Exceeded are the packing's (see Packing).
+	// Budget, Used and Exceeded are the packing's (see pack.Packing).
 	Budget   int `json:"budget"`
 	Used     int `json:"used"`
 	Exceeded int `json:"exceeded"`
@@ -74,16 +76,16 @@ type SentContext struct {
 
 // SentItem is one attachment as a turn saw it.
 type SentItem struct {
-	Rank         int     `json:"rank"`
-	AttachmentID int64   `json:"attachmentId"`
-	Server       string  `json:"server"`
-	Account      string  `json:"account,omitempty"`
-	URI          string  `json:"uri"`
-	Verdict      Verdict `json:"verdict"`
-	Priority     float64 `json:"priority"`
-	Pinned       bool    `json:"pinned,omitempty"`
-	Tokens       int     `json:"tokens"`
-	Reason       string  `json:"reason"`
+	Rank         int          `json:"rank"`
+	AttachmentID int64        `json:"attachmentId"`
+	Server       string       `json:"server"`
+	Account      string       `json:"account,omitempty"`
+	URI          string       `json:"uri"`
+	Verdict      pack.Verdict `json:"verdict"`
+	Priority     float64      `json:"priority"`
+	Pinned       bool         `json:"pinned,omitempty"`
+	Tokens       int          `json:"tokens"`
+	Reason       string       `json:"reason"`
 	// Cache says how the cache served the body (hit, miss, stale...).
 	Cache CacheStatus `json:"cache,omitempty"`
 	// Digest is a SHA-256 of the body as read (every entry's uri, type and
@@ -95,7 +97,7 @@ type SentItem struct {
 }
 
 // Sent reports whether the item's body went to the model.
-func (it SentItem) Sent() bool { return it.Verdict == VerdictIncluded }
+func (it SentItem) Sent() bool { return it.Verdict == pack.VerdictIncluded }
 
 // Supersession says that an attachment a previous turn sent has changed.
 type Supersession struct {

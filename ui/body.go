@@ -19,7 +19,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // A read's body is shown by what it is: Markdown as rich text, JSON pretty
@@ -36,7 +36,7 @@ const (
 )
 
 // renderContents lays out every entry of a read. save is offered for blobs.
-func renderContents(contents []hostcore.Content, save func(hostcore.Content)) fyne.CanvasObject {
+func renderContents(contents []pack.Content, save func(pack.Content)) fyne.CanvasObject {
 	box := container.NewVBox()
 	for i, c := range contents {
 		if len(contents) > 1 {
@@ -51,7 +51,7 @@ func renderContents(contents []hostcore.Content, save func(hostcore.Content)) fy
 }
 
 // renderContent lays out one entry by its type.
-func renderContent(c hostcore.Content, save func(hostcore.Content)) fyne.CanvasObject {
+func renderContent(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
 	if c.IsBlob {
 		if img, format, err := image.Decode(bytes.NewReader(c.Blob)); err == nil {
 			return imageView(c, img, format, save)
@@ -80,7 +80,7 @@ func renderContent(c hostcore.Content, save func(hostcore.Content)) fyne.CanvasO
 }
 
 // mimeOf is an entry's MIME type, sniffed when the server gave none.
-func mimeOf(c hostcore.Content) string {
+func mimeOf(c pack.Content) string {
 	if c.MIMEType != "" {
 		return c.MIMEType
 	}
@@ -90,13 +90,13 @@ func mimeOf(c hostcore.Content) string {
 	return "text (no type given)"
 }
 
-func isMarkdown(c hostcore.Content) bool {
+func isMarkdown(c pack.Content) bool {
 	m := strings.ToLower(c.MIMEType)
 	return strings.HasPrefix(m, "text/markdown") || strings.HasPrefix(m, "text/x-markdown") ||
 		(m == "" || m == "text/plain") && (strings.HasSuffix(c.URI, ".md") || strings.HasSuffix(c.URI, ".markdown"))
 }
 
-func isJSON(c hostcore.Content) bool {
+func isJSON(c pack.Content) bool {
 	m := strings.ToLower(c.MIMEType)
 	if strings.HasPrefix(m, "application/json") || strings.Contains(m, "+json") {
 		return true
@@ -177,7 +177,7 @@ func caption(text string) *widget.Label {
 
 // imageView shows a decoded image at a readable size, with its facts and
 // Save.
-func imageView(c hostcore.Content, img image.Image, format string, save func(hostcore.Content)) fyne.CanvasObject {
+func imageView(c pack.Content, img image.Image, format string, save func(pack.Content)) fyne.CanvasObject {
 	b := img.Bounds()
 	view := canvas.NewImageFromImage(img)
 	view.FillMode = canvas.ImageFillContain
@@ -207,7 +207,7 @@ func imageSize(w, h int) fyne.Size {
 
 // blobView shows a blob the inspector cannot render: its size, a hex
 // preview of its first bytes, and Save.
-func blobView(c hostcore.Content, save func(hostcore.Content)) fyne.CanvasObject {
+func blobView(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
 	n := min(len(c.Blob), hexPreviewLen)
 	facts := fmt.Sprintf("Binary, %s bytes (%s), %s. First %d bytes:", count(int64(len(c.Blob))),
 		byteSize(int64(len(c.Blob))), mimeOf(c), n)
@@ -218,14 +218,14 @@ func blobView(c hostcore.Content, save func(hostcore.Content)) fyne.CanvasObject
 	return container.NewVBox(caption(facts), container.NewHScroll(l), saveButton(c, save))
 }
 
-func saveButton(c hostcore.Content, save func(hostcore.Content)) fyne.CanvasObject {
+func saveButton(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
 	b := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() { save(c) })
 	return container.NewHBox(b)
 }
 
 // saveName is a file name for an entry: the last segment of its URI, with
 // an extension for its type when it has none.
-func saveName(c hostcore.Content) string {
+func saveName(c pack.Content) string {
 	name := path.Base(strings.TrimRight(c.URI, "/"))
 	if i := strings.IndexAny(name, "?#"); i >= 0 {
 		name = name[:i]

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // inspector is the centre's lower half: one read, as the host saw it. The
@@ -223,7 +224,7 @@ func metadataView(r readRequest, res *hostcore.ReadResult) fyne.CanvasObject {
 	}
 	a := r.annotations
 	rows = append(rows, [2]string{"Audience", orNone(strings.Join(a.Audience, ", "), "not given (user and assistant)")})
-	prio := fmt.Sprintf("not given (%s by default)", priorityText(hostcore.DefaultPriority))
+	prio := fmt.Sprintf("not given (%s by default)", priorityText(pack.DefaultPriority))
 	if a.Priority != nil {
 		prio = priorityText(*a.Priority)
 	}
@@ -281,7 +282,7 @@ func wireText(raw []byte) string {
 }
 
 // save writes a blob to a file the person chooses.
-func (in *inspector) save(c hostcore.Content) {
+func (in *inspector) save(c pack.Content) {
 	d := dialog.NewFileSave(func(wc fyne.URIWriteCloser, err error) {
 		if err != nil {
 			in.sh.fail(err)

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Selecting an image resource reads it and shows the blob as an image,
@@ -77,15 +77,15 @@ func TestReadNotFound(t *testing.T) {
 func TestBlobPreview(t *testing.T) {
 	test.NewTempApp(t)
 	blob := []byte("%PDF-1.7\n\x00\x01\x02 binary body")
-	view := renderContent(hostcore.Content{URI: "test://doc/report.pdf", MIMEType: "application/pdf", Blob: blob, IsBlob: true},
-		func(hostcore.Content) {})
+	view := renderContent(pack.Content{URI: "test://doc/report.pdf", MIMEType: "application/pdf", Blob: blob, IsBlob: true},
+		func(pack.Content) {})
 	got := texts(view)
 	for _, want := range []string{"Binary, 24 bytes (24 B), application/pdf", "25 50 44 46 2d 31 2e 37", "Save…"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the blob view lacks %q:\n%s", want, got)
 		}
 	}
-	if name := saveName(hostcore.Content{URI: "test://doc/report", MIMEType: "application/pdf"}); name != "report.pdf" {
+	if name := saveName(pack.Content{URI: "test://doc/report", MIMEType: "application/pdf"}); name != "report.pdf" {
 		t.Errorf("save name = %q, want report.pdf", name)
 	}
 	assertMarkup(t, "blob_preview.xml", view)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/state"
 )
 
@@ -270,23 +271,23 @@ func (a *app) rankCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().IntVar(&budget, "budget", hostcore.DefaultBudget, "token budget")
+	cmd.Flags().IntVar(&budget, "budget", pack.DefaultBudget, "token budget")
 	return cmd
 }
 
-func (a *app) rank(cmd *cobra.Command, conv string, budget int) (hostcore.Packing, error) {
+func (a *app) rank(cmd *cobra.Command, conv string, budget int) (pack.Packing, error) {
 	cv, err := a.conversations()
 	if err != nil {
-		return hostcore.Packing{}, err
+		return pack.Packing{}, err
 	}
 	id, err := a.conversationID(cmd, cv, conv)
 	if err != nil {
-		return hostcore.Packing{}, err
+		return pack.Packing{}, err
 	}
 	if budget <= 0 {
-		return hostcore.Packing{}, usageError("--budget must be positive")
+		return pack.Packing{}, usageError("--budget must be positive")
 	}
-	p, _, err := cv.Rank(cmd.Context(), id, &hostcore.RankOptions{Budget: budget})
+	p, _, err := cv.Rank(cmd.Context(), id, &pack.RankOptions{Budget: budget})
 	return p, err
 }
 
@@ -311,7 +312,7 @@ type packingJSON struct {
 	Decisions []decisionJSON `json:"decisions"`
 }
 
-func rankJSON(p hostcore.Packing) packingJSON {
+func rankJSON(p pack.Packing) packingJSON {
 	out := packingJSON{Budget: p.Budget, Used: p.Used, Exceeded: p.Exceeded, Decisions: []decisionJSON{}}
 	for _, d := range p.Decisions {
 		out.Decisions = append(out.Decisions, decisionJSON{Rank: d.Rank, ID: d.Item.ID, Server: d.Item.Server,
@@ -333,7 +334,7 @@ func (a *app) exportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			doc := hostcore.Assemble(p)
+			doc := pack.Assemble(p)
 			var body []byte
 			switch strings.ToLower(format) {
 			case "md", "markdown":
@@ -355,6 +356,6 @@ func (a *app) exportCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "md", "md or json")
 	cmd.Flags().StringVar(&out, "out", "", "write to FILE instead of stdout")
-	cmd.Flags().IntVar(&budget, "budget", hostcore.DefaultBudget, "token budget")
+	cmd.Flags().IntVar(&budget, "budget", pack.DefaultBudget, "token budget")
 	return cmd
 }

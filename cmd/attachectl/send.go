@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // chat returns the model loop over the state database, which keeps the
@@ -89,7 +90,7 @@ is off).`,
 	}
 	cmd.Flags().StringVar(&providerName, "provider", "", "the provider to ask (default: the config's first)")
 	cmd.Flags().StringVar(&tools, "tools", "", "off, ask or auto (default: ask on a terminal, else off)")
-	cmd.Flags().IntVar(&budget, "budget", hostcore.DefaultBudget, "token budget of the context")
+	cmd.Flags().IntVar(&budget, "budget", pack.DefaultBudget, "token budget of the context")
 	return cmd
 }
 

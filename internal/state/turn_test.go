@@ -11,15 +11,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func sampleTurn(conv int64) hostcore.Turn {
 	return hostcore.Turn{
 		ConversationID: conv, Provider: "local", Model: "m1", Status: hostcore.TurnRunning,
 		Context: hostcore.SentContext{System: "sys", Budget: 100, Used: 40, Items: []hostcore.SentItem{
-			{Rank: 1, AttachmentID: 7, Server: "demo", URI: "threengram://memory/a", Verdict: hostcore.VerdictIncluded,
+			{Rank: 1, AttachmentID: 7, Server: "demo", URI: "threengram://memory/a", Verdict: pack.VerdictIncluded,
 				Priority: 1, Tokens: 40, Reason: "included: 40 tokens", Cache: hostcore.CacheHit, Digest: "abc"},
-			{Rank: 2, AttachmentID: 8, Server: "demo", URI: "x://logo", Verdict: hostcore.VerdictHeldAudience, Reason: "held back"},
+			{Rank: 2, AttachmentID: 8, Server: "demo", URI: "x://logo", Verdict: pack.VerdictHeldAudience, Reason: "held back"},
 		}},
 		Tools: []hostcore.OfferedTool{{Name: "get_memories", Server: "demo", Tool: "get_memories",
 			InputSchema: json.RawMessage(`{"type":"object"}`)}},

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package hostcore_test
+package pack_test
 
 import "time"
 

@@ -1,6 +1,4 @@
-package hostcore
-
-import "time"
+package pack
 
 // Annotations are a resource's or template's hints to the host: who the
 // content is for, how much it matters, and how fresh it is. They are the
@@ -36,14 +34,4 @@ func (c Content) Size() int {
 		return len(c.Blob)
 	}
 	return len(c.Text)
-}
-
-// Clock tells the time. Tests inject one; nil means time.Now.
-type Clock func() time.Time
-
-func (c Clock) now() time.Time {
-	if c == nil {
-		return time.Now()
-	}
-	return c()
 }

@@ -1,4 +1,4 @@
-package hostcore_test
+package pack_test
 
 import (
 	"syscall"

@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 // packReasons makes the reasons of one packing, sharing one string among
 // the decisions that read the same. Once the budget is nearly spent, what

@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"bytes"
@@ -107,7 +107,7 @@ func partOf(c Content) Part {
 	case imagePart(c):
 		p.Kind, p.Data = PartImage, c.Blob
 	default:
-		p.Kind, p.Summary = PartBinary, "binary, "+quantity(len(c.Blob), "byte")
+		p.Kind, p.Summary = PartBinary, "binary, "+Quantity(len(c.Blob), "byte")
 		if c.MIMEType != "" {
 			p.Summary += ", " + c.MIMEType
 		}
@@ -163,7 +163,7 @@ func (s Section) writeMarkdown(w *strings.Builder) {
 			texts[i], memory = renderBody(p.MIMEType, p.Text)
 		}
 	}
-	write(w, "## ", headerValue(s.URI), "\n\n")
+	write(w, "## ", OneLine(s.URI), "\n\n")
 	writeField(w, "server", s.Server)
 	writeField(w, "account", s.Account)
 	if !memory || len(s.Parts) > 1 {
@@ -193,12 +193,15 @@ func write(w *strings.Builder, texts ...string) {
 // writeField writes a "- name: value" line, unless value is empty.
 func writeField(w *strings.Builder, name, value string) {
 	if value != "" {
-		write(w, "- ", name, ": ", headerValue(value), "\n")
+		write(w, "- ", name, ": ", OneLine(value), "\n")
 	}
 }
 
-// headerValue keeps a header value on its line.
-func headerValue(v string) string {
+// OneLine returns v as it is, or Go-quoted when it holds a control
+// character, so that a value a server gave (a uri, a name, a message)
+// stays on the line it is shown on: a newline in it could forge a heading
+// of the context or a line of a log.
+func OneLine(v string) string {
 	if hasControl(v) {
 		return strconv.Quote(v)
 	}
@@ -219,9 +222,9 @@ func hasControl(s string) bool {
 func (p Part) writeMarkdown(w *strings.Builder, text string) {
 	switch p.Kind {
 	case PartImage:
-		write(w, "[image: ", headerValue(p.MIMEType), ", ", quantity(p.Size, "byte"), "]\n")
+		write(w, "[image: ", OneLine(p.MIMEType), ", ", Quantity(p.Size, "byte"), "]\n")
 	case PartBinary:
-		write(w, "[", headerValue(p.Summary), "]\n")
+		write(w, "[", OneLine(p.Summary), "]\n")
 	default:
 		fence := "```"
 		if n := longestRun(text, '`') + 1; n > 3 {

@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"errors"
@@ -25,11 +25,20 @@ func body(n int) []Content {
 
 func prio(p float64) *float64 { return &p }
 
-// kindErr is an error type of another package that has a kind.
-type kindErr struct{}
+// kindErr is an error of another package that says its kind, as
+// hostcore's *Error does.
+type kindErr struct{ kind, msg string }
 
-func (kindErr) Error() string { return "dial tcp: refused" }
-func (kindErr) Kind() Kind    { return KindTransport }
+func (e kindErr) Error() string    { return e.msg }
+func (e kindErr) KindName() string { return e.kind }
+
+// Errors of the kinds hostcore gives, for this package's tests (internal
+// and external).
+var (
+	ErrNotFound  error = kindErr{"not found", "resource not found"}
+	ErrForbidden error = kindErr{"forbidden", "forbidden"}
+	errTransport error = kindErr{"transport", "dial tcp: refused"}
+)
 
 // row is what a test checks of a decision.
 type row struct {
@@ -57,7 +66,7 @@ func oneToken(id string, order int, a Annotations) *Item {
 }
 
 func included(id string, p float64, tokens int) row {
-	return row{id, VerdictIncluded, p, tokens, "included: " + quantity(tokens, "token")}
+	return row{id, VerdictIncluded, p, tokens, "included: " + Quantity(tokens, "token")}
 }
 
 func TestRank(t *testing.T) {
@@ -219,7 +228,7 @@ func TestRank(t *testing.T) {
 		name: "unreadable items carry their error kind and use no budget",
 		items: []*Item{
 			{ID: "not found", Order: 0, ReadErr: fmt.Errorf("reading x://gone: %w", ErrNotFound)},
-			{ID: "own kind", Order: 1, ReadErr: fmt.Errorf("reading: %w", kindErr{})},
+			{ID: "own kind", Order: 1, ReadErr: fmt.Errorf("reading: %w", errTransport)},
 			{ID: "no kind", Order: 2, ReadErr: errors.New("boom")},
 			{ID: "empty read", Order: 3, Contents: []Content{}},
 			{ID: "user only", Order: 4, Annotations: Annotations{Audience: []string{"user"}}, ReadErr: ErrForbidden},

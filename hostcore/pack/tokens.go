@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"encoding/binary"
@@ -56,9 +56,10 @@ var defaultCounter struct {
 // is nil: tiktoken's TokenEncoding, from a table embedded in the binary (it
 // never touches the network), behind a memo of about the 16,384 texts and
 // items counted most recently. The memo is shared by the whole process, so
-// re-ranking bodies already counted costs a hash and a map lookup each;
-// Rank also remembers, by item, what it measured with this counter (see
-// itemMemo). The first count, not this call, loads the table:
+// re-ranking bodies already counted costs a hash and a map lookup each
+// (a Ranker also remembers, by item, what it measured; see Ranker). The
+// memo keeps no text, only hashes and counts. The first count, not this
+// call, loads the table:
 // about 40 ms (150 ms on a busy machine), and 5 MB kept for the life of the
 // process; so a window or a command that holds a counter it has not used
 // yet has paid nothing for it. It is safe for concurrent use.
@@ -77,7 +78,7 @@ var defaultEncoding = sync.OnceValue(func() *tiktoken.Tiktoken {
 	enc, err := tiktoken.GetEncoding(TokenEncoding)
 	if err != nil {
 		// The table is embedded: failing here means a broken build.
-		panic(fmt.Sprintf("hostcore: loading the %s table: %v", TokenEncoding, err))
+		panic(fmt.Sprintf("pack: loading the %s table: %v", TokenEncoding, err))
 	}
 	return enc
 })

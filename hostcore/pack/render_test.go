@@ -1,4 +1,4 @@
-package hostcore_test
+package pack_test
 
 import (
 	"os"
@@ -7,11 +7,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // TestRenderBody checks each kind of body against a golden in
-// testdata/render; refresh with go test ./hostcore -run RenderBody -update.
+// testdata/render; refresh with go test ./hostcore/pack -run RenderBody -update.
 func TestRenderBody(t *testing.T) {
 	for _, tt := range []struct {
 		name, mimeType, text string
@@ -30,7 +30,7 @@ func TestRenderBody(t *testing.T) {
 		{"text-braces", "text/plain", `{"not":"rendered"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := hostcore.RenderBody(tt.mimeType, tt.text)
+			got := pack.RenderBody(tt.mimeType, tt.text)
 			path := filepath.Join("testdata", "render", tt.name+".txt")
 			if update() {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -55,7 +55,7 @@ func TestRenderBody(t *testing.T) {
 // A memory body sent to the model carries no escaped JSON: the content's
 // quotes and newlines arrive as written.
 func TestRenderBodyMemoryIsNotJSON(t *testing.T) {
-	got := hostcore.RenderBody("application/json", `{"content":"She said \"ship it\".\nThen left.","memoryType":"decision","topic":"release"}`)
+	got := pack.RenderBody("application/json", `{"content":"She said \"ship it\".\nThen left.","memoryType":"decision","topic":"release"}`)
 	want := "decision · release\n\nShe said \"ship it\".\nThen left."
 	if got != want {
 		t.Errorf("RenderBody = %q, want %q", got, want)

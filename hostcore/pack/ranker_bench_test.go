@@ -1,9 +1,9 @@
-package hostcore_test
+package pack_test
 
 import (
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // BenchmarkRerank10k ranks the 10,000 items of BenchmarkRank10k again
@@ -12,7 +12,7 @@ import (
 // on change, as the screen does, and nothing is read or hashed again.
 func BenchmarkRerank10k(b *testing.B) {
 	items := benchItems(10000)
-	r := hostcore.NewRanker(nil)
+	r := pack.NewRanker(nil)
 	if p := r.Rank(items, 0); p.Used == 0 {
 		b.Fatal("warm-up packed nothing")
 	}
@@ -32,7 +32,7 @@ func BenchmarkRerank10k(b *testing.B) {
 // a keystroke in the budget field costs.
 func BenchmarkRepack10k(b *testing.B) {
 	items := benchItems(10000)
-	r := hostcore.NewRanker(nil)
+	r := pack.NewRanker(nil)
 	r.Rank(items, 0)
 	budgets := []int{4000, 8000, 16000, 120000}
 	b.ReportAllocs()

@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"fmt"
@@ -107,8 +107,8 @@ func TestTokenQuantity(t *testing.T) {
 		{1234567, "token", "1,234,567 tokens"},
 		{-4321, "token", "-4,321 tokens"},
 	} {
-		if got := quantity(tt.n, tt.unit); got != tt.want {
-			t.Errorf("quantity(%d, %q) = %q, want %q", tt.n, tt.unit, got, tt.want)
+		if got := Quantity(tt.n, tt.unit); got != tt.want {
+			t.Errorf("Quantity(%d, %q) = %q, want %q", tt.n, tt.unit, got, tt.want)
 		}
 	}
 }

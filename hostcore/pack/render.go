@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"bytes"
@@ -30,6 +30,17 @@ import (
 func RenderBody(mimeType, text string) string {
 	out, _ := renderBody(mimeType, text)
 	return out
+}
+
+// ParseMemoryBody reads a text entry of type mimeType as a threengram
+// memory: JSON (by its type, or untyped and an object) whose fields are all
+// among a memory's, with a string content and a memoryType. ok is false
+// for any other body, which RenderBody then does not render as a memory.
+func ParseMemoryBody(mimeType, text string) (m MemoryBody, ok bool) {
+	if !jsonBody(mimeType, text) {
+		return MemoryBody{}, false
+	}
+	return parseMemoryBody(text)
 }
 
 // renderBody is RenderBody, and whether the body was a threengram memory.
@@ -69,13 +80,18 @@ func looksLikeJSON(text string) bool {
 	return (strings.HasPrefix(s, "{") || strings.HasPrefix(s, "[")) && json.Valid([]byte(s))
 }
 
-// memoryBody is a threengram memory as resources/read returns it.
-type memoryBody struct {
-	Content    string `json:"content"`
+// MemoryBody is a threengram memory's body as resources/read returns it,
+// its fields as the server wrote them.
+type MemoryBody struct {
+	// Content is the memory as written.
+	Content string `json:"content"`
+	// MemoryType is its type ("fact", "decision", ...), never empty.
 	MemoryType string `json:"memoryType"`
-	Topic      string `json:"topic"`
-	Scope      string `json:"scope"`
-	Project    string `json:"project"`
+	// Topic, Scope and Project say what it is about and whom it is for.
+	Topic   string `json:"topic"`
+	Scope   string `json:"scope"`
+	Project string `json:"project"`
+	// RecordedAt is when it was recorded, RFC 3339 as given.
 	RecordedAt string `json:"recordedAt"`
 }
 
@@ -89,41 +105,41 @@ var memoryFields = map[string]bool{
 
 // parseMemoryBody reads a threengram memory body: an object whose fields
 // are among memoryFields, with a string content and memoryType.
-func parseMemoryBody(text string) (memoryBody, bool) {
+func parseMemoryBody(text string) (MemoryBody, bool) {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal([]byte(text), &fields) != nil {
-		return memoryBody{}, false
+		return MemoryBody{}, false
 	}
 	for k := range fields {
 		if !memoryFields[k] {
-			return memoryBody{}, false
+			return MemoryBody{}, false
 		}
 	}
-	var m memoryBody
+	var m MemoryBody
 	if json.Unmarshal([]byte(text), &m) != nil || m.MemoryType == "" {
-		return memoryBody{}, false
+		return MemoryBody{}, false
 	}
 	var content string
 	if json.Unmarshal(fields["content"], &content) != nil {
-		return memoryBody{}, false
+		return MemoryBody{}, false
 	}
 	return m, true
 }
 
 // render writes the heading line and the content.
-func (m memoryBody) render() string {
-	head := []string{headerValue(m.MemoryType)}
+func (m MemoryBody) render() string {
+	head := []string{OneLine(m.MemoryType)}
 	if m.Topic != "" {
-		head = append(head, headerValue(m.Topic))
+		head = append(head, OneLine(m.Topic))
 	}
 	if m.Project != "" {
-		head = append(head, "project "+headerValue(m.Project))
+		head = append(head, "project "+OneLine(m.Project))
 	}
 	if m.Scope != "" {
-		head = append(head, "scope "+headerValue(m.Scope))
+		head = append(head, "scope "+OneLine(m.Scope))
 	}
 	if m.RecordedAt != "" {
-		head = append(head, "recorded "+headerValue(recordedDate(m.RecordedAt)))
+		head = append(head, "recorded "+OneLine(recordedDate(m.RecordedAt)))
 	}
 	return strings.Join(head, " · ") + "\n\n" + m.Content
 }

@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"fmt"
@@ -215,7 +215,7 @@ func randomItems(rng *rand.Rand, n int, wide bool) []*Item {
 		it.Annotations.LastModified = randomModified(rng, wide)
 		switch r := rng.IntN(20); {
 		case r == 0:
-			it.ReadErr = [...]error{ErrNotFound, kindErr{}, fmt.Errorf("plain")}[rng.IntN(3)]
+			it.ReadErr = [...]error{ErrNotFound, errTransport, fmt.Errorf("plain")}[rng.IntN(3)]
 		case r == 1:
 			// an empty read
 		case r == 2:

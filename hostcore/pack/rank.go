@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"errors"
@@ -47,8 +47,8 @@ type Item struct {
 	// order the server sent them.
 	Contents []Content
 	// ReadErr says why the item could not be read; Contents is then nil.
-	// Its kind, when it has one (see Error), goes into the decision's
-	// reason.
+	// Its kind, when it has one (see KindedError), goes into the
+	// decision's reason.
 	ReadErr error
 }
 
@@ -133,11 +133,12 @@ type RankOptions struct {
 // Rank does not read: it packs the bodies it is given; nil items are
 // skipped. It is safe to call from several goroutines as long as no one
 // changes the items meanwhile. A large ranking counts tokens on several
-// goroutines, as TokenCounter allows. With the default counter, what Rank
-// measured of an item (its tokens and its date) is remembered by the item
-// while its strings stay the same, so ranking the same items again costs
-// a lookup an item, a sort and a pass; the memo holds the strings of items
-// still alive, and drops those of items the collector freed.
+// goroutines, as TokenCounter allows. Rank keeps nothing of the items
+// once it returns: with the default counter, ranking bodies counted before
+// costs a hash of each (the token memo, which holds no text) and a parse
+// of its date. A screen that ranks one set again and again uses a Ranker,
+// which remembers what it measured of each item for as long as it is
+// given it.
 func Rank(items []*Item, opts *RankOptions) Packing {
 	budget, counter := DefaultBudget, TokenCounter(nil)
 	if opts != nil {
@@ -258,14 +259,12 @@ func measureSpread(keys []rankKey, counter TokenCounter) {
 	wg.Wait()
 }
 
+// measure works out k from its item: the keys it sorts by, its verdict
+// when it cannot be sent, and else its tokens.
 func (k *rankKey) measure(counter TokenCounter) {
 	it := k.item
 	k.pinned, k.priority, k.order = it.Pinned, effectivePriority(it), it.Order
 	k.verdict, k.reason = screen(it)
-	if m, ok := counter.(*memoCounter); ok && m == defaultCounter.counter {
-		k.measureMemo(defaultItems, m)
-		return
-	}
 	k.date(it)
 	if k.verdict == "" {
 		k.tokens = itemTokens(it, counter)
@@ -277,25 +276,6 @@ func (k *rankKey) date(it *Item) {
 	k.sec, k.nsec = math.MinInt64, 0
 	if t, ok := parseModified(it.Annotations.LastModified); ok {
 		k.sec, k.nsec = t.Unix(), int32(t.Nanosecond())
-	}
-}
-
-// measureMemo measures k's date and tokens through memo: an item measured
-// before is looked up, not hashed or parsed.
-func (k *rankKey) measureMemo(memo *itemMemo, counter *memoCounter) {
-	it := k.item
-	e := memo.find(it)
-	if e == nil || k.verdict == "" && e.tokens < 0 {
-		k.date(it)
-		e = &itemMeasure{sec: k.sec, nsec: k.nsec, tokens: -1}
-		if k.verdict == "" {
-			e.tokens = itemTokens(it, counter)
-		}
-		memo.store(it, e)
-	}
-	k.sec, k.nsec = e.sec, e.nsec
-	if k.verdict == "" {
-		k.tokens = e.tokens
 	}
 }
 
@@ -334,8 +314,8 @@ func (p *Packing) pack(d *Decision, reasons *packReasons) {
 	case d.Priority >= 1:
 		d.Verdict = VerdictIncluded
 		p.Used += d.Tokens
-		d.Reason = "included over budget: priority 1 is required; needs " + quantity(d.Tokens, "token") +
-			", " + grouped(left) + reasons.ofBudget + "; budget exceeded by " + quantity(p.Used-p.Budget, "token")
+		d.Reason = "included over budget: priority 1 is required; needs " + Quantity(d.Tokens, "token") +
+			", " + grouped(left) + reasons.ofBudget + "; budget exceeded by " + Quantity(p.Used-p.Budget, "token")
 	default:
 		d.Verdict, d.Reason = VerdictDroppedBudget, reasons.dropped(d.Tokens, left)
 	}
@@ -406,27 +386,36 @@ func parseModified(s string) (t time.Time, ok bool) {
 	return time.Time{}, false
 }
 
-// kinded is an error that says what kind of failure it is, as *Error does.
-type kinded interface{ Kind() Kind }
+// KindedError is an error that says what kind of failure it is, in words a
+// person can act on ("not found", "unauthorized"), as hostcore's *Error
+// does. The reason of an unreadable item names the kind of the first error
+// in its ReadErr's chain that is one.
+type KindedError interface {
+	error
+	// KindName is the kind in words; "" when the error has none.
+	KindName() string
+}
 
 // errorKind returns the kind of err for a person to read, or "error" when
 // nothing in its chain has one. The message itself is not used: it may
 // carry server text that has no place in a verdict.
 func errorKind(err error) string {
-	var k kinded
-	if errors.As(err, &k) && k.Kind() != "" {
-		return string(k.Kind())
+	var k KindedError
+	if errors.As(err, &k) && k.KindName() != "" {
+		return k.KindName()
 	}
 	return "error"
 }
 
-// quantity says n units in words: "1 token", "8,000 tokens", "12 bytes".
-func quantity(n int, unit string) string {
+// Quantity says n units in words, with the digits grouped by commas and
+// the unit in the plural unless n is 1: "1 token", "8,000 tokens",
+// "12 bytes". unit is a singular noun that takes an "s".
+func Quantity(n int, unit string) string {
 	var b [32]byte
 	return string(appendQuantity(b[:0], n, unit))
 }
 
-// appendQuantity appends quantity(n, unit) to b.
+// appendQuantity appends Quantity(n, unit) to b.
 func appendQuantity(b []byte, n int, unit string) []byte {
 	if n == 1 {
 		return append(append(b, "1 "...), unit...)

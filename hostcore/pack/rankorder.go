@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package hostcore
+package pack
 
 import (
 	"slices"
@@ -16,6 +16,11 @@ import (
 // server, account, uri, lastModified and every content's uri, type and body)
 // are the same strings; a changed body is counted again. Comparing them is
 // cheap because a body the caller kept is the same string, not a copy.
+//
+// What a Ranker remembers is its own, and only of the items of its last
+// ranking: it forgets an item as soon as a ranking no longer gives it, and
+// all of them with the Ranker. Two Rankers, or a Ranker and Rank, share
+// nothing but the token counter's memo, which holds counts, not text.
 //
 // A Ranker is safe for concurrent use; the items passed to Rank must not be
 // changed while a call is running (make a changed copy instead: the ID is
@@ -137,6 +142,7 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 	r.ranked = r.sortFromLast(keys)
 	clear(r.keys) // the old keys point at items that may be gone
 	r.keys, r.spare = keys, r.keys
+	clear(r.last) // past the new length too: the old items would stay alive
 	r.last = append(r.last[:0], items...)
 	return decide(r.ranked, budget)
 }
