@@ -72,9 +72,13 @@ type ListOptions struct {
 	// OnPage, if set, is called after each page.
 	OnPage func(ListProgress)
 	// MaxItems bounds the items of the listing, against a server whose
-	// pages never end; 0 means DefaultMaxListItems. Past it the listing
-	// yields an error of kind server fault that names the bound.
+	// pages never end; 0 means DefaultMaxListItems. Past the default the
+	// listing yields an error of kind server fault (a listing that does
+	// not end is the server's); past a bound the caller chose, one of kind
+	// usage. Either names the bound.
 	MaxItems int
+
+	chosen bool // MaxItems was the caller's
 }
 
 func (o *ListOptions) withDefaults() ListOptions {
@@ -82,6 +86,7 @@ func (o *ListOptions) withDefaults() ListOptions {
 	if o != nil {
 		c = *o
 	}
+	c.chosen = c.MaxItems > 0 && c.MaxItems != DefaultMaxListItems
 	if c.MaxItems <= 0 {
 		c.MaxItems = DefaultMaxListItems
 	}
@@ -268,7 +273,11 @@ func (w *walk[W, T]) run(ctx context.Context) {
 func (w *walk[W, T]) emit(items []T) bool {
 	for _, it := range items {
 		if w.yielded == w.opts.MaxItems {
-			w.fail(newError(KindServerFault, nil, "listing %s of %s: the server has more than %d items, the most one listing may hold; stopped there",
+			kind := KindServerFault
+			if w.opts.chosen {
+				kind = KindUsage
+			}
+			w.fail(newError(kind, nil, "listing %s of %s: the server has more than %d items, the most one listing may hold; stopped there",
 				w.method, w.c.Server.Name, w.opts.MaxItems))
 			return false
 		}

@@ -64,8 +64,8 @@ func TestListingItemBound(t *testing.T) {
 		if n != tt.want || (err != nil) != tt.stopped {
 			t.Errorf("MaxItems %d: %d items, %v; want %d, stopped %v", tt.max, n, err, tt.want, tt.stopped)
 		}
-		if tt.stopped && (!errors.Is(err, hostcore.ErrServerFault) || !strings.Contains(err.Error(), "more than") || !strings.Contains(err.Error(), "paged")) {
-			t.Errorf("MaxItems %d: %v; want a server fault naming the server and the bound", tt.max, err)
+		if tt.stopped && (!errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), "more than") || !strings.Contains(err.Error(), "paged")) {
+			t.Errorf("MaxItems %d: %v; want a usage error (the caller's bound) naming the server and the bound", tt.max, err)
 		}
 	}
 }
