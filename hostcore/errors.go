@@ -34,6 +34,8 @@ const (
 	KindTransport       Kind = "transport"
 	KindProtocol        Kind = "protocol"
 	KindUsage           Kind = "usage"
+	// KindNotApproved is a tool call the consent gate did not approve.
+	KindNotApproved Kind = "not approved"
 )
 
 // Sentinels for errors.Is: errors.Is(err, hostcore.ErrNotFound) is true for
@@ -50,6 +52,7 @@ var (
 	ErrTransport       = &Error{kind: KindTransport}
 	ErrProtocol        = &Error{kind: KindProtocol}
 	ErrUsage           = &Error{kind: KindUsage}
+	ErrNotApproved     = &Error{kind: KindNotApproved}
 )
 
 // Error is a failure the host shows to a person: a kind, a message safe to
@@ -117,6 +120,7 @@ var hints = map[Kind]string{
 	KindTransport:       "The connection to the server failed; check that it runs and is reachable, then retry.",
 	KindProtocol:        "The server sent a reply the protocol does not allow; report it to the server's authors.",
 	KindUsage:           "Check the command or the configuration.",
+	KindNotApproved:     "Approve the call (answer the prompt, or choose --tools ask or auto; for attachectl call of a destructive tool, --yes).",
 }
 
 // newError returns an *Error of kind with a message and a cause.
@@ -372,4 +376,13 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 		err = &cp
 	}
 	return err
+}
+
+// messageOf is the message of err that is safe to show.
+func messageOf(err error) string {
+	var he *Error
+	if errors.As(err, &he) && he.Message() != "" {
+		return he.Message()
+	}
+	return err.Error()
 }

@@ -48,6 +48,9 @@ type HostOptions struct {
 	// only when it is set; nil leaves it undeclared, and a server that asks
 	// anyway gets an error.
 	Elicit Elicitor
+	// Grants keeps the consent gate's "Always" grants (the state
+	// package's store); nil keeps them in memory for the host's life.
+	Grants GrantStore
 }
 
 // Host owns the connections to MCP servers, one per (server, account). It
@@ -78,6 +81,8 @@ type Host struct {
 	generations map[CacheKey]uint64 // key -> epoch of its last invalidation; see generation
 	genEpoch    uint64              // the last invalidation's epoch
 	genReset    uint64              // the epoch at which generations was last dropped
+
+	consent *Consent // the one gate every tool call passes
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so
@@ -116,8 +121,12 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	}
 	h.hurry, h.hurryNow = context.WithCancel(context.Background())
 	h.guard = &watchdog{log: h.log}
+	h.consent = newConsent(h, h.opts.Grants)
 	return h
 }
+
+// Consent returns the host's consent gate, which every tool call passes.
+func (h *Host) Consent() *Consent { return h.consent }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

@@ -35,7 +35,7 @@ func TestStaleCachedCursorRestartsTheWalk(t *testing.T) {
 	if err != nil || len(first) != 25 {
 		t.Fatalf("first listing: %d, %v", len(first), err)
 	}
-	if _, err := c.CallTool(ctx, "expire_cursors", nil); err != nil {
+	if _, err := personCall(t, h, c, "expire_cursors", nil); err != nil {
 		t.Fatal(err)
 	}
 	// Page 2's entry ends (its ttl, say), page 1's is still fresh.

@@ -224,12 +224,11 @@ func (c *Conn) toolHeaders(ctx context.Context, op, name string, args map[string
 	return paramHeaders(def.bindings, args)
 }
 
-// CallTool calls the tool name with args (nil sends an empty object),
-// with the Mcp-Param-* headers its definition asks for. An input_required
-// result is answered and sent again (mrtr.go); the rounds are in the
-// result. A tool that reports its own failure is not an error: see
-// ToolResult.IsError.
-func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
+// callTool sends tools/call for name with args (nil sends an empty
+// object), on the consent gate's decision (see CallTool), with the
+// Mcp-Param-* headers its definition asks for. An input_required result
+// is answered and sent again (mrtr.go); the rounds are in the result.
+func (c *Conn) callTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
 	}

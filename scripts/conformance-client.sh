@@ -73,7 +73,7 @@ cat "$tmp/tools.json"
 # not this script's exit code, say what passed.
 ac conformance-calls <"$tmp/tools.json" >"$tmp/calls"
 while IFS=$'\t' read -r name args; do
-	ac call conformance "$name" --args "$args" </dev/null || echo "conformance-client: call $name failed" >&2
+	ac call conformance "$name" --args "$args" --yes </dev/null || echo "conformance-client: call $name failed" >&2
 done <"$tmp/calls"
 ac resources conformance >"$tmp/resources" || exit 0
 cut -f1 "$tmp/resources" | head -n 3 | while read -r uri; do

@@ -12,7 +12,7 @@
 # answer with its usage, a tool approval prompt, a tool result, the turn's
 # inspector, the provider editor), the comparison lab's Compare window
 # after a replay of the bundled replay against the demo (its table and
-# charts), the tester's console (a read in the JSON-RPC history,
+# charts), asking before a recorded archive, and after it was denied, the tester's console (a read in the JSON-RPC history,
 # server-everything's stderr), a server whose script is missing, and the
 # status colours with the settings' theme choice, the form a server asks
 # the person to fill (elicitation); each in
@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare console console-stderr missing-file light-contrast elicit"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr missing-file light-contrast elicit"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -87,7 +87,7 @@ shoot() {
 	chat-inspect) title='^Turn ' ;;
 	chat-providers) title='^Model providers' ;;
 	chat-*) title='^Conversation' ;;
-	compare) title='^Compare' ;;
+	compare*) title='^Compare' ;;
 	console*) title='^Console' ;;
 	esac
 	wid=$(xdotool search --sync --onlyvisible --name "$title" | head -1)

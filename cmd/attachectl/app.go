@@ -16,6 +16,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
+	"github.com/attache/attache/internal/state"
 )
 
 // app is the state of one attachectl run: its flags, and the host they build.
@@ -26,6 +27,7 @@ type app struct {
 	host           *hostcore.Host
 	cache          io.Closer
 	state          io.Closer
+	st             *state.Store // the state database, once opened (stateStore)
 	convs          *hostcore.Conversations
 	budget         context.Context // the command's, with its deadline (budget.go)
 	endBudget      context.CancelFunc
@@ -193,6 +195,7 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 		Builtin:        []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
 		PromptInput:    a.promptInput,
 		Elicit:         a.elicitor(elicit),
+		Grants:         lazyGrants{a},
 	})
 	return a.host, nil
 }
@@ -235,7 +238,7 @@ func (a *app) adHocServer() (hostcore.ServerConfig, error) {
 		if transport == "auto" {
 			transport = hostcore.TransportAuto
 		}
-		return hostcore.ServerConfig{Name: "ad-hoc", URL: a.flags.url, Headers: headers, Transport: transport}, nil
+		return hostcore.AdHoc(hostcore.ServerConfig{URL: a.flags.url, Headers: headers, Transport: transport}), nil
 	}
 	if a.flags.transport != "auto" {
 		return hostcore.ServerConfig{}, usageError("--transport is for --url; a --stdio server is reached over stdio")
@@ -245,7 +248,7 @@ func (a *app) adHocServer() (hostcore.ServerConfig, error) {
 	if err != nil || len(words) == 0 {
 		return hostcore.ServerConfig{}, usageError(fmt.Sprintf("--stdio %q is not a command line", a.flags.stdio))
 	}
-	return hostcore.ServerConfig{Name: "ad-hoc", Command: words[0], Args: words[1:], Env: env}, nil
+	return hostcore.AdHoc(hostcore.ServerConfig{Command: words[0], Args: words[1:], Env: env}), nil
 }
 
 // assignments takes the NAME=value words that lead a command line off it,

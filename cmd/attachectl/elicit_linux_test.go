@@ -31,7 +31,7 @@ func TestElicitOnATerminal(t *testing.T) {
 	if err != nil || stdout.String() != "hello Grace Hopper\n" {
 		t.Fatalf("read: %v, %q\nterminal:\n%s", err, stdout.String(), shown)
 	}
-	for _, want := range []string{"ad-hoc asks (reading ts2://mrtr/elicit): Who is reading?", "Name [Ada]: ", "send it? [a]ccept, [d]ecline, [c]ancel", `answered accept: {"name":"Grace Hopper"}`} {
+	for _, want := range []string{" asks (reading ts2://mrtr/elicit): Who is reading?", "Name [Ada]: ", "send it? [a]ccept, [d]ecline, [c]ancel", `answered accept: {"name":"Grace Hopper"}`} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the terminal did not show %q:\n%s", want, shown)
 		}

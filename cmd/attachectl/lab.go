@@ -48,9 +48,9 @@ func (a *app) labCmd() *cobra.Command {
 
 // labFlags are what run and check share.
 type labFlags struct {
-	server, strategies, provider string
-	bundled                      bool
-	poll                         time.Duration
+	server, strategies, provider, tools string
+	bundled                             bool
+	poll                                time.Duration
 }
 
 func (f *labFlags) add(cmd *cobra.Command, strategiesFlag bool) {
@@ -58,6 +58,7 @@ func (f *labFlags) add(cmd *cobra.Command, strategiesFlag bool) {
 	cmd.Flags().BoolVar(&f.bundled, "bundled", false, "replay the bundled synthetic replay instead of a file")
 	cmd.Flags().StringVar(&f.provider, "provider", "", "live: ask this provider's model every turn and make the calls it asks for")
 	cmd.Flags().DurationVar(&f.poll, "poll-interval", hostcore.DefaultPollInterval, "the polling interval the freshness comparison assumes")
+	cmd.Flags().StringVar(&f.tools, "tools", "read-only", "read-only: offer and run only the tools the server marks read-only; ask: offer all, ask on the terminal before a call of any other; auto: run every call (for scripts)")
 	if strategiesFlag {
 		cmd.Flags().StringVar(&f.strategies, "strategies", "host,tool,both", "strategies to replay: host, tool, both")
 	}
@@ -90,6 +91,12 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.
 		return nil, err
 	}
 	opts := &hostcore.LabOptions{Strategies: strategies, PollInterval: f.poll, Source: source, Synthetic: synthetic}
+	if opts.Tools, err = hostcore.ParseToolPolicy(f.tools); err != nil || opts.Tools == hostcore.ToolsOff {
+		return nil, usageError(fmt.Sprintf("--tools %q: use read-only, ask or auto (--strategies host offers no tools)", f.tools))
+	}
+	if opts.Tools == hostcore.ToolsAsk {
+		opts.Ask = a.askLabTool
+	}
 	if f.provider != "" {
 		m, pc, err := a.model(f.provider)
 		if err != nil {
@@ -145,6 +152,13 @@ strategy, making the real reads and tool calls through the cache:
   tool   tools are offered and the recorded calls are made; nothing is attached
   both   attachments and tools together
 
+Every call, recorded or live, passes the host's consent gate. By default
+(--tools read-only) only the tools the server marks read-only are offered
+and run; a call of any other is not run, and is counted and shown as "not
+run: not read-only". --tools ask offers every tool and asks on the terminal
+before a call of one that is not read-only; --tools auto runs every call,
+for a script that means it.
+
 and print per strategy: reach (turns whose relevant data all reached the
 context), item reach, the duplicate rate, the tool listing's tokens per
 request and share, context tokens per turn, round trips, bytes, wall time
@@ -180,6 +194,14 @@ the bundled synthetic replay.`,
 	return cmd
 }
 
+// withheld says which listed tools the run did not offer.
+func (a *app) withheld(r hostcore.LabReplay) string {
+	if len(r.Withheld) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (not offered, not read-only: %s)", a.line(strings.Join(r.Withheld, ", ")))
+}
+
 // printLab prints the report for a person.
 func (a *app) printLab(rep *hostcore.LabReport) {
 	r := rep.Replay
@@ -190,8 +212,8 @@ func (a *app) printLab(rep *hostcore.LabReport) {
 	if r.Live != "" {
 		how = "live: " + a.line(r.Live)
 	}
-	fmt.Fprintf(a.stdout, "%s: %d turns in %d sessions against %s (%s); listing of %d tools: %d tokens\n",
-		a.line(r.Source), r.Turns, r.Sessions, a.line(r.Server), how, len(r.Tools), r.ListingTokens)
+	fmt.Fprintf(a.stdout, "%s: %d turns in %d sessions against %s (%s); listing of %d tools: %d tokens; tools %s%s\n",
+		a.line(r.Source), r.Turns, r.Sessions, a.line(r.Server), how, len(r.Tools), r.ListingTokens, r.ToolPolicy, a.withheld(r))
 	io.WriteString(a.stdout, hostcore.LabTable(rep))
 	fr := rep.Freshness
 	fmt.Fprintf(a.stdout, "freshness: polling every %.0fs costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours)\n",

@@ -63,7 +63,7 @@ func exitCode(err error) int {
 	switch he.Kind() {
 	case hostcore.KindNotFound:
 		return exitNotFound
-	case hostcore.KindUnauthorized, hostcore.KindForbidden:
+	case hostcore.KindUnauthorized, hostcore.KindForbidden, hostcore.KindNotApproved:
 		return exitUnauthorized
 	case hostcore.KindServerFault, hostcore.KindProtocol, hostcore.KindVersionMismatch:
 		return exitServer
