@@ -3,7 +3,6 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -222,42 +221,4 @@ func (c *Conn) toolHeaders(ctx context.Context, op, name string, args map[string
 		return nil, nil
 	}
 	return paramHeaders(def.bindings, args)
-}
-
-// callTool sends tools/call for name with args (nil sends an empty
-// object), on the consent gate's decision (see CallTool), with the
-// Mcp-Param-* headers its definition asks for. An input_required result
-// is answered and sent again (mrtr.go); the rounds are in the result.
-func (c *Conn) callTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
-	if args == nil {
-		args = map[string]any{}
-	}
-	op := "calling the tool " + name + " of " + c.Server.Name
-	headers, err := c.toolHeaders(ctx, op, name, args)
-	if err != nil {
-		return nil, err
-	}
-	ctx = withParamHeaders(ctx, headers)
-	res, rounds, err := multiRound(ctx, c, op, func(ctx context.Context, answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
-		return call(ctx, c, op, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
-			return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: answers, RequestState: state})
-		})
-	})
-	if err != nil {
-		return nil, err
-	}
-	var parts []string
-	out := &ToolResult{IsError: res.IsError, Rounds: rounds}
-	for _, ct := range res.Content {
-		if t, ok := ct.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		} else {
-			out.Omitted = append(out.Omitted, describeContent(ct))
-		}
-	}
-	out.Text = strings.Join(parts, "\n")
-	if res.StructuredContent != nil {
-		out.Structured, _ = json.Marshal(res.StructuredContent)
-	}
-	return out, nil
 }
