@@ -27,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr missing-file light-contrast elicit"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -54,6 +54,7 @@ config() {
 {"servers": [
   {"name": "everything", "title": "server-everything", "command": "node", "args": ["$PWD/$EVERYTHING", "stdio"]},
   {"name": "images", "title": "mcptest images", "command": "$PWD/bin/mcptestd", "args": ["--mode", "image", "--stdio"]},
+  {"name": "bodies", "title": "mcptest bodies", "command": "$PWD/bin/mcptestd", "args": ["--mode", "bodies", "--stdio"]},
   {"name": "files", "title": "server-filesystem", "command": "node", "args": ["$PWD/$FILESYSTEM", "$1"]},
   {"name": "missing", "title": "a server whose script is missing", "command": "node", "args": ["$1/no-such-server/index.js"]}
 ]}
