@@ -1,13 +1,13 @@
 package hostcore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os/exec"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -212,9 +212,10 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 	case rpc.Code == codeResourceNotFound,
 		rpc.Code == codeInvalidParams && uri != "":
 		kind, msg = KindNotFound, op+": no such resource"
-		if rpc.Code == codeInvalidParams && !bytes.Contains(rpc.Data, []byte(`"uri"`)) {
-			// Not go-sdk's not-found (which names the uri in its data): keep
-			// the server's reason, which may say why the uri is refused.
+		if saysMore(rpc.Message, uri) {
+			// Not the bare "Resource not found" of go-sdk and the SDKs: keep
+			// the server's reason, which may say why the uri is refused, for
+			// -32002 as for -32602.
 			msg += " (the server says: " + clip(rpc.Message) + ")"
 		}
 	case rpc.Code == codeInvalidParams:
@@ -233,6 +234,17 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 	e := NewError(kind, msg)
 	e.Code = rpc.Code
 	return e
+}
+
+// saysMore reports whether a not-found error's message says more than
+// "Resource not found" (with or without the uri).
+func saysMore(msg, uri string) bool {
+	m := msg
+	if uri != "" {
+		m = strings.ReplaceAll(m, uri, "")
+	}
+	m = strings.Trim(strings.TrimSpace(m), ":.!'\"` ")
+	return m != "" && !strings.EqualFold(m, "resource not found") && !strings.EqualFold(m, "not found")
 }
 
 // clip bounds a server-supplied message shown to a person (fault.Clip).

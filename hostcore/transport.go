@@ -64,6 +64,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	in := wire.NewFramer(func(b []byte) { t.tap.Record(wire.Sent, b) })
 	out := wire.NewGate(stdout, t.maxLine, wire.JSONValues())
 	out.Record = func(b []byte, truncated bool) { t.tap.Keep(wire.Received, b, truncated) }
+	out.KeepBig = func(b []byte, values []wire.Elided) { t.tap.KeepElided(wire.Received, b, values) }
 	out.Fault, out.Stdout = p.setFault, true
 	conn, err := (&mcp.IOTransport{
 		Reader: &exitAwareReader{r: io.NopCloser(out), closer: stdout, p: p},

@@ -108,6 +108,9 @@ func (rt *credentialRoundTripper) credentials(req *http.Request) *http.Request {
 		for k, v := range rt.headers {
 			req.Header.Set(k, v)
 		}
+		for k, v := range paramHeadersOf(req.Context()) { // SEP-2243, this call's only (toolheaders.go)
+			req.Header.Set(k, v)
+		}
 		return req
 	}
 	req.URL.User = nil
@@ -389,6 +392,7 @@ func gateResponse(resp *http.Response, tap *wire.Tap, limit int, st *requestStat
 	case "application/json":
 		g = wire.NewGate(resp.Body, limit, wire.JSONValues())
 		g.Record = func(msg []byte, truncated bool) { tap.Keep(wire.Received, msg, truncated) }
+		g.KeepBig = func(msg []byte, values []wire.Elided) { tap.KeepElided(wire.Received, msg, values) }
 	default:
 		return resp.Body
 	}

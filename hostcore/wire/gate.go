@@ -41,6 +41,11 @@ type Gate struct {
 	// Stdout marks the stream as a stdio server's stdout, for the words
 	// of a NotJSONError.
 	Stdout bool
+	// KeepBig, if set, takes the record of a message whose large contents
+	// values were taken out (bigread.go): the message with a note in their
+	// place, and the values; Record is not called for it then. Only JSON
+	// streams are read so.
+	KeepBig func(msg []byte, values []Elided)
 
 	scratch  []byte
 	cur      blocks // the message being gathered
@@ -112,8 +117,16 @@ func (g *Gate) complete(kind segment) {
 	case segMessage:
 		g.idle = 0
 		g.hint = min(g.cur.n, blockMax)
-		if g.Record != nil {
+		if big := g.extract(); big != nil { // decoded once (bigread.go)
+			g.KeepBig(big.tap, big.values)
+			g.cur.reset()
+			g.cur.write(big.sdk)
+		} else if g.Record != nil {
 			g.Record(g.cur.whole(MaxKept))
+		}
+		if fixed := repairBlocks(&g.cur, g.sse()); fixed != nil { // the tap keeps what was sent (hintrepair.go)
+			g.cur.reset()
+			g.cur.write(fixed)
 		}
 	case segBetween:
 		g.idle += g.cur.n
@@ -125,6 +138,21 @@ func (g *Gate) complete(kind segment) {
 		}
 	}
 	g.cur.moveTo(&g.ready)
+}
+
+// extract takes the large values out of the message gathered, when the
+// gate keeps them.
+func (g *Gate) extract() *bigReply {
+	if g.KeepBig == nil || g.sse() {
+		return nil
+	}
+	return extractBig(&g.cur)
+}
+
+// sse reports whether the gate splits an event stream.
+func (g *Gate) sse() bool {
+	_, ok := g.split.(*sseSplit)
+	return ok
 }
 
 func (g *Gate) report(err error) {
