@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/attache/attache/hostcore/form"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -30,7 +31,7 @@ func ts2Servers(t *testing.T) map[string]hostcore.ServerConfig {
 func acceptDefaults(asked *[]hostcore.ElicitRequest) hostcore.Elicitor {
 	return func(_ context.Context, req hostcore.ElicitRequest) (hostcore.ElicitAnswer, error) {
 		*asked = append(*asked, req)
-		return hostcore.ElicitAnswer{Action: hostcore.ElicitAccept, Content: hostcore.Defaults(req.Fields)}, nil
+		return hostcore.ElicitAnswer{Action: hostcore.ElicitAccept, Content: form.Defaults(req.Fields)}, nil
 	}
 }
 

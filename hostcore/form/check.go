@@ -1,4 +1,4 @@
-package hostcore
+package form
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ import (
 // type, an enum's choices, the bounds and the format. A number may come as
 // any Go number or a json.Number; an integer is returned as int64, a
 // number as float64, a multi-select as []string.
-func (f ElicitField) Check(v any) (any, error) {
+func (f Field) Check(v any) (any, error) {
 	switch f.Type {
 	case "boolean":
 		b, ok := v.(bool)
@@ -38,7 +38,7 @@ func (f ElicitField) Check(v any) (any, error) {
 	return s, f.checkString(s)
 }
 
-func (f ElicitField) checkNumber(v any) (any, error) {
+func (f Field) checkNumber(v any) (any, error) {
 	var x float64
 	switch n := v.(type) {
 	case float64:
@@ -74,7 +74,7 @@ func (f ElicitField) checkNumber(v any) (any, error) {
 }
 
 // bounds says a number field's range ("from 1 to 10").
-func (f ElicitField) bounds() string {
+func (f Field) bounds() string {
 	num := func(p *float64) string { return strconv.FormatFloat(*p, 'g', -1, 64) }
 	switch {
 	case f.Minimum != nil && f.Maximum != nil:
@@ -87,10 +87,10 @@ func (f ElicitField) bounds() string {
 	return "a number"
 }
 
-func (f ElicitField) checkString(s string) error {
+func (f Field) checkString(s string) error {
 	n := utf8.RuneCountInString(s)
 	switch {
-	case len(f.Options) > 0 && !slices.ContainsFunc(f.Options, func(o ElicitOption) bool { return o.Value == s }):
+	case len(f.Options) > 0 && !slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == s }):
 		return fmt.Errorf("%s must be one of %s", f.Label(), f.choices())
 	case f.MinLength != nil && n < *f.MinLength:
 		return fmt.Errorf("%s must be at least %d characters", f.Label(), *f.MinLength)
@@ -127,7 +127,7 @@ func article(format string) string {
 	return ""
 }
 
-func (f ElicitField) checkChoices(v any) (any, error) {
+func (f Field) checkChoices(v any) (any, error) {
 	var picked []string
 	switch xs := v.(type) {
 	case []string:
@@ -144,7 +144,7 @@ func (f ElicitField) checkChoices(v any) (any, error) {
 		return nil, fmt.Errorf("%s must be a list of choices", f.Label())
 	}
 	for _, s := range picked {
-		if !slices.ContainsFunc(f.Options, func(o ElicitOption) bool { return o.Value == s }) {
+		if !slices.ContainsFunc(f.Options, func(o Option) bool { return o.Value == s }) {
 			return nil, fmt.Errorf("%s: %q is not one of %s", f.Label(), s, f.choices())
 		}
 	}
@@ -165,7 +165,7 @@ func orInf(p *int, w string) string {
 }
 
 // choices lists an enum's values for a message.
-func (f ElicitField) choices() string {
+func (f Field) choices() string {
 	vs := make([]string, len(f.Options))
 	for i, o := range f.Options {
 		vs[i] = strconv.Quote(o.Value)
@@ -176,7 +176,7 @@ func (f ElicitField) choices() string {
 // Parse reads a value typed as text into the field's JSON value: a number,
 // true/false (yes/no), a choice by its value or its 1-based number, a
 // multi-select as choices separated by commas.
-func (f ElicitField) Parse(text string) (any, error) {
+func (f Field) Parse(text string) (any, error) {
 	text = strings.TrimSpace(text)
 	switch f.Type {
 	case "boolean":
@@ -210,7 +210,7 @@ func (f ElicitField) Parse(text string) (any, error) {
 
 // optionValue is the value a typed choice names: its number in the list,
 // else the text itself.
-func (f ElicitField) optionValue(s string) string {
+func (f Field) optionValue(s string) string {
 	if i, err := strconv.Atoi(s); err == nil && i >= 1 && i <= len(f.Options) {
 		return f.Options[i-1].Value
 	}
@@ -221,7 +221,7 @@ func (f ElicitField) optionValue(s string) string {
 // the default of each field it leaves out (SEP-1034: the client applies
 // defaults). A required field without a value or a default is an error;
 // keys that are no field are dropped.
-func CompleteAnswer(fields []ElicitField, content map[string]any) (map[string]any, error) {
+func CompleteAnswer(fields []Field, content map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(fields))
 	for _, f := range fields {
 		v, ok := content[f.Name]
@@ -245,7 +245,7 @@ func CompleteAnswer(fields []ElicitField, content map[string]any) (map[string]an
 
 // Defaults returns every field's default, by name: the answer of a person
 // who accepts the form as it was offered.
-func Defaults(fields []ElicitField) map[string]any {
+func Defaults(fields []Field) map[string]any {
 	out := map[string]any{}
 	for _, f := range fields {
 		if f.Default != nil {
@@ -256,7 +256,7 @@ func Defaults(fields []ElicitField) map[string]any {
 }
 
 // FormatValue writes a field's value as a person types it.
-func (f ElicitField) FormatValue(v any) string {
+func (f Field) FormatValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
