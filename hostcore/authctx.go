@@ -6,13 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/attache/attache/hostcore/config"
 	"maps"
 	"net/url"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/attache/attache/hostcore/redact"
 )
@@ -71,7 +70,7 @@ func minimalEnv(environ []string) map[string]string {
 // envRef finds ${env:NAME} placeholders. It and hostcore's other regexps
 // are compiled on first use rather than at start-up, which every process
 // linking hostcore would pay for, a cached read included.
-var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{env:([^}]+)\}`) })
+var envRef, inputRef = config.EnvRef, config.InputRef
 
 // substitution resolves the placeholders of one connection's config.
 type substitution struct {
@@ -291,46 +290,4 @@ func (a *authContext) redactError(err error) error {
 		return he.Redacted(a.secrets.Redact, func(err error) error { return redactedError{err, a.secrets} })
 	}
 	return redactedError{err, a.secrets}
-}
-
-// Redacted returns the entry with every secret it holds replaced: URL
-// userinfo, header values and environment values (placeholders such as
-// ${input:token} are kept, since they are not secrets themselves). It is
-// what front ends show and what the state database may keep.
-func (s ServerConfig) Redacted() ServerConfig {
-	s.URL = redact.URL(s.URL)
-	s.Headers = redactValues(s.Headers)
-	s.Env = redactValues(s.Env)
-	accts := make([]Account, len(s.Accounts))
-	for i, a := range s.Accounts {
-		accts[i] = Account{Name: a.Name, Headers: redactValues(a.Headers), Env: redactValues(a.Env)}
-	}
-	if s.Accounts != nil {
-		s.Accounts = accts
-	}
-	if s.OAuth != nil {
-		o := *s.OAuth
-		if o.ClientSecret != "" {
-			o.ClientSecret = redactValues(map[string]string{"": o.ClientSecret})[""]
-		}
-		s.OAuth = &o
-	}
-	return s
-}
-
-// redactValues replaces every value that is not a pure placeholder.
-func redactValues(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		if inputRef().MatchString(v) && inputRef().ReplaceAllString(v, "") == "" ||
-			envRef().MatchString(v) && envRef().ReplaceAllString(v, "") == "" {
-			out[k] = v
-			continue
-		}
-		out[k] = redacted
-	}
-	return out
 }

@@ -1,4 +1,10 @@
-package hostcore
+// Package config is the host's list of servers: the config file (read,
+// validated, saved atomically), its entries (ServerConfig, their accounts,
+// their identity), the model providers' entries beside them, and the
+// servers imported from Claude Desktop's and VS Code's files, read each
+// time and never written back. It knows nothing of sessions: hostcore
+// connects to what it lists.
+package config
 
 import (
 	"context"
@@ -17,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/redact"
 )
@@ -112,7 +119,7 @@ func (s ServerConfig) Account(name string) (Account, error) {
 			return a, nil
 		}
 	}
-	return Account{}, newError(KindUsage, nil, "server %q has no account %q (it has %s)",
+	return Account{}, fault.New(fault.KindUsage, nil, "server %q has no account %q (it has %s)",
 		s.Name, name, strings.Join(s.AccountNames(), ", "))
 }
 
@@ -120,18 +127,18 @@ func (s ServerConfig) Account(name string) (Account, error) {
 func (s ServerConfig) Validate() error {
 	switch {
 	case s.Name == "":
-		return newError(KindUsage, nil, "a server needs a name")
+		return fault.New(fault.KindUsage, nil, "a server needs a name")
 	case (s.Command == "") == (s.URL == ""):
-		return newError(KindUsage, nil, "server %q needs exactly one of command (stdio) or url (HTTP)", s.Name)
+		return fault.New(fault.KindUsage, nil, "server %q needs exactly one of command (stdio) or url (HTTP)", s.Name)
 	case s.Transport != TransportAuto && s.Transport != TransportStreamable && s.Transport != TransportSSE:
-		return newError(KindUsage, nil, "server %q: transport %q is not %q or %q (or empty, to find out)",
+		return fault.New(fault.KindUsage, nil, "server %q: transport %q is not %q or %q (or empty, to find out)",
 			s.Name, s.Transport, TransportStreamable, TransportSSE)
 	case s.Transport != TransportAuto && s.URL == "":
-		return newError(KindUsage, nil, "server %q: transport %q is for a url; a command is reached over stdio", s.Name, s.Transport)
+		return fault.New(fault.KindUsage, nil, "server %q: transport %q is for a url; a command is reached over stdio", s.Name, s.Transport)
 	case s.URL != "":
 		u, err := url.Parse(s.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return newError(KindUsage, nil, "server %q: %q is not an http(s) URL", s.Name, redact.URL(s.URL))
+			return fault.New(fault.KindUsage, nil, "server %q: %q is not an http(s) URL", s.Name, redact.URL(s.URL))
 		}
 	}
 	return nil
@@ -143,7 +150,7 @@ func (s ServerConfig) Validate() error {
 // entries that would start the same server share it.
 func (s ServerConfig) Identity() string {
 	if s.URL != "" {
-		return canonicalURL(s.URL)
+		return CanonicalURL(s.URL)
 	}
 	h := sha256.New()
 	for _, part := range append([]string{s.Command, s.Cwd}, s.Args...) {
@@ -158,9 +165,9 @@ func (s ServerConfig) Identity() string {
 	return "stdio:" + hex.EncodeToString(h.Sum(nil))[:32]
 }
 
-// canonicalURL lowercases scheme and host, drops a default port, the
+// CanonicalURL lowercases scheme and host, drops a default port, the
 // fragment and any userinfo, and a trailing slash.
-func canonicalURL(raw string) string {
+func CanonicalURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return raw
@@ -205,16 +212,16 @@ func LoadConfigContext(ctx context.Context, path string) (*Config, error) {
 		return nil, err
 	}
 	if err := json.Unmarshal(data, c); err != nil {
-		return nil, newError(KindUsage, err, "config %s is not valid JSON", path)
+		return nil, fault.New(fault.KindUsage, err, "config %s is not valid JSON", path)
 	}
 	for i := range c.Servers {
 		c.Servers[i].Source = "config"
 		if err := c.Servers[i].Validate(); err != nil {
-			return nil, newError(KindUsage, err, "config %s", path)
+			return nil, fault.New(fault.KindUsage, err, "config %s", path)
 		}
 	}
 	if err := validateProviders(c.Providers); err != nil {
-		return nil, newError(KindUsage, err, "config %s", path)
+		return nil, fault.New(fault.KindUsage, err, "config %s", path)
 	}
 	if err := c.loadImports(ctx); err != nil {
 		return nil, err
@@ -336,7 +343,7 @@ func (c *Config) Find(name string, builtin ...ServerConfig) (ServerConfig, error
 		for _, s := range all {
 			names = append(names, s.Name)
 		}
-		return ServerConfig{}, newError(KindUsage, nil, "no server named %q (known: %s)", name, strings.Join(names, ", "))
+		return ServerConfig{}, fault.New(fault.KindUsage, nil, "no server named %q (known: %s)", name, strings.Join(names, ", "))
 	}
 	return all[i], nil
 }
@@ -366,4 +373,23 @@ func (c *Config) Remove(name string) bool {
 	return len(c.Servers) != n
 }
 
-var userCacheDir = os.UserCacheDir
+// The values of ServerConfig.Transport.
+const (
+	// TransportAuto tries Streamable HTTP and falls back to HTTP+SSE.
+	TransportAuto = ""
+	// TransportStreamable is Streamable HTTP only.
+	TransportStreamable = "streamable"
+	// TransportSSE is the legacy HTTP+SSE transport only.
+	TransportSSE = "sse"
+	// TransportStdio is how a command is reached; only hostcore's ConnInfo says it.
+	TransportStdio = "stdio"
+)
+
+// OAuthClient is a client pre-registered with a server's authorization
+// server, from the config. Its secret may be a ${input:} or ${env:}
+// placeholder, so that the config file keeps none.
+type OAuthClient struct {
+	ClientID     string   `json:"clientId"`
+	ClientSecret string   `json:"clientSecret,omitempty"`
+	Scopes       []string `json:"scopes,omitempty"`
+}

@@ -1,9 +1,10 @@
-package hostcore
+package config
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/attache/attache/hostcore/fault"
 	"regexp"
 	"sort"
 	"sync"
@@ -77,10 +78,10 @@ func ReadImport(ctx context.Context, src ImportSource) ([]ServerConfig, error) {
 	case "vscode":
 		servers, err = parseVSCode(data)
 	default:
-		return nil, newError(KindUsage, nil, "unknown import kind %q (claude-desktop or vscode)", src.Kind)
+		return nil, fault.New(fault.KindUsage, nil, "unknown import kind %q (claude-desktop or vscode)", src.Kind)
 	}
 	if err != nil {
-		return nil, newError(KindUsage, err, "%s config %s", src.Kind, src.Path)
+		return nil, fault.New(fault.KindUsage, err, "%s config %s", src.Kind, src.Path)
 	}
 	for i := range servers {
 		servers[i].Source = src.Kind + ":" + src.Path
@@ -142,13 +143,14 @@ func convertImported(m map[string]importedServer, inputs []Input) ([]ServerConfi
 	return out, nil
 }
 
-var inputRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{input:([^}]+)\}`) })
+// InputRef matches an ${input:ID} placeholder.
+var InputRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{input:([^}]+)\}`) })
 
 // usedInputs returns the inputs the entry's placeholders refer to.
 func usedInputs(e importedServer, inputs []Input) []Input {
 	refs := map[string]bool{}
 	scan := func(s string) {
-		for _, m := range inputRef().FindAllStringSubmatch(s, -1) {
+		for _, m := range InputRef().FindAllStringSubmatch(s, -1) {
 			refs[m[1]] = true
 		}
 	}
@@ -176,8 +178,8 @@ func usedInputs(e importedServer, inputs []Input) []Input {
 
 // expandInputs replaces ${input:ID} in s with values[ID].
 func expandInputs(s string, values map[string]string) string {
-	return inputRef().ReplaceAllStringFunc(s, func(m string) string {
-		return values[inputRef().FindStringSubmatch(m)[1]]
+	return InputRef().ReplaceAllStringFunc(s, func(m string) string {
+		return values[InputRef().FindStringSubmatch(m)[1]]
 	})
 }
 

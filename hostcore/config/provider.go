@@ -1,6 +1,7 @@
-package hostcore
+package config
 
 import (
+	"github.com/attache/attache/hostcore/fault"
 	"slices"
 	"strings"
 
@@ -18,7 +19,7 @@ func (c *Config) ProviderList() []models.Provider {
 func (c *Config) FindProvider(name string) (models.Provider, error) {
 	all := c.ProviderList()
 	if len(all) == 0 {
-		return models.Provider{}, newError(KindUsage, nil,
+		return models.Provider{}, fault.New(fault.KindUsage, nil,
 			`no model provider is configured: add "providers" to the config (see the README)`)
 	}
 	if name == "" {
@@ -31,7 +32,7 @@ func (c *Config) FindProvider(name string) (models.Provider, error) {
 	for i, p := range all {
 		names[i] = p.Name
 	}
-	return models.Provider{}, newError(KindUsage, nil, "no provider named %q (known: %s)", name, strings.Join(names, ", "))
+	return models.Provider{}, fault.New(fault.KindUsage, nil, "no provider named %q (known: %s)", name, strings.Join(names, ", "))
 }
 
 // UpsertProvider adds or replaces (by name) a provider, for a provider
@@ -68,7 +69,7 @@ func validateProviders(ps []models.Provider) error {
 			return err
 		}
 		if seen[p.Name] {
-			return newError(KindUsage, nil, "two providers are named %q", p.Name)
+			return fault.New(fault.KindUsage, nil, "two providers are named %q", p.Name)
 		}
 		seen[p.Name] = true
 	}

@@ -1,8 +1,9 @@
-package hostcore
+package config
 
 import (
 	"context"
 	"errors"
+	"github.com/attache/attache/hostcore/fault"
 	"io"
 	"io/fs"
 
@@ -50,15 +51,15 @@ func namedFileError(err error, name string) error {
 	var tl *namedfile.TooLargeError
 	switch { // the first two messages say it all: no detail to repeat
 	case errors.As(err, &nr):
-		return newError(KindUsage, nil, "%s is %s, not a regular file", name, namedfile.Describe(nr.Mode))
+		return fault.New(fault.KindUsage, nil, "%s is %s, not a regular file", name, namedfile.Describe(nr.Mode))
 	case errors.As(err, &tl):
-		return newError(KindUsage, nil, "%s is larger than %s", name, namedfile.Size(tl.Limit))
+		return fault.New(fault.KindUsage, nil, "%s is larger than %s", name, namedfile.Size(tl.Limit))
 	case errors.Is(err, context.DeadlineExceeded):
-		return newError(KindTimeout, err, "the time ran out while reading %s", name)
+		return fault.New(fault.KindTimeout, err, "the time ran out while reading %s", name)
 	case errors.Is(err, context.Canceled):
-		return newError(KindCanceled, err, "stopped while reading %s", name)
+		return fault.New(fault.KindCanceled, err, "stopped while reading %s", name)
 	case errors.Is(err, fs.ErrNotExist):
-		return newError(KindNotFound, err, "reading %s: there is no such file", name)
+		return fault.New(fault.KindNotFound, err, "reading %s: there is no such file", name)
 	}
-	return newError(KindUsage, err, "reading %s", name)
+	return fault.New(fault.KindUsage, err, "reading %s", name)
 }

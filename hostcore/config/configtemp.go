@@ -1,4 +1,4 @@
-package hostcore
+package config
 
 import (
 	"fmt"
