@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os/exec"
 	"syscall"
 	"unicode/utf8"
@@ -63,6 +64,7 @@ type Error struct {
 	msg    string
 	err    error
 	stderr []string
+	hint   string // what to do next, when it is more exact than the kind's
 }
 
 // Kind returns the error's kind.
@@ -94,8 +96,14 @@ func (e *Error) Is(target error) bool {
 	return ok && t.msg == "" && t.err == nil && t.kind == e.kind
 }
 
-// Hint says what a person can do next about an error of this kind.
-func (e *Error) Hint() string { return hints[e.kind] }
+// Hint says what a person can do next about the error: the action it
+// names, else what helps with errors of its kind.
+func (e *Error) Hint() string {
+	if e.hint != "" {
+		return e.hint
+	}
+	return hints[e.kind]
+}
 
 var hints = map[Kind]string{
 	KindNotFound:        "Check the URI or id; on a multi-tenant server another account's resource also looks missing.",
@@ -334,6 +342,16 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 		c.mu.Unlock()
 	}
 	breach, out := p.breach(), st.outcome()
+	switch {
+	case out.refusal != nil:
+		return out.refusal // the host stopped on purpose; what go-sdk tried after is beside the point
+	case out.scope != "":
+		e := newError(KindForbidden, err, "%s: %s refuses this account: it asks for scope %s, which the sign-in did not get (HTTP 403 insufficient_scope)",
+			op, c.Server.Name, clip(out.scope))
+		e.HTTPStatus, e.URI = http.StatusForbidden, uri
+		e.hint = "The authorization server did not grant what the server asks for; sign in again, or ask whoever runs them for that scope."
+		return e
+	}
 	if breach == nil {
 		breach = out.breach
 	}

@@ -60,7 +60,11 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
 		Warn: func(msg string) { fmt.Fprintln(a.stderr, "attachectl: "+msg) },
 	})
-	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL")}, nil
+	// A server that moved to another authorization server (SEP-2352) is
+	// signed in there, as --authorize-with says: the command is the
+	// person's, and the page shows where.
+	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL"),
+		SignInOnMove: true}, nil
 }
 
 func (a *app) presentPrint(_ context.Context, page hostcore.SignInPage) error {
@@ -80,8 +84,12 @@ func (a *app) presentBrowser(ctx context.Context, page hostcore.SignInPage) erro
 // the last of which reaches the host's loopback listener. It is for test
 // authorization servers that approve without a person (the conformance
 // suite, threengram --oauth-auto-approve).
+//
+// The fetch outlives the sign-in's context (the host's answer page, at the
+// end of the redirects, comes once the sign-in has ended), bounded by its
+// own timeout.
 func presentHTTPGet(ctx context.Context, authURL string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {

@@ -250,7 +250,7 @@ func (s *Store) locked(path string, write bool, v any, f func() bool) error {
 		return fmt.Errorf("locking %s: %w", path, err)
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	data, err := os.ReadFile(path)
+	data, err := s.readPrivate(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
