@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,8 +14,8 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
-	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/internal/state"
+	"github.com/attache/attache/internal/testbin"
 )
 
 // The screens are tested against real servers over real stdio (the
@@ -45,6 +47,9 @@ type harness struct {
 	// host's sign-in options (nil: off); set them before open.
 	extra []hostcore.ServerConfig
 	oauth *hostcore.OAuthOptions
+	// openURL is Options.OpenURL: the browser the sign-in pages go to.
+	openURL func(*url.URL) error
+	opened  atomic.Int32 // pages opened in the browser
 	// afterFirstFrame is Options.AfterFirstFrame (nil: the work starts in
 	// New); set it before open.
 	afterFirstFrame func(start func())
@@ -115,7 +120,7 @@ func (h *harness) open() {
 	h.cv = hostcore.NewConversations(h.host, st)
 	h.do(func() {
 		h.app = New(h.fa, h.cv, &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
-			AfterFirstFrame: h.afterFirstFrame})
+			AfterFirstFrame: h.afterFirstFrame, OpenURL: h.openURL})
 	})
 	host, app := h.host, h.app
 	t.Cleanup(func() {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"time"
 
@@ -115,7 +116,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 	timing.mark("providers")
 	w.app = ui.New(fa, cv, &ui.Options{
 		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
-		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys})
+		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys, OpenURL: w.opener(f.scenario)})
 	timing.mark("window built")
 	timing.watch(fa, w.app.Window())
 	w.script(f, timing)
@@ -187,19 +188,24 @@ func (w *wiring) oauthOptions(cfgPath string, logger *slog.Logger) *hostcore.OAu
 		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
 		Warn: func(msg string) { logger.Warn(msg) },
 	})
-	present := func(ctx context.Context, page hostcore.SignInPage) error {
-		// Only a web page is opened: the server names it, and another
-		// scheme would run whatever handles it.
-		if u, err := url.Parse(page.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !w.scripted {
-			fyne.Do(func() {
-				if err := fyne.CurrentApp().OpenURL(u); err != nil {
-					logger.Warn("could not open a browser; the server's card shows the address to copy", "err", err)
-				}
-			})
-		}
-		return w.app.PresentSignIn(ctx, page)
-	}
+	present := func(ctx context.Context, page hostcore.SignInPage) error { return w.app.PresentSignIn(ctx, page) }
 	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL")}
+}
+
+// opener opens sign-in pages (ui.Options.OpenURL) in the system browser.
+// A scripted run plays the browser itself (scenario_signin.go), so it opens
+// none, but for the scene of a machine without one, which looks for a
+// browser on a PATH that has none.
+func (w *wiring) opener(scenario string) func(*url.URL) error {
+	switch {
+	case scenario == "sign-in-no-browser":
+		return func(u *url.URL) error {
+			return openWith(func(string) (string, error) { return "", exec.ErrNotFound }, u)
+		}
+	case w.scripted:
+		return func(*url.URL) error { return nil }
+	}
+	return openBrowser
 }
 
 // exit ends a scripted run from its goroutine. It does not close the window:
