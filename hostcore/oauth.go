@@ -300,15 +300,15 @@ func (o *oauthHandler) signInError(why string) error { return signInNeeded(o.c, 
 // signInNeeded is the Unauthorized error of c that asks the person to
 // sign in, saying why.
 func signInNeeded(c *Conn, why string) *Error {
-	e := newError(KindUnauthorized, ErrSignInNeeded, "%s: %s; Sign in to read this", c, why)
+	e := newError(KindUnauthorized, ErrSignInNeeded, "%s: %s", c, why)
 	e.HTTPStatus = http.StatusUnauthorized
-	e.hint = signInHint(c.Server.Name)
+	e.hint = signInHint(c.Server.Name, "Sign in to read this")
 	return e
 }
 
-// signInHint says how to sign in to server.
-func signInHint(server string) string {
-	return fmt.Sprintf("Sign in to read this: Sign in on the card of %s in the app, or attachectl login %s.", server, server)
+// signInHint names the next step, and how to take it at server.
+func signInHint(server, step string) string {
+	return fmt.Sprintf("%s: Sign in on the card of %s in the app, or run attachectl login %s.", step, server, server)
 }
 
 // revoke ends the connection's grant: its private entries are purged in

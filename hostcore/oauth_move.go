@@ -72,10 +72,9 @@ func (o *oauthHandler) signInAt(ctx context.Context, req *http.Request, resp *ht
 		"was", old.AuthServer, "now", to)
 	h.signIns.moved(o.key, to)
 	if !h.opts.OAuth.SignInOnMove || !maySignIn(ctx) {
-		e := newError(KindUnauthorized, ErrSignInNeeded, "%s: the server now signs in at %s, not at %s; Sign in there to read this",
-			o.c, hostOf(to), hostOf(old.AuthServer))
+		e := newError(KindUnauthorized, ErrSignInNeeded, "%s: the server now signs in at %s, not at %s", o.c, hostOf(to), hostOf(old.AuthServer))
 		e.HTTPStatus = http.StatusUnauthorized
-		e.hint = signInHint(o.c.Server.Name)
+		e.hint = signInHint(o.c.Server.Name, "Sign in at "+hostOf(to)+" to read this")
 		return e
 	}
 	if err := o.signIn(ctx, req, resp); err != nil {

@@ -30,6 +30,8 @@ type signInFacts struct {
 	mcpURL string // the request that asked for the sign-in
 
 	mu        sync.Mutex
+	answered  bool   // the authorization response came
+	iss       string // its RFC 9207 iss
 	resources []resourceSeen
 	servers   []authServerSeen
 	register  int // the HTTP status of a refused registration
@@ -191,8 +193,19 @@ func (f *signInFacts) authServer() string {
 	return ""
 }
 
-// refusal names the rule a fetched document broke, or returns nil.
+// answer records the authorization response's iss.
+func (f *signInFacts) answer(iss string) {
+	f.mu.Lock()
+	f.answered, f.iss = true, iss
+	f.mu.Unlock()
+}
+
+// refusal names the rule a fetched document, or the authorization
+// response, broke; nil if none.
 func (f *signInFacts) refusal(server string) *Error {
+	if e := f.issRefusal(server); e != nil {
+		return e
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, s := range f.servers {
@@ -219,6 +232,26 @@ func (f *signInFacts) refusal(server string) *Error {
 	}
 	if f.register != 0 {
 		return newError(KindUnauthorized, nil, "the authorization server of %s refused to register the host as a client (HTTP %d)", server, f.register)
+	}
+	return nil
+}
+
+// issRefusal names an RFC 9207 breach of the authorization response: an
+// iss that is not the issuer of the metadata the sign-in used (a mix-up),
+// or none where that metadata promised one.
+func (f *signInFacts) issRefusal(server string) *Error {
+	meta, ok := f.accepted()
+	f.mu.Lock()
+	answered, iss := f.answered, f.iss
+	f.mu.Unlock()
+	switch {
+	case !ok || !answered:
+		return nil
+	case iss != "" && iss != meta.meta.Issuer:
+		return refused("the host refused the answer to the sign-in to %s: it names the issuer %q, not %q, whose sign-in it started (RFC 9207), so it may come from another server",
+			server, iss, meta.meta.Issuer)
+	case iss == "" && meta.meta.IssInResponse:
+		return refused("the host refused the answer to the sign-in to %s: it names no issuer, though the authorization server's metadata says it always does (RFC 9207)", server)
 	}
 	return nil
 }

@@ -86,6 +86,9 @@ func (o *oauthHandler) runSignIn(ctx context.Context, fl *signInFlight, req *htt
 	cfg.AuthorizationCodeFetcher = func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 		res, why, err := o.awaitRedirect(ctx, shown, fl, cb, args.URL)
 		ended = why
+		if res != nil {
+			facts.answer(res.Iss)
+		}
 		return res, err
 	}
 	handler, err := auth.NewAuthorizationCodeHandler(cfg)
@@ -198,7 +201,9 @@ func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, fl *signInFligh
 				return nil, signInCanceled, o.signInError(signInCanceled)
 			} else if err != nil && ctx.Err() == nil {
 				why := "the sign-in page could not be shown"
-				return nil, why, newError(KindUnauthorized, err, "%s: %s; Sign in to try again", o.c, why)
+				e := newError(KindUnauthorized, err, "%s: %s", o.c, why)
+				e.hint = signInHint(o.c.Server.Name, "Sign in to try again")
+				return nil, why, e
 			}
 			presented = nil // shown; keep waiting
 		case q := <-answers:

@@ -87,6 +87,9 @@ func (a *app) report(err error) {
 		return
 	}
 	fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", a.line(message(he)), he.Kind())
+	if !a.flags.verbose && errors.Is(err, hostcore.ErrSignInNeeded) {
+		fmt.Fprintf(a.stderr, "  next: %s\n", he.Hint()) // the action is the point of the message
+	}
 	if a.flags.verbose {
 		if cause := errors.Unwrap(he); cause != nil {
 			fmt.Fprintf(a.stderr, "  detail: %s\n", a.line(cause.Error()))
