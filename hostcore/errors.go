@@ -346,7 +346,7 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 	case out.refusal != nil:
 		return out.refusal // the host stopped on purpose; what go-sdk tried after is beside the point
 	case out.scope != "":
-		e := newError(KindForbidden, err, "%s: %s refuses this account: it asks for scope %s, which the sign-in did not get (HTTP 403 insufficient_scope)",
+		e := newError(KindForbidden, err, "%s: %s still refuses this account for want of scope %s (HTTP 403 insufficient_scope), after signing in for it",
 			op, c.Server.Name, clip(out.scope))
 		e.HTTPStatus, e.URI = http.StatusForbidden, uri
 		e.hint = "The authorization server did not grant what the server asks for; sign in again, or ask whoever runs them for that scope."
