@@ -37,7 +37,7 @@ type serverClock struct {
 	at time.Time
 }
 
-func (c *serverClock) now() time.Time     { c.mu.Lock(); defer c.mu.Unlock(); return c.at }
+func (c *serverClock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.at }
 func (c *serverClock) add(d time.Duration) { c.mu.Lock(); c.at = c.at.Add(d); c.mu.Unlock() }
 
 // tgRequests records what reached the server.
