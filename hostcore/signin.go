@@ -233,6 +233,10 @@ func grantKeyOf(sc ServerConfig, account string) (GrantKey, bool) {
 	return GrantKey{Resource: canonicalURL(sc.URL), Account: acct.Name}, true
 }
 
+// patienceMargin is how much before the caller's deadline a sign-in gives
+// up, at most.
+const patienceMargin = 100 * time.Millisecond
+
 // callerDeadlineKey holds the deadline a request's caller set, before the
 // host added its own connect and request timeouts.
 type callerDeadlineKey struct{}
@@ -255,13 +259,16 @@ func withCallerDeadline(ctx context.Context) context.Context {
 
 // patient returns a context with ctx's values and cancellation, and the
 // caller's own deadline (see withCallerDeadline), but not the deadlines
-// the host added.
+// the host added. It ends a little before the caller's deadline, so that
+// the sign-in's own error, which says what it waited for, reaches the
+// caller before the caller gives up on its own.
 func patient(ctx context.Context) (context.Context, context.CancelFunc) {
 	p, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	stopDeadline := func() {}
 	if d, _ := ctx.Value(callerDeadlineKey{}).(callerDeadline); d.ok {
+		margin := min(patienceMargin, time.Until(d.at)/10)
 		var c context.Context
-		c, stopDeadline = context.WithDeadline(p, d.at)
+		c, stopDeadline = context.WithDeadline(p, d.at.Add(-margin))
 		p = c
 	}
 	unhook := context.AfterFunc(ctx, func() {

@@ -129,7 +129,11 @@ func (a *app) loginCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "signed in to %s as %s at %s (scopes: %s)\n", a.line(sc.Name), a.line(g.Account),
+			who := ""
+			if g.Subject != "" {
+				who = " (the server's account " + a.line(g.Subject) + ")"
+			}
+			fmt.Fprintf(a.stdout, "signed in to %s as %s%s at %s (scopes: %s)\n", a.line(sc.Name), a.line(g.Account), who,
 				a.line(g.Issuer), a.line(strings.Join(g.Scopes, " ")))
 			return nil
 		},
@@ -176,6 +180,7 @@ func (a *app) accountsCmd() *cobra.Command {
 			type row struct {
 				Server     string    `json:"server"`
 				Account    string    `json:"account"`
+				Subject    string    `json:"subject,omitempty"` // whom the server says the grant is for
 				Resource   string    `json:"resource"`
 				Issuer     string    `json:"issuer"`
 				Scopes     []string  `json:"scopes"`
@@ -185,7 +190,7 @@ func (a *app) accountsCmd() *cobra.Command {
 			}
 			rows := []row{}
 			for _, g := range grants {
-				r := row{Server: g.Server, Account: g.Account, Resource: hostcore.RedactURL(g.Resource), Issuer: g.Issuer,
+				r := row{Server: g.Server, Account: g.Account, Subject: g.Subject, Resource: hostcore.RedactURL(g.Resource), Issuer: g.Issuer,
 					Scopes: g.Scopes, SignedInAt: g.SignedInAt}
 				if g.Token != nil {
 					r.Expires, r.Refresh = g.Token.Expiry, g.Token.RefreshToken != ""
@@ -200,7 +205,7 @@ func (a *app) accountsCmd() *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SERVER\tACCOUNT\tISSUER\tSCOPES\tEXPIRES\tREFRESH")
+			fmt.Fprintln(tw, "SERVER\tACCOUNT\tSIGNED IN AS\tISSUER\tSCOPES\tEXPIRES\tREFRESH")
 			for _, r := range rows {
 				exp := "never"
 				if !r.Expires.IsZero() {
@@ -209,7 +214,11 @@ func (a *app) accountsCmd() *cobra.Command {
 						exp = "expired"
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%t\n", a.line(r.Server), a.line(r.Account), a.line(r.Issuer),
+				as := r.Subject
+				if as == "" {
+					as = "(not said)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%t\n", a.line(r.Server), a.line(r.Account), a.line(as), a.line(r.Issuer),
 					a.line(strings.Join(r.Scopes, " ")), exp, r.Refresh)
 			}
 			return tw.Flush()
