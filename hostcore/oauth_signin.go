@@ -213,16 +213,24 @@ func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, fl *signInFligh
 			}
 			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, "", nil
 		case <-ctx.Done():
-			if errors.Is(context.Cause(ctx), errSignInTimedOut) {
-				why := fmt.Sprintf("no sign-in came within %s", timeout)
-				return nil, why, o.signInError(why)
-			}
-			if errors.Is(context.Cause(ctx), errSignInCanceled) { // CancelSignIn
-				return nil, signInCanceled, o.signInError(signInCanceled)
-			}
-			return nil, "", o.stopped(ctx)
+			why, err := o.waitEnded(ctx, timeout)
+			return nil, why, err
 		}
 	}
+}
+
+// waitEnded is the outcome of a wait whose context ended: the person let
+// it time out, or canceled it (CancelSignIn), or the caller's deadline or
+// cancel ended it.
+func (o *oauthHandler) waitEnded(ctx context.Context, timeout time.Duration) (why string, _ error) {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errSignInTimedOut):
+		why := fmt.Sprintf("no sign-in came within %s", timeout)
+		return why, o.signInError(why)
+	case errors.Is(cause, errSignInCanceled):
+		return signInCanceled, o.signInError(signInCanceled)
+	}
+	return "", o.stopped(ctx)
 }
 
 // stateOf is the state parameter of an authorization URL.
