@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Conversations is the person's conversations and what is attached to them,
@@ -40,7 +42,9 @@ func Ref(sc ServerConfig) ServerRef {
 }
 
 // ServerFor resolves an attachment's server: the configured or built-in
-// server of that name, else the ad-hoc one it remembers.
+// server of that name, else the ad-hoc one it remembers. An attachment
+// stored when every ad-hoc server was called "ad-hoc" gets the name it
+// would have now (see AdHocName).
 func (cv *Conversations) ServerFor(ref ServerRef) (ServerConfig, error) {
 	h := cv.host
 	if sc, err := h.cfg.Find(ref.Name, h.opts.Builtin...); err == nil {
@@ -49,6 +53,9 @@ func (cv *Conversations) ServerFor(ref ServerRef) (ServerConfig, error) {
 	sc := ServerConfig{Name: ref.Name, Command: ref.Command, Args: ref.Args, Cwd: ref.Cwd, URL: ref.URL}
 	if err := sc.Validate(); err != nil {
 		return ServerConfig{}, newError(KindUsage, err, "the server %q of this attachment is no longer configured", ref.Name)
+	}
+	if ref.Name == legacyAdHocName {
+		sc = AdHoc(sc)
 	}
 	return sc, nil
 }
@@ -174,7 +181,7 @@ func withListed(ctx context.Context, c *Conn, a Attachment) Attachment {
 
 // overlay returns the annotations of specific, with each field it leaves
 // out taken from general.
-func overlay(specific, general Annotations) Annotations {
+func overlay(specific, general pack.Annotations) pack.Annotations {
 	out := specific
 	if len(out.Audience) == 0 {
 		out.Audience = general.Audience
@@ -188,32 +195,29 @@ func overlay(specific, general Annotations) Annotations {
 	return out
 }
 
-// readConcurrency bounds the reads Rank runs at once.
-const readConcurrency = 8
-
 // Rank reads every attachment of conv through the cache and packs them
-// under the budget (see Rank). Unreadable attachments are ranked with their
+// under the budget (see pack.Rank). Unreadable attachments are ranked with their
 // error. The attachments are returned in the order of the items.
-func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *RankOptions) (Packing, []Attachment, error) {
+func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *pack.RankOptions) (pack.Packing, []Attachment, error) {
 	items, atts, err := cv.Items(ctx, conv)
 	if err != nil {
-		return Packing{}, nil, err
+		return pack.Packing{}, nil, err
 	}
-	return Rank(items, opts), atts, nil
+	return pack.Rank(items, opts), atts, nil
 }
 
 // Items reads every attachment of conv through the cache and returns them
 // as items to rank, in the order of the attachments, which it also
 // returns. An unreadable attachment is an item with its error. A screen
-// keeps them and ranks them again with a Ranker when the budget, a pin or
+// keeps them and ranks them again with a pack.Ranker when the budget, a pin or
 // a priority changes (see ItemOf), reading nothing again.
-func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*Item, []Attachment, error) {
+func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*pack.Item, []Attachment, error) {
 	atts, err := cv.store.Attachments(ctx, conv)
 	if err != nil {
 		return nil, nil, err
 	}
 	reads := cv.readAll(ctx, atts)
-	items := make([]*Item, len(reads))
+	items := make([]*pack.Item, len(reads))
 	for i, r := range reads {
 		items[i] = r.item
 	}
@@ -223,13 +227,13 @@ func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*Item, []Atta
 // ItemOf returns a copy of it with a's pin and priority override: what a
 // screen ranks after the person changed them, without reading the body
 // again.
-func ItemOf(it *Item, a Attachment) *Item {
+func ItemOf(it *pack.Item, a Attachment) *pack.Item {
 	c := *it
 	c.Pinned, c.PriorityOverride = a.Pinned, a.PriorityOverride
 	return &c
 }
 
-func itemOf(a Attachment) *Item {
-	return &Item{ID: fmt.Sprint(a.ID), Server: a.Server.Name, Account: a.Account, URI: a.URI,
+func itemOf(a Attachment) *pack.Item {
+	return &pack.Item{ID: fmt.Sprint(a.ID), Server: a.Server.Name, Account: a.Account, URI: a.URI,
 		Annotations: a.Annotations, PriorityOverride: a.PriorityOverride, Pinned: a.Pinned, Order: a.Position}
 }

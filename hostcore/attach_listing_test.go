@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // annotatedServer serves a template test://ann/{id} for the assistant
@@ -31,6 +32,8 @@ func annotatedServer(t *testing.T) hostcore.ServerConfig {
 	return hostcore.ServerConfig{Name: "annotated", URL: srv.URL}
 }
 
+func prio(p float64) *float64 { return &p }
+
 // TestDirectAttachPrefersTheListing attaches by uri and by id: an exact
 // entry in the listing is more specific than the template the URI also
 // matches, so its annotations win, field by field.
@@ -43,11 +46,11 @@ func TestDirectAttachPrefersTheListing(t *testing.T) {
 	for _, tt := range []struct {
 		id    string
 		title string
-		want  hostcore.Annotations
+		want  pack.Annotations
 	}{
-		{"private", "User only", hostcore.Annotations{Audience: []string{"user"}, Priority: prio(0.9)}},
-		{"ranked", "ranked", hostcore.Annotations{Audience: []string{"assistant"}, Priority: prio(0.2)}},
-		{"unlisted", "by id", hostcore.Annotations{Audience: []string{"assistant"}, Priority: prio(0.9)}},
+		{"private", "User only", pack.Annotations{Audience: []string{"user"}, Priority: prio(0.9)}},
+		{"ranked", "ranked", pack.Annotations{Audience: []string{"assistant"}, Priority: prio(0.2)}},
+		{"unlisted", "by id", pack.Annotations{Audience: []string{"assistant"}, Priority: prio(0.9)}},
 	} {
 		for _, how := range []string{"uri", "id"} {
 			t.Run(tt.id+" by "+how, func(t *testing.T) {
@@ -71,9 +74,9 @@ func TestDirectAttachPrefersTheListing(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantVerdict := hostcore.VerdictIncluded
+				wantVerdict := pack.VerdictIncluded
 				if tt.id == "private" {
-					wantVerdict = hostcore.VerdictHeldAudience
+					wantVerdict = pack.VerdictHeldAudience
 				}
 				if got := p.Decisions[0].Verdict; got != wantVerdict {
 					t.Errorf("verdict %s (%s); want %s", got, p.Decisions[0].Reason, wantVerdict)

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/internal/threengram"
@@ -96,17 +97,17 @@ func TestAttachByIDAndRank(t *testing.T) {
 	if len(atts) != 3 || len(p.Decisions) != 3 {
 		t.Fatalf("%d attachments, %d decisions", len(atts), len(p.Decisions))
 	}
-	verdicts := map[hostcore.Verdict]int{}
+	verdicts := map[pack.Verdict]int{}
 	for _, d := range p.Decisions {
 		verdicts[d.Verdict]++
-		if d.Verdict == hostcore.VerdictUnreadable && !strings.Contains(d.Reason, "usage") {
+		if d.Verdict == pack.VerdictUnreadable && !strings.Contains(d.Reason, "usage") {
 			t.Errorf("unreadable reason %q; want the error kind", d.Reason)
 		}
 	}
-	if verdicts[hostcore.VerdictIncluded] != 2 || verdicts[hostcore.VerdictUnreadable] != 1 {
+	if verdicts[pack.VerdictIncluded] != 2 || verdicts[pack.VerdictUnreadable] != 1 {
 		t.Errorf("verdicts %v; want 2 included and the orphaned one unreadable", verdicts)
 	}
-	doc := hostcore.Assemble(p)
+	doc := pack.Assemble(p)
 	if md := doc.Markdown(); !strings.Contains(md, threengram.MemoryURI(own[0])) || strings.Contains(md, foreign) {
 		t.Errorf("assembled document:\n%s", md)
 	}

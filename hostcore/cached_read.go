@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // ReadMode says how a read uses the cache.
@@ -48,12 +50,18 @@ type CacheInfo struct {
 	Account string        `json:"account"`
 	// Stored is false when a fetched result was not cacheable, and why.
 	NotStored string `json:"notStored,omitempty"`
+	// Dropped says why a cached body was thrown away before this read
+	// asked the server: it no longer matched the digest stored with it.
+	Dropped string `json:"dropped,omitempty"`
 }
+
+// droppedDamaged is CacheInfo.Dropped for a body that failed its digest.
+const droppedDamaged = "the cached body did not match its digest: it was dropped and read again from the server"
 
 // cachedRead is the stored form of a read.
 type cachedRead struct {
-	Contents        []Content `json:"contents"`
-	ProtocolVersion string    `json:"protocolVersion"`
+	Contents        []pack.Content `json:"contents"`
+	ProtocolVersion string         `json:"protocolVersion"`
 }
 
 const methodRead = "resources/read"
@@ -77,7 +85,7 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		return nil, c.errClosed("reading " + uri)
 	}
 	if h.opts.Cache == nil {
-		res, err := c.ReadServer(ctx, uri)
+		res, err := c.readServerGated(ctx, uri)
 		if res != nil {
 			res.Cache = CacheInfo{Status: CacheNone, Account: c.Account.Name}
 		}
@@ -88,19 +96,13 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		return nil, err
 	}
 	key := c.readKey(uri)
-	var stale *staleEntry
+	var lk lookup
 	if mode == ReadUse {
-		e, v, ok, err := h.cacheGet(ctx, key, partition)
-		if err != nil {
-			h.log.Warn("cache read failed; asking the server", "err", err)
-		}
-		if ok && err == nil {
-			if now := h.opts.Now.now(); fresh(e, now) {
-				return c.verified(ctx, e, c.fromEntry(e, v, CacheHit, now))
-			}
-			stale = &staleEntry{e, v}
+		if lk = c.lookup(ctx, key, partition); lk.fresh != nil {
+			return c.verified(ctx, lk.fresh.entry, c.fromEntry(lk.fresh.entry, lk.fresh.read, CacheHit, lk.now))
 		}
 	}
+	stale, dropped := lk.stale, lk.dropped
 	res, err := c.fetchShared(ctx, uri, mode, partition)
 	if err != nil {
 		if errors.Is(err, ErrForbidden) {
@@ -108,7 +110,37 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		}
 		return c.staleIfError(stale, err)
 	}
+	res.Cache.Dropped = dropped
 	return res, nil
+}
+
+// lookup is what the cache holds for a read: a fresh entry, or a stale one
+// kept in case the server cannot be reached, and why an entry was dropped.
+type lookup struct {
+	fresh, stale *heldEntry
+	now          time.Time
+	dropped      string
+}
+
+// lookup looks key up in partition. A cache that fails is logged and
+// passed over: the server is asked.
+func (c *Conn) lookup(ctx context.Context, key CacheKey, partition string) lookup {
+	h := c.host
+	e, v, ok, err := h.cacheGet(ctx, key, partition)
+	if err != nil {
+		h.log.Warn("cache read failed; asking the server", "err", err)
+	}
+	lk := lookup{now: h.opts.Now.now()}
+	switch {
+	case errors.Is(err, ErrCacheEntryDamaged):
+		lk.dropped = droppedDamaged
+	case !ok || err != nil:
+	case fresh(e, lk.now):
+		lk.fresh = &heldEntry{e, v}
+	default:
+		lk.stale = &heldEntry{e, v}
+	}
+	return lk
 }
 
 // verified serves a fresh entry. A private entry of an HTTP server needs a
@@ -154,7 +186,7 @@ func (c *Conn) servable(e CacheEntry) bool {
 // evict drops key's entries (every partition's: over-evicting is safe).
 func (h *Host) evict(ctx context.Context, key CacheKey) {
 	if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
-		h.log.Warn("cache eviction failed", "key", key.Param, "err", err)
+		h.cacheWriteFailed("cache eviction failed", "key", key.Param, "err", err)
 	}
 }
 
@@ -183,7 +215,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 			}
 		}
 		gen := h.generation(key)
-		res, err := c.ReadServer(fctx, uri)
+		res, err := c.readServerGated(fctx, uri)
 		if err != nil {
 			return nil, err
 		}
@@ -204,7 +236,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 		return nil, r.Err
 	}
 	res := *r.Val.(*ReadResult) // each caller gets its own copy of the result
-	res.Contents = append([]Content(nil), res.Contents...)
+	res.Contents = append([]pack.Content(nil), res.Contents...)
 	return &res, nil
 }
 
@@ -230,7 +262,7 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 		return "the result needed more input (multi round-trip)"
 	case ttl <= 0:
 		if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
-			h.log.Warn("cache delete failed", "err", err)
+			h.cacheWriteFailed("cache delete failed", "err", err)
 		}
 		return res.Hints.StaleReason()
 	case res.Size() > h.opts.MaxBodyBytes:
@@ -249,8 +281,8 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 	if e.Scope == ScopePrivate {
 		e.Partition, e.AccountName = partition, c.Account.Name
 	}
-	if !h.putIfCurrent(ctx, e, gen) {
-		return "invalidated while the read was in flight"
+	if why := h.storeIfCurrent(ctx, e, gen); why != "" {
+		return why
 	}
 	if c.Closed() {
 		// Logged out or removed while the read was in flight: the purge may
@@ -261,8 +293,9 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 	return ""
 }
 
-// staleEntry is an expired entry kept in case the server cannot be reached.
-type staleEntry struct {
+// heldEntry is a cache entry and its decoded read: a fresh one to serve,
+// or an expired one kept in case the server cannot be reached.
+type heldEntry struct {
 	entry CacheEntry
 	read  *cachedRead
 }
@@ -315,7 +348,7 @@ func (c *Conn) fromEntry(e CacheEntry, v *cachedRead, status CacheStatus, now ti
 // staleIfError serves an expired entry when the server cannot be reached,
 // saying so; any other failure (not found, unauthorized) is returned as is,
 // so a revoked credential never sees a stale private body.
-func (c *Conn) staleIfError(stale *staleEntry, err error) (*ReadResult, error) {
+func (c *Conn) staleIfError(stale *heldEntry, err error) (*ReadResult, error) {
 	h := c.host
 	if stale == nil || !(errors.Is(err, ErrTransport) || errors.Is(err, ErrTimeout)) {
 		return nil, err

@@ -9,29 +9,31 @@ import (
 	"iter"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Resource is one entry of resources/list.
 type Resource struct {
-	URI         string      `json:"uri"`
-	Name        string      `json:"name"`
-	Title       string      `json:"title,omitempty"`
-	Description string      `json:"description,omitempty"`
-	MIMEType    string      `json:"mimeType,omitempty"`
-	Size        int64       `json:"size,omitempty"`
-	Annotations Annotations `json:"annotations,omitzero"`
-	Icons       []mcp.Icon  `json:"icons,omitempty"`
+	URI         string           `json:"uri"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	MIMEType    string           `json:"mimeType,omitempty"`
+	Size        int64            `json:"size,omitempty"`
+	Annotations pack.Annotations `json:"annotations,omitzero"`
+	Icons       []mcp.Icon       `json:"icons,omitempty"`
 }
 
 // Template is one entry of resources/templates/list.
 type Template struct {
-	URITemplate string      `json:"uriTemplate"`
-	Name        string      `json:"name"`
-	Title       string      `json:"title,omitempty"`
-	Description string      `json:"description,omitempty"`
-	MIMEType    string      `json:"mimeType,omitempty"`
-	Annotations Annotations `json:"annotations,omitzero"`
-	Icons       []mcp.Icon  `json:"icons,omitempty"`
+	URITemplate string           `json:"uriTemplate"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	MIMEType    string           `json:"mimeType,omitempty"`
+	Annotations pack.Annotations `json:"annotations,omitzero"`
+	Icons       []mcp.Icon       `json:"icons,omitempty"`
 }
 
 // DisplayName is the title, else the name.
@@ -329,11 +331,11 @@ func (l *lister[W, T]) store(ctx context.Context, key CacheKey, p page[T], hints
 // annotations converts go-sdk's annotations. prio is the priority as sent
 // (nil when absent), read from the raw reply: go-sdk's float64 cannot tell
 // an absent priority from 0.
-func annotations(a *mcp.Annotations, prio *float64) Annotations {
+func annotations(a *mcp.Annotations, prio *float64) pack.Annotations {
 	if a == nil {
-		return Annotations{}
+		return pack.Annotations{}
 	}
-	out := Annotations{LastModified: a.LastModified, Priority: prio}
+	out := pack.Annotations{LastModified: a.LastModified, Priority: prio}
 	for _, r := range a.Audience {
 		out.Audience = append(out.Audience, string(r))
 	}

@@ -3,6 +3,8 @@ package hostcore
 import (
 	"context"
 	"time"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // A conversation and its attachments are the person's data: they live in a
@@ -59,7 +61,7 @@ type Attachment struct {
 	PriorityOverride *float64 `json:"priorityOverride,omitempty"`
 	// Annotations are the server's, from the listing or the template, as
 	// they were when attached.
-	Annotations Annotations `json:"annotations,omitzero"`
+	Annotations pack.Annotations `json:"annotations,omitzero"`
 	// Position is the order of attaching within the conversation.
 	Position int `json:"position"`
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Kind says what went wrong, in terms a person can act on. Every error the
@@ -33,6 +35,11 @@ const (
 	KindTransport       Kind = "transport"
 	KindProtocol        Kind = "protocol"
 	KindUsage           Kind = "usage"
+	// KindDiskFull is a write that found no room on the disk of the data
+	// directory (or a store opened read-only because of it).
+	KindDiskFull Kind = "disk full"
+	// KindNotApproved is a tool call the consent gate did not approve.
+	KindNotApproved Kind = "not approved"
 )
 
 // Sentinels for errors.Is: errors.Is(err, hostcore.ErrNotFound) is true for
@@ -49,6 +56,8 @@ var (
 	ErrTransport       = &Error{kind: KindTransport}
 	ErrProtocol        = &Error{kind: KindProtocol}
 	ErrUsage           = &Error{kind: KindUsage}
+	ErrDiskFull        = &Error{kind: KindDiskFull}
+	ErrNotApproved     = &Error{kind: KindNotApproved}
 )
 
 // Error is a failure the host shows to a person: a kind, a message safe to
@@ -69,6 +78,12 @@ type Error struct {
 
 // Kind returns the error's kind.
 func (e *Error) Kind() Kind { return e.kind }
+
+// KindName returns the error's kind in words: it makes *Error a
+// pack.KindedError, whose kind an unreadable item's reason names.
+func (e *Error) KindName() string { return string(e.kind) }
+
+var _ pack.KindedError = (*Error)(nil)
 
 // Message returns the sentence to show a person; it never contains a secret.
 func (e *Error) Message() string { return e.msg }
@@ -117,6 +132,8 @@ var hints = map[Kind]string{
 	KindTransport:       "The connection to the server failed; check that it runs and is reachable, then retry.",
 	KindProtocol:        "The server sent a reply the protocol does not allow; report it to the server's authors.",
 	KindUsage:           "Check the command or the configuration.",
+	KindDiskFull:        "Free some space on the disk that holds the data directory, then try again; cached bodies can still be read meanwhile.",
+	KindNotApproved:     "Approve the call (answer the prompt, or choose --tools ask or auto; for attachectl call of a destructive tool, --yes).",
 }
 
 // newError returns an *Error of kind with a message and a cause.
@@ -327,6 +344,13 @@ func NewUsageError(msg string) *Error { return &Error{kind: KindUsage, msg: msg}
 // that report a failure of their own in the host's terms.
 func NewError(kind Kind, msg string) *Error { return &Error{kind: kind, msg: msg} }
 
+// NewDiskFullError is the error of a write that found the disk full: op
+// says what was being written ("purging the cache"), and cause, the
+// store's own error, is the detail.
+func NewDiskFullError(op string, cause error) *Error {
+	return newError(KindDiskFull, cause, "%s: the disk is full", op)
+}
+
 // explain classifies the failure of a connect or a call from the facts its
 // transports recorded in st (see requestStatus) and from err. An err that
 // is classified already (the handshake classifies each attempt) is
@@ -370,4 +394,13 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 		err = &cp
 	}
 	return err
+}
+
+// messageOf is the message of err that is safe to show.
+func messageOf(err error) string {
+	var he *Error
+	if errors.As(err, &he) && he.Message() != "" {
+		return he.Message()
+	}
+	return err.Error()
 }

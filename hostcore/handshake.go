@@ -159,7 +159,7 @@ func (h *Host) rememberHandshake(ctx context.Context, identity string, rec hands
 	}
 	e := CacheEntry{Key: handshakeKey(identity), Scope: ScopePublic, Value: value, StoredAt: now, TTL: ttl}
 	if err := h.opts.Cache.Put(ctx, e); err != nil {
-		h.log.Warn("remembering a server's handshake", "err", err)
+		h.cacheWriteFailed("remembering a server's handshake", "err", err)
 	}
 }
 
@@ -168,7 +168,7 @@ func (h *Host) forgetHandshake(ctx context.Context, identity string) {
 	h.handshakes.drop(identity)
 	if h.opts.Cache != nil {
 		if _, err := h.opts.Cache.Delete(ctx, handshakeKey(identity)); err != nil {
-			h.log.Warn("forgetting a server's handshake", "err", err)
+			h.cacheWriteFailed("forgetting a server's handshake", "err", err)
 		}
 	}
 }

@@ -8,12 +8,13 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func TestLabTurns(t *testing.T) {
 	at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.FixedZone("x", 3600))
-	sent := hostcore.SentItem{URI: "threengram://memory/a", Verdict: hostcore.VerdictIncluded}
-	held := hostcore.SentItem{URI: "x://logo", Verdict: hostcore.VerdictHeldAudience}
+	sent := hostcore.SentItem{URI: "threengram://memory/a", Verdict: pack.VerdictIncluded}
+	held := hostcore.SentItem{URI: "x://logo", Verdict: pack.VerdictHeldAudience}
 	turns := []hostcore.Turn{
 		{Seq: 1, StartedAt: at, Context: hostcore.SentContext{Items: []hostcore.SentItem{sent, held}},
 			Tools:    []hostcore.OfferedTool{{Name: "demo__get_memories", Server: "demo", Tool: "get_memories"}},

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Memories a person can tell apart. A threengram memory is a resource
@@ -29,10 +31,10 @@ type MemoryMeta struct {
 // Line is the memory's one-line description: "fact · onboarding · anvil-api
 // · 2025-01-19", its parts made safe for one line.
 func (m MemoryMeta) Line() string {
-	parts := []string{headerValue(m.Type)}
+	parts := []string{pack.OneLine(m.Type)}
 	for _, p := range []string{m.Topic, m.Project} {
 		if p != "" {
-			parts = append(parts, headerValue(p))
+			parts = append(parts, pack.OneLine(p))
 		}
 	}
 	if !m.RecordedAt.IsZero() {
@@ -44,10 +46,7 @@ func (m MemoryMeta) Line() string {
 // memoryMetaOf reads a memory's metadata from its body, if the body is a
 // threengram memory.
 func memoryMetaOf(uri, mimeType, text string) (MemoryMeta, bool) {
-	if !jsonBody(mimeType, text) {
-		return MemoryMeta{}, false
-	}
-	b, ok := parseMemoryBody(text)
+	b, ok := pack.ParseMemoryBody(mimeType, text)
 	if !ok {
 		return MemoryMeta{}, false
 	}
@@ -109,7 +108,7 @@ func (c *Conn) SearchMemories(ctx context.Context, query, cursor string, limit i
 	if limit > 0 {
 		args["limit"] = limit
 	}
-	res, err := c.CallTool(ctx, "search", args)
+	res, err := c.hostCallTool(ctx, "memory search, asked for by the person", "search", args)
 	if err != nil {
 		return MemorySearch{}, err
 	}
@@ -150,7 +149,7 @@ func (c *Conn) SearchMemories(ctx context.Context, query, cursor string, limit i
 // protocol error. what names the tool and its server.
 func toolAnswer(res *ToolResult, v any, what string) error {
 	if res.IsError {
-		return newError(KindServerFault, nil, "%s failed: %s", what, headerValue(clip(res.Text)))
+		return newError(KindServerFault, nil, "%s failed: %s", what, pack.OneLine(clip(res.Text)))
 	}
 	raw := []byte(res.Structured)
 	if len(raw) == 0 {
@@ -162,8 +161,8 @@ func toolAnswer(res *ToolResult, v any, what string) error {
 	return nil
 }
 
-// Memory returns the metadata of the item's body, if it is a threengram
-// memory: the ranking read it already, so this costs nothing.
-func (it *Item) Memory() (MemoryMeta, bool) {
+// ItemMemoryMeta returns the metadata of an item's body, if it is a
+// threengram memory: the ranking read it already, so this costs nothing.
+func ItemMemoryMeta(it *pack.Item) (MemoryMeta, bool) {
 	return MemoryMetaOf(&ReadResult{URI: it.URI, Contents: it.Contents})
 }

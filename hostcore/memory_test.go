@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -45,7 +46,7 @@ func TestMemoryMeta(t *testing.T) {
 		t.Errorf("the body was not kept by the first look: %v, %v", r.Cache.Status, err)
 	}
 	// A body that is not a memory has no metadata.
-	if _, ok := hostcore.MemoryMetaOf(&hostcore.ReadResult{URI: "x", Contents: []hostcore.Content{{MIMEType: "application/json", Text: `{"a":1}`}}}); ok {
+	if _, ok := hostcore.MemoryMetaOf(&hostcore.ReadResult{URI: "x", Contents: []pack.Content{{MIMEType: "application/json", Text: `{"a":1}`}}}); ok {
 		t.Error("plain JSON read as a memory")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // CacheHints are the server's ttlMs and cacheScope on a result, as sent.
@@ -141,7 +143,7 @@ func boxed[R mcp.Result](ctx context.Context, f func(context.Context) (R, error)
 // ReadResult is one resources/read, as the host saw it.
 type ReadResult struct {
 	URI      string
-	Contents []Content
+	Contents []pack.Content
 	// ProtocolVersion is the version negotiated with the server.
 	ProtocolVersion string
 	// Elapsed is the time the server took to answer.
@@ -224,12 +226,12 @@ func parseWireRead(raw Exchange) (w wireRead, ok bool) {
 	return env.Result, true
 }
 
-func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, wire []rawContent) ([]Content, error) {
+func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, wire []rawContent) ([]pack.Content, error) {
 	if len(contents) == 0 {
 		return nil, protocolError(uri, "reading %s: the server returned an empty contents array (a missing resource must be an error)", uri)
 	}
 	var total int64
-	out := make([]Content, 0, len(contents))
+	out := make([]pack.Content, 0, len(contents))
 	for i, rc := range contents {
 		if rc == nil {
 			return nil, protocolError(uri, "reading %s: contents entry %d is null", uri, i)
@@ -249,7 +251,7 @@ func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, wire 
 		if rc.URI != uri && !(len(contents) > 1 && strings.HasPrefix(rc.URI, uri)) {
 			return nil, protocolError(uri, "reading %s: the server answered for another uri, %q", uri, rc.URI)
 		}
-		content := Content{URI: rc.URI, MIMEType: rc.MIMEType, Text: rc.Text, Blob: rc.Blob, IsBlob: hasBlob}
+		content := pack.Content{URI: rc.URI, MIMEType: rc.MIMEType, Text: rc.Text, Blob: rc.Blob, IsBlob: hasBlob}
 		total += int64(content.Size())
 		if total > c.host.opts.MaxBodyBytes {
 			return nil, protocolError(uri, "reading %s: the body is over the size limit of %d bytes", uri, c.host.opts.MaxBodyBytes)

@@ -3,18 +3,21 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Attaché attaches resources; tools are the model's. The host lists and
-// calls them for the model loop (see Chat, where every call waits for the
-// person's approval), for attachectl tools and call, and for the client
-// that the MCP conformance suite drives (attachectl conformance-client),
-// whose authorization scenarios sign in on a tools/call. Both go through
-// call, so their errors carry a kind and the HTTP status of their own
-// request.
+// calls them for the model loop (see Chat), the comparison lab, attachectl
+// tools and call, its own memory features, and the client that the MCP
+// conformance suite drives (attachectl conformance-client), whose
+// authorization scenarios sign in on a tools/call. Every call runs on a
+// Decision of the consent gate (see consent.go), and goes through call, so
+// its errors carry a kind and the HTTP status of its own request.
 
 // Tool is one entry of tools/list.
 type Tool struct {
@@ -24,9 +27,15 @@ type Tool struct {
 	// InputSchema is the JSON Schema of the tool's arguments, as the
 	// server sent it; the model is given it as is.
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-	// ReadOnly is the server's readOnlyHint: a hint to show the person
-	// when asking to approve a call, never a reason to skip asking.
+	// ReadOnly is the server's readOnlyHint. The consent gate runs such a
+	// tool without asking only where the person's policy says so (the
+	// lab's default, --tools read-only); a conversation asks all the same.
 	ReadOnly bool `json:"readOnly,omitempty"`
+	// Destructive is the server's destructiveHint for a tool that is not
+	// read-only, true when absent (the protocol's default); Idempotent is
+	// its idempotentHint.
+	Destructive bool `json:"destructive,omitempty"`
+	Idempotent  bool `json:"idempotent,omitempty"`
 }
 
 // ToolResult is what a tools/call returned.
@@ -75,9 +84,27 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 	}
 }
 
-// CallTool calls the tool name with args (nil sends an empty object). A
-// tool that reports its own failure is not an error: see ToolResult.IsError.
-func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
+// CallTool runs the call the consent gate decided on (Scope.Decide), on
+// this connection, with the arguments the gate approved; a decision runs
+// once. Without the gate's approval nothing is sent, and the error is of
+// kind not approved. A tool that reports its own failure is not an error:
+// see ToolResult.IsError.
+func (c *Conn) CallTool(ctx context.Context, d *Permit) (*ToolResult, error) {
+	args, err := d.take(c)
+	if err != nil {
+		return nil, err
+	}
+	return c.callTool(ctx, d.Tool, args)
+}
+
+// hostCallTool makes one of the host's own calls (see CallerHost), through
+// the gate, which records it.
+func (c *Conn) hostCallTool(ctx context.Context, feature, name string, args map[string]any) (*ToolResult, error) {
+	return c.CallTool(ctx, c.host.consent.hostCall(c, feature, name, args))
+}
+
+// callTool sends tools/call.
+func (c *Conn) callTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -101,4 +128,43 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 		out.Structured, _ = json.Marshal(res.StructuredContent)
 	}
 	return out, nil
+}
+
+// toolOf converts a go-sdk tool to the host's.
+func toolOf(t *mcp.Tool) Tool {
+	out := Tool{Name: t.Name, Title: t.Title, Description: t.Description}
+	if t.InputSchema != nil {
+		out.InputSchema, _ = json.Marshal(t.InputSchema)
+	}
+	out.Destructive = true // the protocol's default, for a tool that says nothing
+	if a := t.Annotations; a != nil {
+		out.ReadOnly = a.ReadOnlyHint
+		out.Destructive = a.DestructiveHint == nil || *a.DestructiveHint
+		out.Idempotent = a.IdempotentHint
+		if out.Title == "" {
+			out.Title = a.Title
+		}
+	}
+	if out.ReadOnly {
+		out.Destructive, out.Idempotent = false, true
+	}
+	return out
+}
+
+// describeContent says what a non-text entry of a tool result is.
+func describeContent(c mcp.Content) string {
+	switch c := c.(type) {
+	case *mcp.ImageContent:
+		return "image, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
+	case *mcp.AudioContent:
+		return "audio, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
+	case *mcp.ResourceLink:
+		return "resource link " + pack.OneLine(c.URI)
+	case *mcp.EmbeddedResource:
+		if c.Resource == nil {
+			return "embedded resource"
+		}
+		return "embedded resource " + pack.OneLine(c.Resource.URI)
+	}
+	return fmt.Sprintf("%T", c)
 }

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // A conversation's tools come from its servers: by default those of its
@@ -62,7 +62,11 @@ func (cv *Conversations) toolServers(atts []Attachment, settings ToolSettings) (
 		out = append(out, toolServer{name, c})
 	}
 	for _, a := range atts {
-		add(a.Server.Name, func() (*Conn, error) { return cv.ConnFor(a) })
+		name := a.Server.Name
+		if sc, err := cv.ServerFor(a.Server); err == nil {
+			name = sc.Name // an ad-hoc server stored as "ad-hoc" has its own name now
+		}
+		add(name, func() (*Conn, error) { return cv.ConnFor(a) })
 	}
 	for _, name := range slices.Sorted(maps.Keys(settings.Servers)) {
 		if settings.Servers[name] {
@@ -79,14 +83,15 @@ func (cv *Conversations) toolServers(atts []Attachment, settings ToolSettings) (
 	return out, warnings
 }
 
-// offerTools lists the tools of servers and names them for the model. A
-// server whose tools cannot be listed is left out, with a warning.
-func offerTools(ctx context.Context, servers []toolServer) ([]OfferedTool, map[string]*Conn, []string) {
+// offerTools lists the tools of servers that the consent scope offers,
+// and names them for the model. A server whose tools cannot be listed is
+// left out, with a warning.
+func offerTools(ctx context.Context, scope *Scope, servers []toolServer) ([]OfferedTool, map[string]*Conn, []string) {
 	var offered []OfferedTool
 	var warnings []string
 	conns := map[string]*Conn{}
 	for _, s := range servers {
-		tools, err := s.conn.Tools(ctx)
+		tools, _, err := scope.Offer(ctx, s.conn)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", s.name, messageOf(err)))
 			continue
@@ -106,7 +111,7 @@ func offeredTools(server string, c *Conn, tools []Tool) []OfferedTool {
 			schema = emptySchema
 		}
 		out = append(out, OfferedTool{Server: server, Account: c.Account.Name, Tool: t.Name,
-			Description: t.Description, InputSchema: schema, ReadOnly: t.ReadOnly})
+			Description: t.Description, InputSchema: schema, ReadOnly: t.ReadOnly, Destructive: t.Destructive})
 	}
 	return out
 }
@@ -166,7 +171,7 @@ func uniqueToolName(name string, used map[string]bool) string {
 // which is close to what the providers turn them into (OpenAI and Anthropic
 // render tools into the prompt in formats of their own, which they do not
 // publish).
-func listingTokens(tools []OfferedTool, counter TokenCounter) int {
+func listingTokens(tools []OfferedTool, counter pack.TokenCounter) int {
 	if len(tools) == 0 {
 		return 0
 	}
@@ -179,37 +184,4 @@ func listingTokens(tools []OfferedTool, counter TokenCounter) int {
 		return 0
 	}
 	return counter.Count(string(b))
-}
-
-// toolOf converts a go-sdk tool to the host's.
-func toolOf(t *mcp.Tool) Tool {
-	out := Tool{Name: t.Name, Title: t.Title, Description: t.Description}
-	if t.InputSchema != nil {
-		out.InputSchema, _ = json.Marshal(t.InputSchema)
-	}
-	if t.Annotations != nil {
-		out.ReadOnly = t.Annotations.ReadOnlyHint
-		if out.Title == "" {
-			out.Title = t.Annotations.Title
-		}
-	}
-	return out
-}
-
-// describeContent says what a non-text entry of a tool result is.
-func describeContent(c mcp.Content) string {
-	switch c := c.(type) {
-	case *mcp.ImageContent:
-		return "image, " + headerValue(c.MIMEType) + ", " + quantity(len(c.Data), "byte")
-	case *mcp.AudioContent:
-		return "audio, " + headerValue(c.MIMEType) + ", " + quantity(len(c.Data), "byte")
-	case *mcp.ResourceLink:
-		return "resource link " + headerValue(c.URI)
-	case *mcp.EmbeddedResource:
-		if c.Resource == nil {
-			return "embedded resource"
-		}
-		return "embedded resource " + headerValue(c.Resource.URI)
-	}
-	return fmt.Sprintf("%T", c)
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // A read is a snapshot: it stays exactly as true as it was when fetched.
@@ -67,14 +69,14 @@ type WatchState struct {
 	Failures  int
 	Err       error
 	// Current is the body in use; Previous the one before the last change.
-	Current, Previous []Content
+	Current, Previous []pack.Content
 }
 
 type watchItem struct {
 	WatchState
 	att     Attachment
 	conn    *Conn
-	pending []Content // a newer body found by polling, not yet in use
+	pending []pack.Content // a newer body found by polling, not yet in use
 }
 
 // Watcher keeps one conversation's attachments current. It is safe for
@@ -293,7 +295,7 @@ func (w *Watcher) Run(ctx context.Context) {
 func (w *Watcher) Reread(ctx context.Context, id int64) error {
 	w.mu.Lock()
 	it, ok := w.items[id]
-	var pending []Content
+	var pending []pack.Content
 	if ok {
 		pending, it.pending = it.pending, nil
 	}
@@ -374,13 +376,13 @@ func (w *Watcher) Close() error {
 	return errors.Join(errs...)
 }
 
-func sameContents(a, b []Content) bool {
-	return slices.EqualFunc(a, b, func(x, y Content) bool {
+func sameContents(a, b []pack.Content) bool {
+	return slices.EqualFunc(a, b, func(x, y pack.Content) bool {
 		return x.URI == y.URI && x.MIMEType == y.MIMEType && x.Text == y.Text && x.IsBlob == y.IsBlob && string(x.Blob) == string(y.Blob)
 	})
 }
 
-func contentsText(cs []Content) string {
+func contentsText(cs []pack.Content) string {
 	var b strings.Builder
 	for _, c := range cs {
 		if c.IsBlob {

@@ -59,11 +59,11 @@ figure() { rows+=("$1|${2:+$(fmt "$2") $3}|-|-"); }
 div() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print ""; else print a / b }'; }
 
 if ! skip go; then
-	say "Go benchmarks (hostcore, cache, state)"
+	say "Go benchmarks (hostcore, hostcore/pack, cache, state)"
 	go test ./hostcore -run '^$' -bench '^BenchmarkCachedRead$' -benchtime 1s -count "$COUNT" | tee "$work/read.txt" >&2
 	go test ./cache -run '^$' -bench '^BenchmarkOpen256MiB' -benchtime 1s -count "$COUNT" | tee "$work/open.txt" >&2
 	go test ./internal/state -run '^$' -bench '^BenchmarkOpenState$' -benchtime 1s -count "$COUNT" | tee "$work/state.txt" >&2
-	go test ./hostcore -run '^$' -bench '^(BenchmarkRank10k|BenchmarkRerank10k|BenchmarkRepack10k)$' -cpu 1 -benchtime 1s -count "$COUNT" |
+	go test ./hostcore/pack -run '^$' -bench '^(BenchmarkRank10k|BenchmarkRerank10k|BenchmarkRepack10k)$' -cpu 1 -benchtime 1s -count "$COUNT" |
 		tee "$work/rank.txt" >&2
 
 	server=$(ns BenchmarkCachedRead/stdio-server "$work/read.txt")

@@ -12,13 +12,14 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // ranked is one attachment with the ranker's decision on it and what the
 // watcher knows of its freshness.
 type ranked struct {
 	att     hostcore.Attachment
-	dec     hostcore.Decision
+	dec     pack.Decision
 	watch   hostcore.WatchState
 	watched bool
 	// memory is what tells a memory apart, read from the body the ranking
@@ -142,22 +143,22 @@ func rowTitle(a hostcore.Attachment) string {
 }
 
 // verdictBadge is a verdict as a short word and how prominent to make it.
-func verdictBadge(v hostcore.Verdict) (string, widget.Importance) {
+func verdictBadge(v pack.Verdict) (string, widget.Importance) {
 	switch v {
-	case hostcore.VerdictIncluded:
+	case pack.VerdictIncluded:
 		return "included", widget.SuccessImportance
-	case hostcore.VerdictDroppedBudget:
+	case pack.VerdictDroppedBudget:
 		return "dropped", widget.WarningImportance
-	case hostcore.VerdictHeldAudience:
+	case pack.VerdictHeldAudience:
 		return "held back", widget.LowImportance
-	case hostcore.VerdictUnreadable:
+	case pack.VerdictUnreadable:
 		return "unreadable", widget.DangerImportance
 	}
 	return string(v), widget.MediumImportance
 }
 
-func reasonImportance(v hostcore.Verdict) widget.Importance {
-	if v == hostcore.VerdictUnreadable {
+func reasonImportance(v pack.Verdict) widget.Importance {
+	if v == pack.VerdictUnreadable {
 		return widget.DangerImportance
 	}
 	return widget.MediumImportance

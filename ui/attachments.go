@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // attachmentsPanel is the right column: the conversation's attachments in
@@ -26,7 +27,7 @@ type attachmentsPanel struct {
 	watch watchState
 
 	rows    []ranked
-	packing hostcore.Packing
+	packing pack.Packing
 	life    lifecycles
 	// memories are the kept items' memory metadata, by item ID, read once
 	// per reading (never on a budget keystroke).
@@ -35,8 +36,8 @@ type attachmentsPanel struct {
 	// read: a budget, pin or priority change ranks them again without
 	// reading (items[i] is atts[i]). Only the UI goroutine changes items
 	// and atts; a ranking on another goroutine gets its own slice.
-	ranker *hostcore.Ranker
-	items  []*hostcore.Item
+	ranker *pack.Ranker
+	items  []*pack.Item
 	atts   []hostcore.Attachment
 	// reading is the ranking job that reads, while it runs, else 0.
 	reading uint64
@@ -58,14 +59,14 @@ type attachmentsPanel struct {
 }
 
 func newAttachmentsPanel(sh *shell, bar *conversationBar) *attachmentsPanel {
-	p := &attachmentsPanel{sh: sh, bar: bar, meter: newBudgetMeter(), ranker: hostcore.NewRanker(nil)}
+	p := &attachmentsPanel{sh: sh, bar: bar, meter: newBudgetMeter(), ranker: pack.NewRanker(nil)}
 	p.preview = newContextPreview(sh)
 	return p
 }
 
 func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	p.budget = widget.NewEntry()
-	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(prefBudget, hostcore.DefaultBudget)))
+	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget)))
 	p.budget.Validator = func(s string) error {
 		if n, err := strconv.Atoi(s); err != nil || n <= 0 {
 			return fmt.Errorf("a budget is a whole number of tokens")
@@ -138,7 +139,7 @@ func (p *attachmentsPanel) load() {
 	// with the last budget typed.
 	p.loading = true
 	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(budgetKey(p.sh.conv.ID),
-		p.sh.prefs.IntWithFallback(prefBudget, hostcore.DefaultBudget))))
+		p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget))))
 	p.loading = false
 	p.rerank()
 	p.rewatch()
@@ -168,15 +169,15 @@ func (p *attachmentsPanel) rerank() {
 			return outcome{}, err
 		}
 		pk := ranker.Rank(items, budget)
-		return outcome{packing: pk, items: items, atts: atts, doc: hostcore.Assemble(pk).Markdown(),
+		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown(),
 			memories: memoryMetas(items)}, nil
 	}, p.shown(gen))
 }
 
 // outcome is a ranking ready to show, with the items it was made from.
 type outcome struct {
-	packing hostcore.Packing
-	items   []*hostcore.Item
+	packing pack.Packing
+	items   []*pack.Item
 	atts    []hostcore.Attachment
 	doc     string
 	// memories are the items' memory metadata, from a ranking that read
@@ -228,7 +229,7 @@ func (p *attachmentsPanel) repack() {
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
 		pk := ranker.Repack(items, budget)
-		return outcome{packing: pk, items: items, atts: atts, doc: hostcore.Assemble(pk).Markdown()}, nil
+		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown()}, nil
 	}, p.shown(gen))
 }
 
@@ -249,19 +250,19 @@ func (p *attachmentsPanel) rankKept(a hostcore.Attachment) {
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
 		pk := ranker.Rank(items, budget)
-		return outcome{packing: pk, items: items, atts: atts, doc: hostcore.Assemble(pk).Markdown()}, nil
+		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown()}, nil
 	}, p.shown(gen))
 }
 
 // show lays out a ranking.
-func (p *attachmentsPanel) show(pk hostcore.Packing, atts []hostcore.Attachment, doc string) {
+func (p *attachmentsPanel) show(pk pack.Packing, atts []hostcore.Attachment, doc string) {
 	byID := map[string]hostcore.Attachment{}
 	for _, a := range atts {
 		byID[strconv.FormatInt(a.ID, 10)] = a
 	}
 	p.packing = pk
 	p.rows = p.rows[:0]
-	verdicts := map[hostcore.Verdict]int{}
+	verdicts := map[pack.Verdict]int{}
 	for _, d := range pk.Decisions {
 		x := ranked{att: byID[d.Item.ID], dec: d}
 		x.watch, x.watched = p.watch.state(x.att.ID)
@@ -273,8 +274,8 @@ func (p *attachmentsPanel) show(pk hostcore.Packing, atts []hostcore.Attachment,
 	p.keepOrder()
 	p.meter.set(pk)
 	p.summary.SetText(fmt.Sprintf("%d included · %d dropped for budget · %d held back (audience) · %d unreadable",
-		verdicts[hostcore.VerdictIncluded], verdicts[hostcore.VerdictDroppedBudget],
-		verdicts[hostcore.VerdictHeldAudience], verdicts[hostcore.VerdictUnreadable]))
+		verdicts[pack.VerdictIncluded], verdicts[pack.VerdictDroppedBudget],
+		verdicts[pack.VerdictHeldAudience], verdicts[pack.VerdictUnreadable]))
 	p.empty.Hidden = len(p.rows) > 0
 	p.empty.Refresh()
 	p.list.UnselectAll()

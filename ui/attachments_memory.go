@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // lifecycleEvery is how long the attachments' lifecycle, once asked, is
@@ -102,10 +103,10 @@ func memoryLifecycles(ctx context.Context, cv *hostcore.Conversations, mems []ho
 
 // memoryMetas reads what tells each memory item apart from the body the
 // ranking read, by item ID (other resources have none).
-func memoryMetas(items []*hostcore.Item) map[string]hostcore.MemoryMeta {
+func memoryMetas(items []*pack.Item) map[string]hostcore.MemoryMeta {
 	out := make(map[string]hostcore.MemoryMeta, len(items))
 	for _, it := range items {
-		if m, ok := it.Memory(); ok {
+		if m, ok := hostcore.ItemMemoryMeta(it); ok {
 			out[it.ID] = m
 		}
 	}

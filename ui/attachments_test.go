@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -70,12 +71,12 @@ func TestExceedBudget(t *testing.T) {
 	var included, dropped int
 	for _, x := range p.rows {
 		switch x.dec.Verdict {
-		case hostcore.VerdictIncluded:
+		case pack.VerdictIncluded:
 			included++
 			if !strings.Contains(p.preview.doc, "## "+x.att.URI+"\n") {
 				t.Errorf("included %s is not in the context preview", x.att.URI)
 			}
-		case hostcore.VerdictDroppedBudget:
+		case pack.VerdictDroppedBudget:
 			dropped++
 			if strings.Contains(p.preview.doc, x.att.URI) {
 				t.Errorf("dropped %s is in the context preview", x.att.URI)

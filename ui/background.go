@@ -31,11 +31,23 @@ var openWindows atomic.Int64
 // deliver runs f on the main goroutine, from a goroutine of the app's own.
 // It is the only way background work touches widgets. f does not run once
 // the window has closed (App.Close).
-func deliver(f func()) {
+func deliver(f func()) { deliverThen(f, nil) }
+
+// deliverThen is deliver, and then runs after on the main goroutine
+// whether or not f ran (after may be nil). The window can close between
+// the moment work is handed over and the moment fyne.Do runs it; what
+// must happen either way (counting the work as done) goes in after.
+func deliverThen(f, after func()) {
 	if openWindows.Load() == 0 {
+		if after != nil {
+			after()
+		}
 		return
 	}
 	fyne.Do(func() {
+		if after != nil {
+			defer after()
+		}
 		mainMu.Lock()
 		defer mainMu.Unlock()
 		if openWindows.Load() == 0 {
@@ -74,14 +86,9 @@ func run[T any](tr *tracker, ctx context.Context, work func(context.Context) (T,
 	tr.add()
 	go func() {
 		v, err := work(ctx)
-		if openWindows.Load() == 0 {
-			tr.done() // nobody is left to show it
-			return
-		}
-		deliver(func() {
-			defer tr.done()
-			done(v, err)
-		})
+		// Counted done even when the window closes before it lands:
+		// nobody is left to show it, and a wait for idle must end.
+		deliverThen(func() { done(v, err) }, tr.done)
 	}()
 }
 

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // budgetMeter shows how much of the token budget the included items use:
@@ -24,7 +24,7 @@ type budgetMeter struct {
 	track *fyne.Container
 	text  *widget.Label
 	over  *widget.Label
-	state hostcore.Packing
+	state pack.Packing
 }
 
 func newBudgetMeter() *budgetMeter {
@@ -42,12 +42,12 @@ func newBudgetMeter() *budgetMeter {
 func (m *budgetMeter) buildUI() fyne.CanvasObject {
 	m.track = container.New(m.fit, m.fill)
 	bar := container.NewStack(m.bg, m.track, m.text)
-	m.set(hostcore.Packing{Budget: hostcore.DefaultBudget})
+	m.set(pack.Packing{Budget: pack.DefaultBudget})
 	return container.NewVBox(bar, m.over)
 }
 
 // set shows a packing.
-func (m *budgetMeter) set(p hostcore.Packing) {
+func (m *budgetMeter) set(p pack.Packing) {
 	m.state = p
 	budget := max(p.Budget, 1)
 	m.fit.fraction = float32(p.Used) / float32(budget)

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -30,11 +29,15 @@ type compareView struct {
 	sh  *shell
 	win fyne.Window
 
-	replay   []lab.Turn
-	source   string
-	bundled  bool
-	server   *widget.Select
-	account  *widget.Select
+	replay  []lab.Turn
+	source  string
+	bundled bool
+	server  *widget.Select
+	account *widget.Select
+	tools   *widget.RadioGroup // the consent gate's policy for the run
+	// pending answers the call the consent dialog asks about, while it
+	// is shown (tests answer through it).
+	pending  func(hostcore.Approval)
 	runBtn   *widget.Button
 	running  bool
 	progress *widget.ProgressBar
@@ -75,6 +78,7 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	if slices.Contains(names, hostcore.DemoServerName) {
 		c.server.SetSelected(hostcore.DemoServerName)
 	}
+	c.tools = newToolsPicker()
 	open := widget.NewButton("Open a replay…", c.chooseReplay)
 	bundled := widget.NewButton("Bundled replay", func() { c.useBundled(); c.describe() })
 	c.runBtn = widget.NewButton("Run", c.start)
@@ -93,7 +97,7 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	c.describe()
 	controls := container.NewHBox(widget.NewLabel("Server"), c.server, widget.NewLabel("Account"), c.account,
 		bundled, open, c.runBtn)
-	top := container.NewVBox(controls, c.progress, c.what, c.note)
+	top := container.NewVBox(controls, container.NewHBox(widget.NewLabel("Tools"), c.tools), c.progress, c.what, c.note)
 	body := container.NewVBox(c.table, c.fresh, c.charts)
 	c.marks = newTurnMarks(c)
 	c.tabs = container.NewAppTabs(
@@ -136,8 +140,8 @@ func (c *compareView) useBundled() {
 
 // describe says what will be replayed.
 func (c *compareView) describe() {
-	c.what.SetText(fmt.Sprintf("%s: %d turns. Each strategy replays them against the server: host attaches, tool makes the recorded calls, both does both.",
-		c.source, len(c.replay)))
+	c.what.SetText(fmt.Sprintf("%s: %s. Each strategy replays them against the server: host attaches, tool makes the recorded calls the Tools choice allows, both does both.",
+		c.source, quantityWord(len(c.replay), "turn", "turns")))
 	if c.bundled {
 		c.note.SetText(hostcore.SyntheticNote)
 	} else {
@@ -152,7 +156,7 @@ func (c *compareView) chooseReplay() {
 			return
 		}
 		defer r.Close()
-		b, err := io.ReadAll(io.LimitReader(r, 256<<20))
+		b, err := hostcore.ReadNamedStream(c.sh.ctx, r.URI().Name(), r, lab.MaxReplayBytes) // refused over the cap, never cut
 		if err == nil {
 			err = c.useReplay(r.URI().Name(), b)
 		}
@@ -184,6 +188,7 @@ func (c *compareView) start() {
 	}
 	ctx, gen := c.job.start(c.sh.ctx)
 	turns, source, synthetic := c.replay, c.source, c.bundled
+	policy := comparePolicies[c.tools.Selected]
 	c.runBtn.Disable()
 	c.running = true
 	c.progress.SetValue(0)
@@ -197,6 +202,7 @@ func (c *compareView) start() {
 			return result{}, err
 		}
 		rep, err := hostcore.RunLab(ctx, conn, turns, &hostcore.LabOptions{Source: source, Synthetic: synthetic,
+			Tools: policy, Ask: c.ask,
 			Progress: func(done, total int) { deliver(func() { c.setProgress(gen, done, total) }) }})
 		if err != nil {
 			return result{}, err
@@ -209,6 +215,9 @@ func (c *compareView) start() {
 		}
 		c.running = false
 		c.runBtn.Enable()
+		if c.pending != nil {
+			c.pending(hostcore.ApproveDeny) // takes down a dialog the run no longer waits on
+		}
 		c.job.stop() // releases the context
 		if err != nil {
 			dialog.ShowError(err, c.win)
@@ -228,8 +237,9 @@ func (c *compareView) setProgress(gen uint64, done, total int) {
 func (c *compareView) showReport(rep *hostcore.LabReport, charts map[string][]byte) {
 	c.report = rep
 	r := rep.Replay
-	c.what.SetText(fmt.Sprintf("%s: %d turns in %d sessions against %s as %s. The server listed %d tools; their listing costs %d tokens a request.",
-		c.source, r.Turns, r.Sessions, r.Server, r.Account, len(r.Tools), r.ListingTokens))
+	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. %s; the listing of the %s offered costs %d tokens a request.%s",
+		c.source, quantityWord(r.Turns, "turn", "turns"), quantityWord(r.Sessions, "session", "sessions"), r.Server, r.Account,
+		policyWords[r.ToolPolicy], quantityWord(len(r.Tools), "tool", "tools"), r.ListingTokens, withheldWords(r)))
 	c.table.SetText(hostcore.LabTable(rep))
 	f := rep.Freshness
 	c.fresh.SetText(fmt.Sprintf("Freshness: polling every attached resource every %.0f s costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours).",

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/labreport"
 )
 
@@ -76,7 +77,7 @@ func TestCompareMarksTurns(t *testing.T) {
 		conv = h.app.sh.conv.ID
 	})
 	_, err := store.StartTurn(context.Background(), hostcore.Turn{ConversationID: conv, StartedAt: testNow, Status: hostcore.TurnDone,
-		Context:  hostcore.SentContext{Items: []hostcore.SentItem{{URI: uri, Server: "demo", Verdict: hostcore.VerdictIncluded}}},
+		Context:  hostcore.SentContext{Items: []hostcore.SentItem{{URI: uri, Server: "demo", Verdict: pack.VerdictIncluded}}},
 		Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "what about it?"}}})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 )
 
 // contextPreview shows exactly what would be sent to the model: the
-// Markdown of hostcore.Assemble over the current packing, character for
+// Markdown of pack.Assemble over the current packing, character for
 // character. Send opens the conversation with the model (chatView), or
 // without one, shows this same text.
 type contextPreview struct {

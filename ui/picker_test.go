@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -35,7 +36,7 @@ func TestAttachByID(t *testing.T) {
 	if x.att.URI != "threengram://memory/"+id || x.att.Origin != hostcore.FromID {
 		t.Errorf("attached %s from %s, want threengram://memory/%s by id", x.att.URI, x.att.Origin, id)
 	}
-	if x.dec.Verdict != hostcore.VerdictIncluded {
+	if x.dec.Verdict != pack.VerdictIncluded {
 		t.Errorf("verdict = %s (%s), want included", x.dec.Verdict, x.dec.Reason)
 	}
 	doc := h.app.attachments.preview.doc

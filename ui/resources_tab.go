@@ -165,7 +165,12 @@ func (t *resourcesTab) load(c *hostcore.Conn) {
 		for i := range pages {
 			pages[i].keys = searchKeys(pages[i].items)
 		}
-		deliver(func() {
+		counted := func() {
+			if final != nil {
+				t.sh.work.done() // the listing has landed, or nobody is left to show it
+			}
+		}
+		deliverThen(func() {
 			for _, p := range pages {
 				t.landed(gen, p.items, p.keys, p.progress)
 				if p.progress != nil && p.progress.Pages == 1 && t.firstRows != nil && t.list.current(gen) {
@@ -175,7 +180,7 @@ func (t *resourcesTab) load(c *hostcore.Conn) {
 			if final != nil {
 				final()
 			}
-		})
+		}, counted)
 	}}
 	go func() {
 		var page pageLanding
@@ -212,10 +217,7 @@ func (t *resourcesTab) load(c *hostcore.Conn) {
 		if len(page.items) > 0 {
 			hand() // what a listing cut short left of its page
 		}
-		land.end(func() {
-			defer t.sh.work.done()
-			t.finished(gen, caps, err)
-		})
+		land.end(func() { t.finished(gen, caps, err) })
 	}()
 }
 

@@ -5,7 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // The methods below let a script drive the window as a person would (the
@@ -96,8 +96,8 @@ func (a *App) SetPriority(uri string, p *float64) error {
 }
 
 // Decisions returns the ranking the attachments panel shows, in rank order.
-func (a *App) Decisions() []hostcore.Decision {
-	out := make([]hostcore.Decision, len(a.attachments.rows))
+func (a *App) Decisions() []pack.Decision {
+	out := make([]pack.Decision, len(a.attachments.rows))
 	for i, x := range a.attachments.rows {
 		out[i] = x.dec
 	}

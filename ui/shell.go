@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // shell is what the screens share: the host, the person's current choice of
@@ -48,7 +49,7 @@ type readRequest struct {
 	conn        *hostcore.Conn
 	uri         string
 	title       string
-	annotations hostcore.Annotations
+	annotations pack.Annotations
 	mode        hostcore.ReadMode
 }
 

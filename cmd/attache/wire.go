@@ -86,7 +86,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := hostcore.LoadConfig(cfgPath)
+	cfg, err := loadConfig(cfgPath)
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +137,10 @@ func (w *wiring) openStores(dataDir string, logger *slog.Logger) (hostcore.BodyC
 		return nil, nil, fmt.Errorf("opening the conversations in %s: %w", dataDir, err)
 	}
 	w.closers = append(w.closers, st)
+	if cache.ReadOnly() || st.ReadOnly() {
+		logger.Warn("the disk is full: cached bodies and conversations can be read; nothing new is stored until the app is started with room to write",
+			"dir", dataDir, "cache read-only", cache.ReadOnly(), "conversations read-only", st.ReadOnly())
+	}
 	return bodies, st, nil
 }
 
@@ -151,6 +155,19 @@ func (w *wiring) script(f flags, timing *startup) {
 			w.exit()
 		}()
 	}
+}
+
+// configBudget bounds reading the config and its imports at start-up: a
+// FIFO or a device named there is refused at once, and a file that does
+// not answer (a hung network mount) ends the start with an error rather
+// than a window that never comes.
+const configBudget = 10 * time.Second
+
+// loadConfig reads the config at path within configBudget.
+func loadConfig(path string) (*hostcore.Config, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), configBudget)
+	defer cancel()
+	return hostcore.LoadConfigContext(ctx, path)
 }
 
 // pick is the flag's value, else the environment variable's, else the

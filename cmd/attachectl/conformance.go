@@ -34,13 +34,19 @@ func (a *app) conformanceCmd() *cobra.Command {
 			}
 			info := c.Info()
 			fmt.Fprintf(a.stdout, "connected to %s (protocol %s)\n", a.line(c.Server.Name), a.line(info.ProtocolVersion))
-			tools, err := c.Tools(ctx)
+			// A test client: the suite's scenarios sign in on a tools/call
+			// of each tool, so every call is approved (--tools auto).
+			scope, err := a.host.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAuto})
+			if err != nil {
+				return err
+			}
+			tools, _, err := scope.Offer(ctx, c)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stdout, "%d tools\n", len(tools))
 			for _, t := range tools {
-				res, err := c.CallTool(ctx, t.Name, nil)
+				res, err := c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: t, Arguments: []byte(`{}`)}))
 				if err != nil {
 					return err
 				}

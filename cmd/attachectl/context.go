@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/state"
 )
 
@@ -23,17 +26,72 @@ func (a *app) conversations() (*hostcore.Conversations, error) {
 	if a.convs != nil {
 		return a.convs, nil
 	}
+	s, err := a.stateStore()
+	if err != nil {
+		return nil, err
+	}
+	a.convs = hostcore.NewConversations(h, s)
+	return a.convs, nil
+}
+
+// stateStore opens the state database beside the cache, once.
+func (a *app) stateStore() (*state.Store, error) {
+	if a.st != nil {
+		return a.st, nil
+	}
 	dataDir, err := a.dataDir()
 	if err != nil {
 		return nil, err
 	}
 	s, err := state.Open(state.DefaultPath(dataDir), nil)
-	if err != nil {
+	switch {
+	case errors.Is(err, state.ErrDiskFull):
+		return nil, hostcore.NewDiskFullError("opening the conversations in "+dataDir, err)
+	case err != nil:
 		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the conversations in %s: %v", dataDir, err))
 	}
-	a.state = s
-	a.convs = hostcore.NewConversations(h, s)
-	return a.convs, nil
+	if s.ReadOnly() {
+		fmt.Fprintf(a.stderr, "attachectl: warning: the disk is full: the conversations in %s can be read, not changed\n", dataDir)
+	}
+	a.st, a.state = s, s
+	return s, nil
+}
+
+// lazyGrants is the consent gate's grant store: the state database,
+// opened on first use, so that a command that calls no tool (a cached
+// read) never opens it.
+type lazyGrants struct{ a *app }
+
+func (g lazyGrants) ToolGrants(ctx context.Context, conv int64) ([]hostcore.ToolGrant, error) {
+	s, err := g.a.stateStore()
+	if err != nil {
+		return nil, err
+	}
+	return s.ToolGrants(ctx, conv)
+}
+
+func (g lazyGrants) GrantTool(ctx context.Context, gr hostcore.ToolGrant) error {
+	s, err := g.a.stateStore()
+	if err != nil {
+		return err
+	}
+	return s.GrantTool(ctx, gr)
+}
+
+func (g lazyGrants) RevokeTool(ctx context.Context, conv int64, server, tool string) error {
+	s, err := g.a.stateStore()
+	if err != nil {
+		return err
+	}
+	return s.RevokeTool(ctx, conv, server, tool)
+}
+
+func (g lazyGrants) ForgetServerGrants(ctx context.Context, server string) error {
+	s, err := g.a.stateStore()
+	if err != nil {
+		return err
+	}
+	return s.ForgetServerGrants(ctx, server)
 }
 
 // conversationID resolves CONV: a numeric id, or an exact title.
@@ -270,23 +328,23 @@ func (a *app) rankCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().IntVar(&budget, "budget", hostcore.DefaultBudget, "token budget")
+	cmd.Flags().IntVar(&budget, "budget", pack.DefaultBudget, "token budget")
 	return cmd
 }
 
-func (a *app) rank(cmd *cobra.Command, conv string, budget int) (hostcore.Packing, error) {
+func (a *app) rank(cmd *cobra.Command, conv string, budget int) (pack.Packing, error) {
 	cv, err := a.conversations()
 	if err != nil {
-		return hostcore.Packing{}, err
+		return pack.Packing{}, err
 	}
 	id, err := a.conversationID(cmd, cv, conv)
 	if err != nil {
-		return hostcore.Packing{}, err
+		return pack.Packing{}, err
 	}
 	if budget <= 0 {
-		return hostcore.Packing{}, usageError("--budget must be positive")
+		return pack.Packing{}, usageError("--budget must be positive")
 	}
-	p, _, err := cv.Rank(cmd.Context(), id, &hostcore.RankOptions{Budget: budget})
+	p, _, err := cv.Rank(cmd.Context(), id, &pack.RankOptions{Budget: budget})
 	return p, err
 }
 
@@ -311,7 +369,7 @@ type packingJSON struct {
 	Decisions []decisionJSON `json:"decisions"`
 }
 
-func rankJSON(p hostcore.Packing) packingJSON {
+func rankJSON(p pack.Packing) packingJSON {
 	out := packingJSON{Budget: p.Budget, Used: p.Used, Exceeded: p.Exceeded, Decisions: []decisionJSON{}}
 	for _, d := range p.Decisions {
 		out.Decisions = append(out.Decisions, decisionJSON{Rank: d.Rank, ID: d.Item.ID, Server: d.Item.Server,
@@ -333,7 +391,7 @@ func (a *app) exportCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			doc := hostcore.Assemble(p)
+			doc := pack.Assemble(p)
 			var body []byte
 			switch strings.ToLower(format) {
 			case "md", "markdown":
@@ -355,6 +413,6 @@ func (a *app) exportCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "md", "md or json")
 	cmd.Flags().StringVar(&out, "out", "", "write to FILE instead of stdout")
-	cmd.Flags().IntVar(&budget, "budget", hostcore.DefaultBudget, "token budget")
+	cmd.Flags().IntVar(&budget, "budget", pack.DefaultBudget, "token budget")
 	return cmd
 }

@@ -100,6 +100,7 @@ type cacheOutput struct {
 	AgeMs     int64  `json:"ageMs"`
 	Account   string `json:"account"`
 	NotStored string `json:"notStored,omitempty"`
+	Dropped   string `json:"dropped,omitempty"`
 }
 
 type contentOutput struct {
@@ -115,7 +116,7 @@ func readJSON(res *hostcore.ReadResult) readOutput {
 		Result: resultOutput{Contents: []contentOutput{}},
 		Host: hostOutput{URI: res.URI, ProtocolVersion: res.ProtocolVersion, ElapsedMs: res.Elapsed.Milliseconds(), Sizes: []int{},
 			Cache: cacheOutput{Status: string(ci.Status), Scope: ci.Scope, TTLMs: ci.TTL.Milliseconds(),
-				TTLLeftMs: ci.TTLLeft.Milliseconds(), AgeMs: ci.Age.Milliseconds(), Account: ci.Account, NotStored: ci.NotStored}},
+				TTLLeftMs: ci.TTLLeft.Milliseconds(), AgeMs: ci.Age.Milliseconds(), Account: ci.Account, NotStored: ci.NotStored, Dropped: ci.Dropped}},
 	}
 	if fetched := ci.Status != hostcore.CacheHit && ci.Status != hostcore.CacheStale; fetched {
 		if res.Hints.TTLSent {
@@ -179,6 +180,9 @@ func (a *app) printCacheLine(ci hostcore.CacheInfo) {
 	}
 	if ci.NotStored != "" {
 		fmt.Fprintf(a.stderr, " (not stored: %s)", a.line(ci.NotStored))
+	}
+	if ci.Dropped != "" {
+		fmt.Fprintf(a.stderr, " (%s)", a.line(ci.Dropped))
 	}
 	fmt.Fprintln(a.stderr)
 }

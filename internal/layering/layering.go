@@ -11,6 +11,7 @@ package layering
 import (
 	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -96,6 +97,81 @@ func Check(t *testing.T, pkg string, forbidden ...string) {
 	}
 	for _, f := range none {
 		t.Errorf("the rule for %s forbids %q, which names no package: a renamed path switches a rule off; name the new one", pkg, f)
+	}
+}
+
+// Own lists what pkg's own code depends on: the packages it imports and
+// theirs, directly or not, except that an import an entry of apart
+// matches is neither listed nor followed. It serves a rule that a
+// dependency breaks for reasons of its own: pack's tokenizer imports
+// net/http, for a download pack never asks for, so "pack reaches no
+// network" is a rule on pack's own code with the tokenizer set apart.
+// standard says which of the packages the standard library holds.
+func Own(pkg string, apart ...string) (deps []string, standard map[string]bool, err error) {
+	// The package's own path first, so that a package without imports
+	// lists something.
+	imports, err := goList("-f", "{{.ImportPath}} {{join .Imports \" \"}}", pkg)
+	if err != nil {
+		return nil, nil, err
+	}
+	var follow []string
+	for _, imp := range imports[1:] {
+		if !slices.ContainsFunc(apart, func(a string) bool { return matches(imp, a) }) {
+			follow = append(follow, imp)
+		}
+	}
+	if len(follow) == 0 {
+		return nil, map[string]bool{}, nil
+	}
+	lines, err := goList(append([]string{"-deps", "-f", "{{.ImportPath}}:{{.Standard}}"}, follow...)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	standard = map[string]bool{}
+	for _, l := range lines {
+		path, std, _ := strings.Cut(l, ":")
+		deps, standard[path] = append(deps, path), std == "true"
+	}
+	return deps, standard, nil
+}
+
+// OwnRule is a rule on what a package's own code depends on (see Own).
+type OwnRule struct {
+	// Apart are the entries whose imports are set apart: not followed.
+	Apart []string
+	// StandardOnly asks that every package depended on be in the
+	// standard library.
+	StandardOnly bool
+	// Forbidden are entries, as Check's, that no package depended on
+	// may match.
+	Forbidden []string
+}
+
+// CheckOwn fails t for every package pkg's own code depends on (see Own,
+// with rule.Apart set apart) that breaks rule, and for every entry of the
+// rule that names nothing.
+func CheckOwn(t *testing.T, pkg string, rule OwnRule) {
+	t.Helper()
+	deps, standard, err := Own(pkg, rule.Apart...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range deps {
+		for _, f := range rule.Forbidden {
+			if matches(dep, f) {
+				t.Errorf("%s's own code depends on %s, which the house style forbids", pkg, dep)
+			}
+		}
+		if rule.StandardOnly && !standard[dep] {
+			t.Errorf("%s's own code depends on %s, which is not in the standard library", pkg, dep)
+		}
+	}
+	none, err := Unknown(append(slices.Clone(rule.Apart), rule.Forbidden...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range none {
+		t.Errorf("the rule for %s names %q, which names no package: a renamed path switches a rule off; name the new one", pkg, f)
 	}
 }
 

@@ -53,3 +53,33 @@ func TestTrailingSlashMatchesBelow(t *testing.T) {
 		t.Errorf("Violations = %v; a package is never its own violation", bad)
 	}
 }
+
+// TestOwnSetsApart: what pack's own code depends on takes in its
+// tokenizer's net/http, unless the tokenizer is set apart; set apart, it
+// is neither listed nor followed, and what is left is the standard
+// library's.
+func TestOwnSetsApart(t *testing.T) {
+	const pack = "github.com/attache/attache/hostcore/pack"
+	all, _, err := Own(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(all, "net/http") || !slices.Contains(all, "github.com/pkoukk/tiktoken-go") {
+		t.Errorf("Own(pack) = %v; want the tokenizer and its net/http", all)
+	}
+	own, standard, err := Own(pack, "github.com/pkoukk/tiktoken-go", "github.com/pkoukk/tiktoken-go-loader")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range own {
+		if matches(dep, "github.com/pkoukk") || matches(dep, "net") {
+			t.Errorf("Own(pack, the tokenizer apart) lists %s", dep)
+		}
+		if !standard[dep] {
+			t.Errorf("Own(pack, the tokenizer apart) lists %s, not from the standard library", dep)
+		}
+	}
+	if !slices.Contains(own, "strings") || !standard["strings"] {
+		t.Errorf("Own(pack, the tokenizer apart) = %v; want strings, from the standard library", own)
+	}
+}

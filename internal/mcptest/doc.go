@@ -12,6 +12,7 @@
 //	| image                 | both  | go-sdk; a 96×64 PNG and JPEG as blobs, each with a data: PNG icon   |
 //	| hostile               | both  | go-sdk; terminal escapes in every string (see Hostile*)             |
 //	| cursor-cycle          | both  | go-sdk; list cursors first→a→b→a…, one item a page                  |
+//	| bodies                | both  | go-sdk; generated bodies of any kind and size (see Body)            |
 //	| empty-contents        | both  | raw; read result {"contents":[]}                                    |
 //	| both-text-and-blob    | both  | raw; one entry with "text":"text" and "blob":"YmxvYg=="             |
 //	| neither-text-nor-blob | both  | raw; one entry with uri and mimeType only                           |
@@ -92,6 +93,14 @@
 // CycleCursorB on page A and CycleCursorA again on page B, one item a page
 // (CycleURI(i), CycleTemplate(i)): a host that only notices a cursor repeated
 // twice in a row lists for ever.
+//
+// # The bodies mode
+//
+// A go-sdk server (all versions) that reads BodiesURI(kind, size) as
+// Body(kind, size) generates it, through BodiesTemplate, each read
+// cacheable for BodiesTTLMs, public; it lists a few (text and JSON of 40k
+// and 1m, Markdown of 8k and 1m, HTML, a text/plain blob, an ISO-8859-1
+// blob, a binary blob). A kind or size it cannot make is -32602.
 //
 // # The spawner mode
 //

@@ -10,6 +10,7 @@ const (
 	ModeHostile  = "hostile"      // terminal escapes in every string a host may print
 	ModeCycle    = "cursor-cycle" // list cursors that go a→b→a
 	ModeSpawner  = "spawner"      // stdio server with a long-lived child process
+	ModeBodies   = "bodies"       // generated bodies of any kind and size
 
 	ModeEmptyContents      = "empty-contents"        // read: {"contents":[]}
 	ModeBothTextAndBlob    = "both-text-and-blob"    // read: an entry with text and blob

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -31,13 +32,13 @@ func TestAttachmentRoundTrip(t *testing.T) {
 			Template: "threengram://memory/{id}", Title: "Memory", Pinned: true,
 			AddedAt:          time.Date(2024, 12, 31, 23, 59, 59, 987654321, cet),
 			PriorityOverride: ptr(0.7),
-			Annotations: hostcore.Annotations{Audience: []string{"user", "assistant"}, Priority: ptr(0.25),
+			Annotations: pack.Annotations{Audience: []string{"user", "assistant"}, Priority: ptr(0.25),
 				LastModified: "2024-12-01T10:00:00Z"},
 		}},
 		{"zero priorities", hostcore.Attachment{
 			Server: hostcore.ServerRef{Name: "mem"}, URI: "mem://zero", Origin: hostcore.FromList,
 			AddedAt:          time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC),
-			PriorityOverride: ptr(0), Annotations: hostcore.Annotations{Priority: ptr(0)},
+			PriorityOverride: ptr(0), Annotations: pack.Annotations{Priority: ptr(0)},
 		}},
 		{"no priorities, no time", hostcore.Attachment{
 			Server: hostcore.ServerRef{Name: "mem"}, URI: "mem://none", Origin: hostcore.FromID,
@@ -106,7 +107,7 @@ func TestUpdateAttachment(t *testing.T) {
 	a := mustAdd(t, s, attachment(c.ID, "mem://u"))
 	want := a
 	want.Pinned, want.PriorityOverride = true, ptr(0)
-	want.Annotations = hostcore.Annotations{Audience: []string{"assistant"}, Priority: ptr(1)}
+	want.Annotations = pack.Annotations{Audience: []string{"assistant"}, Priority: ptr(1)}
 	change := want
 	change.URI, change.Title, change.Server.Name, change.Position = "mem://other", "other", "other", 99
 	for _, step := range []struct{ change, want hostcore.Attachment }{{change, want}, {a, a}} {

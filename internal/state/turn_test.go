@@ -11,15 +11,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func sampleTurn(conv int64) hostcore.Turn {
 	return hostcore.Turn{
 		ConversationID: conv, Provider: "local", Model: "m1", Status: hostcore.TurnRunning,
 		Context: hostcore.SentContext{System: "sys", Budget: 100, Used: 40, Items: []hostcore.SentItem{
-			{Rank: 1, AttachmentID: 7, Server: "demo", URI: "threengram://memory/a", Verdict: hostcore.VerdictIncluded,
+			{Rank: 1, AttachmentID: 7, Server: "demo", URI: "threengram://memory/a", Verdict: pack.VerdictIncluded,
 				Priority: 1, Tokens: 40, Reason: "included: 40 tokens", Cache: hostcore.CacheHit, Digest: "abc"},
-			{Rank: 2, AttachmentID: 8, Server: "demo", URI: "x://logo", Verdict: hostcore.VerdictHeldAudience, Reason: "held back"},
+			{Rank: 2, AttachmentID: 8, Server: "demo", URI: "x://logo", Verdict: pack.VerdictHeldAudience, Reason: "held back"},
 		}},
 		Tools: []hostcore.OfferedTool{{Name: "get_memories", Server: "demo", Tool: "get_memories",
 			InputSchema: json.RawMessage(`{"type":"object"}`)}},
@@ -155,17 +156,11 @@ func TestTurnRefusals(t *testing.T) {
 func TestToolSettings(t *testing.T) {
 	s, ctx := openTest(t, ""), context.Background()
 	c := newConversation(t, s, "chat")
-	steps := []func() error{
+	for _, step := range []func() error{
 		func() error { return s.SetServerTools(ctx, c.ID, "demo", false) },
 		func() error { return s.SetServerTools(ctx, c.ID, "kg", true) },
 		func() error { return s.SetServerTools(ctx, c.ID, "demo", true) },
-		func() error { return s.GrantTool(ctx, c.ID, "demo", "search") },
-		func() error { return s.GrantTool(ctx, c.ID, "demo", "get_memories") },
-		func() error { return s.GrantTool(ctx, c.ID, "demo", "search") }, // twice is once
-		func() error { return s.GrantTool(ctx, c.ID, "kg", "read_graph") },
-		func() error { return s.RevokeTool(ctx, c.ID, "kg", "read_graph") },
-	}
-	for _, step := range steps {
+	} {
 		if err := step(); err != nil {
 			t.Fatal(err)
 		}
@@ -174,15 +169,11 @@ func TestToolSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := hostcore.ToolSettings{Servers: map[string]bool{"demo": true, "kg": true},
-		Always: map[string][]string{"demo": {"get_memories", "search"}}}
+	want := hostcore.ToolSettings{Servers: map[string]bool{"demo": true, "kg": true}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ToolSettings (-want +got):\n%s", diff)
 	}
 	if err := s.SetServerTools(ctx, c.ID, "", true); !errors.Is(err, ErrInvalid) {
 		t.Errorf("an empty server name: %v; want ErrInvalid", err)
-	}
-	if err := s.GrantTool(ctx, 999, "demo", "x"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("a grant in a missing conversation: %v; want ErrNotFound", err)
 	}
 }

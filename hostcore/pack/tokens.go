@@ -1,0 +1,244 @@
+package pack
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	tiktoken "github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+)
+
+// TokenCounter counts the tokens a model would be charged for a text.
+// Implementations must be safe for concurrent use: a UI re-ranks while reads
+// land on other goroutines.
+type TokenCounter interface {
+	Count(s string) int
+}
+
+// TokenEncoding names the tiktoken encoding behind DefaultTokenCounter.
+//
+// The host does not know which model will read the context, and the
+// tokenizers of most models are not public, so it needs a stand-in that
+// rarely undercounts. cl100k_base (GPT-4) counts about as many tokens as
+// o200k_base (GPT-4o) on English prose and code, and more on other languages
+// (about 16% more on the French seed documents), so a budget measured with it
+// errs on the safe side; it also loads in about half the time and memory of
+// o200k_base (a 1.7 MB table against 3.6 MB).
+//
+// The encoder is github.com/pkoukk/tiktoken-go with the table from
+// github.com/pkoukk/tiktoken-go-loader, embedded in the binary, so counting
+// never touches the network. It counts about 4.5 MB of text a second; the
+// memo below makes re-ranking bodies already counted cost a hash.
+const TokenEncoding = "cl100k_base"
+
+// ImageTokens is what one image part counts toward the budget. The host sends
+// images without decoding them, so it cannot apply a size-based formula; it
+// uses OpenAI's documented fixed cost of an image sent at "low" detail (85
+// tokens, a 512×512 rendition). Models that bill by pixel count charge more
+// for a large image, so treat the figure as a floor.
+const ImageTokens = 85
+
+// memoSize bounds the default counter's memo: enough for every item of a
+// large conversation (the 10,000 attachments) plus room for edits,
+// at under 100 bytes an entry.
+const memoSize = 16 << 10
+
+var defaultCounter struct {
+	once    sync.Once
+	counter *memoCounter
+}
+
+// DefaultTokenCounter returns the counter Rank uses when RankOptions.Tokens
+// is nil: tiktoken's TokenEncoding, from a table embedded in the binary (it
+// never touches the network), behind a memo of about the 16,384 texts and
+// items counted most recently. The memo is shared by the whole process, so
+// re-ranking bodies already counted costs a hash and a map lookup each
+// (a Ranker also remembers, by item, what it measured; see Ranker). The
+// memo keeps no text, only hashes and counts. The first count, not this
+// call, loads the table:
+// about 40 ms (150 ms on a busy machine), and 5 MB kept for the life of the
+// process; so a window or a command that holds a counter it has not used
+// yet has paid nothing for it. It is safe for concurrent use.
+func DefaultTokenCounter() TokenCounter {
+	defaultCounter.once.Do(func() {
+		// EncodeOrdinary counts special-token text ("<|endoftext|>") as
+		// plain text: a body is data, never control.
+		defaultCounter.counter = newMemoCounter(func(s string) int { return len(defaultEncoding().EncodeOrdinary(s)) }, memoSize)
+	})
+	return defaultCounter.counter
+}
+
+// defaultEncoding loads TokenEncoding's table on its first call.
+var defaultEncoding = sync.OnceValue(func() *tiktoken.Tiktoken {
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding(TokenEncoding)
+	if err != nil {
+		// The table is embedded: failing here means a broken build.
+		panic(fmt.Sprintf("pack: loading the %s table: %v", TokenEncoding, err))
+	}
+	return enc
+})
+
+// memoCounter remembers up to max counts, keyed by a 64-bit hash of the
+// text and its length (no text is kept). Two texts of the same length
+// colliding on a 64-bit hash among 16k entries is a chance of about one in
+// 10^11, and would only misstate a count.
+//
+// When full it evicts with the CLOCK algorithm, an approximation of least
+// recently used: a hit only marks its slot used, and a hand sweeping the
+// slots evicts the first one not used since the hand last passed. A hit thus
+// costs a map lookup, not a list update.
+//
+// It is safe for concurrent use. Hits share a read lock (the used mark is
+// atomic), so goroutines counting one ranking do not queue on each other.
+// No lock is held while counting, so two goroutines may count the same new
+// text at once; both get the same answer.
+type memoCounter struct {
+	count func(string) int
+	seed  maphash.Seed
+	max   int
+
+	mu    sync.RWMutex
+	slot  map[memoKey]int // index in slots
+	slots []memoSlot
+	hand  int
+}
+
+type memoKey struct {
+	sum uint64
+	n   int
+}
+
+type memoSlot struct {
+	key    memoKey
+	tokens int
+	used   atomic.Bool
+}
+
+func newMemoCounter(count func(string) int, max int) *memoCounter {
+	return &memoCounter{
+		count: count,
+		seed:  maphash.MakeSeed(),
+		max:   max,
+		slot:  make(map[memoKey]int, max),
+	}
+}
+
+// Count returns the memoized count of s, counting it on a miss.
+func (m *memoCounter) Count(s string) int {
+	key := memoKey{maphash.String(m.seed, s), len(s)}
+	if tokens, ok := m.lookup(key); ok {
+		return tokens
+	}
+	tokens := m.count(s)
+	m.store(key, tokens)
+	return tokens
+}
+
+func (m *memoCounter) lookup(key memoKey) (tokens int, ok bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	i, ok := m.slot[key]
+	if !ok {
+		return 0, false
+	}
+	m.slots[i].used.Store(true)
+	return m.slots[i].tokens, true
+}
+
+func (m *memoCounter) store(key memoKey, tokens int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.slot[key]; ok {
+		return
+	}
+	if len(m.slots) < m.max {
+		m.slot[key] = len(m.slots)
+		m.slots = append(m.slots, memoSlot{key: key, tokens: tokens})
+		return
+	}
+	for m.slots[m.hand].used.Swap(false) {
+		m.hand = (m.hand + 1) % m.max
+	}
+	s := &m.slots[m.hand]
+	delete(m.slot, s.key)
+	m.slot[key] = m.hand
+	s.key, s.tokens = key, tokens
+	m.hand = (m.hand + 1) % m.max
+}
+
+// len reports how many counts the memo holds.
+func (m *memoCounter) len() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.slots)
+}
+
+// itemTokens is what an item costs as sent: the tokens of its section's
+// Markdown plus ImageTokens per image. With a memoCounter the memo is keyed
+// by a hash of everything that Markdown is rendered from, so a hit reads
+// each body once to hash it and builds nothing: that is what makes
+// re-ranking 10,000 read bodies cheap.
+func itemTokens(it *Item, counter TokenCounter) int {
+	images := 0
+	for _, c := range it.Contents {
+		if imagePart(c) {
+			images += ImageTokens
+		}
+	}
+	m, ok := counter.(*memoCounter)
+	if !ok {
+		return counter.Count(sectionOf(it).Markdown()) + images
+	}
+	key := m.itemKey(it)
+	tokens, ok := m.lookup(key)
+	if !ok {
+		tokens = m.count(sectionOf(it).Markdown())
+		m.store(key, tokens)
+	}
+	return tokens + images
+}
+
+// itemKey hashes the fields an item's section is rendered from: each field's
+// own hash and length, so that fields never run into each other and a long
+// body is hashed in one pass. Its n is negative, so it never equals the key
+// of a text.
+func (m *memoCounter) itemKey(it *Item) memoKey {
+	var h maphash.Hash
+	h.SetSeed(m.seed)
+	n := 0
+	field := func(s string) {
+		var b [16]byte
+		binary.LittleEndian.PutUint64(b[:8], maphash.String(m.seed, s))
+		binary.LittleEndian.PutUint64(b[8:], uint64(len(s)))
+		h.Write(b[:])
+		n += len(s)
+	}
+	field(it.Server)
+	field(it.Account)
+	field(it.URI)
+	field(it.Annotations.LastModified)
+	for _, c := range it.Contents {
+		field(c.URI)
+		field(c.MIMEType)
+		if c.IsBlob {
+			// A blob is rendered from its size and type, never its bytes.
+			field(strconv.Itoa(len(c.Blob)))
+		} else {
+			field(c.Text)
+		}
+		h.WriteByte(boolByte(c.IsBlob))
+	}
+	return memoKey{h.Sum64(), -1 - n}
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
