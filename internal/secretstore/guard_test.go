@@ -2,9 +2,11 @@ package secretstore
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -65,6 +67,60 @@ func TestGrantFileGuard(t *testing.T) {
 			t.Errorf("Load of another user's file: %v, %v; want a refusal naming the owner", g, err)
 		}
 	})
+}
+
+// The fallback file is read as a named file is: a FIFO planted in its
+// place is refused at once (an open of it would wait for a writer), and a
+// file over the cap is refused, not cut short and then called damaged.
+func TestGrantFileKind(t *testing.T) {
+	t.Run("FIFO", func(t *testing.T) {
+		s, _ := fileStore(t)
+		os.Remove(s.FilePath())
+		if err := syscall.Mkfifo(s.FilePath(), 0o600); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		if g, err := s.Load(context.Background(), key); err == nil || g != nil || !strings.Contains(err.Error(), "is a named pipe (FIFO), not a regular file") {
+			t.Errorf("Load of a FIFO: %v, %v; want a refusal naming it", g, err)
+		}
+	})
+	t.Run("too large", func(t *testing.T) {
+		s, _ := fileStore(t)
+		if err := os.Truncate(s.FilePath(), maxFileBytes+1); err != nil {
+			t.Fatal(err)
+		}
+		if g, err := s.Load(context.Background(), key); err == nil || g != nil || !strings.Contains(err.Error(), "is larger than 16 MiB") {
+			t.Errorf("Load of an oversized file: %v, %v; want a refusal naming the cap", g, err)
+		}
+	})
+}
+
+// A write killed between its temporary file and the rename leaves tokens
+// in a stray file: the next opening of the store removes it, and keeps
+// the grants.
+func TestStaleTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, ".oauth-123456.tmp")
+	if err := os.WriteFile(stale, []byte(`{"me at x":{"AccessToken":"leaked"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(dir, "notes.tmp")
+	if err := os.WriteFile(keep, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := Open(dir, &Options{File: true})
+	if err := s.Save(context.Background(), &hostcore.Grant{ID: "g1", Resource: key.Resource, Account: key.Account}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the leftover temporary file is still there (%v)", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a file that is not the store's was removed: %v", err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, tempPattern))
+	if g, err := Open(dir, &Options{File: true}).Load(context.Background(), key); err != nil || g == nil || len(left) != 0 {
+		t.Errorf("after the sweep: %v, %v, temporaries %q; want the grant and none", g, err, left)
+	}
 }
 
 // LockGrant excludes every other holder, a second opening in the same
