@@ -202,6 +202,7 @@ func (h *Host) evict(ctx context.Context, key CacheKey) {
 func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, partition string) (*ReadResult, error) {
 	h := c.host
 	key := c.readKey(uri)
+	ctx = withCallerDeadline(ctx) // a sign-in inside the flight still ends by the caller's deadline
 	flight := fmt.Sprintf("%s\x00%s\x00%s\x00%d", key.Server, partition, uri, mode)
 	ch := h.flights.DoChan(flight, func() (any, error) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ConnectTimeout+h.opts.RequestTimeout+maxBackoff)

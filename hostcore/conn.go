@@ -79,6 +79,7 @@ type Conn struct {
 	auth     *authContext
 	oauth    *oauthHandler // signs in, for an HTTP server without an Authorization header
 	closed   bool
+	closedBy error // why Close was called, when it was a sign-out (see errClosed)
 	cs       *mcp.ClientSession
 	proc     *process // cs's stdio server
 	lastProc *process // the last stdio server started, connected or not: its stderr is the console's
@@ -163,6 +164,14 @@ func (c *Conn) Close() error {
 	return cs.Close()
 }
 
+// closeBecause records why the connection is about to close for good, for
+// the error of every later use (see errClosed).
+func (c *Conn) closeBecause(err error) {
+	c.mu.Lock()
+	c.closedBy = err
+	c.mu.Unlock()
+}
+
 // Closed reports whether the connection was closed for good.
 func (c *Conn) Closed() bool {
 	c.mu.Lock()
@@ -170,8 +179,15 @@ func (c *Conn) Closed() bool {
 	return c.closed
 }
 
-// errClosed is the error of every use of a closed connection.
+// errClosed is the error of every use of a closed connection: a sign-out
+// asks for a sign-in, naming the action.
 func (c *Conn) errClosed(op string) error {
+	c.mu.Lock()
+	by := c.closedBy
+	c.mu.Unlock()
+	if by != nil {
+		return by
+	}
 	return newError(KindCanceled, nil, "%s: the connection to %s was closed (logged out or removed)", op, c)
 }
 
@@ -322,7 +338,7 @@ func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
 // probing (handshake.go). The connect timeout starts here, after the
 // inputs were asked for.
 func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSession, error) {
-	ctx, cancel := context.WithTimeout(parent, c.host.opts.ConnectTimeout)
+	ctx, cancel := context.WithTimeout(withCallerDeadline(parent), c.host.opts.ConnectTimeout)
 	defer cancel()
 	defer context.AfterFunc(c.host.hurry, cancel)() // nor any connect
 	ctx, status := withStatus(ctx)
@@ -382,6 +398,7 @@ func (c *Conn) transport(auth *authContext) mcp.Transport {
 		}
 		if o := c.oauthOf(); o != nil {
 			t.OAuthHandler = o
+			rt.signsIn = c.Server.Name
 		}
 		return t
 	}
@@ -412,7 +429,7 @@ func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Co
 	if err != nil {
 		return zero, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.host.opts.RequestTimeout)
+	ctx, cancel := context.WithTimeout(withCallerDeadline(ctx), c.host.opts.RequestTimeout)
 	defer cancel()
 	defer context.AfterFunc(c.host.hurry, cancel)() // a host out of time waits for no request
 	ctx, status := withStatus(ctx)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -294,6 +295,16 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 		c.mu.Unlock()
 	}
 	breach, out := p.breach(), st.outcome()
+	switch {
+	case out.refusal != nil:
+		return out.refusal // the host stopped on purpose; what go-sdk tried after is beside the point
+	case out.scope != "":
+		e := newError(KindForbidden, err, "%s: %s still refuses this account for want of scope %s (HTTP 403 insufficient_scope), after signing in for it",
+			op, c.Server.Name, clip(out.scope))
+		e.HTTPStatus, e.URI = http.StatusForbidden, uri
+		e.Next = "The authorization server did not grant what the server asks for; sign in again, or ask whoever runs them for that scope."
+		return e
+	}
 	if breach == nil {
 		breach = out.breach
 	}

@@ -77,7 +77,9 @@ type Host struct {
 	hurryNow context.CancelFunc
 	guard    *watchdog // kills the stdio servers' groups if the host dies
 
-	memTokens memoryTokens // grants, when OAuth has no TokenStore
+	memTokens  memoryTokens // grants, when OAuth has no TokenStore
+	signIns    signInBoard  // where each account's sign-in stands (signin.go)
+	grantLocks keyedLocks   // one refresh of a grant at a time (grant_lock.go)
 
 	handshakes handshakeMemory // how each server was last opened, by identity
 

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -44,6 +46,10 @@ type credentialRoundTripper struct {
 	now     func() time.Time
 	sleep   func(context.Context, time.Duration) error
 	hurry   context.Context
+	// signsIn is set for a connection that signs in (OAuth): every
+	// Authorization header it carries is a grant's bearer token, which
+	// goes only over TLS or to loopback (oauth_tls.go).
+	signsIn string // the server's name, for the refusal
 }
 
 func newCredentialRoundTripper(base http.RoundTripper, auth *authContext, tap *wire.Tap, maxBody int64) *credentialRoundTripper {
@@ -77,6 +83,13 @@ func (rt *credentialRoundTripper) RoundTrip(req *http.Request) (*http.Response, 
 		unhurry = context.AfterFunc(rt.hurry, cancel)
 	}
 	release := func() { unhurry(); cancel() }
+	if rt.signsIn != "" && req.Header.Get("Authorization") != "" && !tokensMayGo(req.URL) {
+		// The last guard: the token source refuses such a resource first.
+		release()
+		err := refuseCleartext(rt.signsIn, req.URL.String())
+		statusOf(req.Context()).refused(err)
+		return nil, err
+	}
 	req = rt.credentials(req.Clone(ctx))
 	var body []byte
 	if req.Body != nil && req.Method == http.MethodPost {
@@ -184,6 +197,11 @@ func retryWait(v string, now time.Time) (time.Duration, bool) {
 func (rt *credentialRoundTripper) receive(req *http.Request, resp *http.Response) {
 	st := statusOf(req.Context())
 	mt := mediaType(resp.Header.Get("Content-Type"))
+	if scope, ok := insufficientScope(resp); ok {
+		st.scopeRefused(scope)
+	} else if resp.StatusCode/100 == 2 {
+		st.scopeRefused("") // a step-up that worked
+	}
 	switch {
 	case resp.StatusCode >= 400:
 		st.fail(resp.StatusCode, req.URL)
@@ -238,6 +256,13 @@ type requestStatus struct {
 	retryIn  time.Duration
 	breach   error // a reply that is not JSON (see framer)
 	proc     *process
+	refusal  error // the host's own refusal (a sign-in it would not make, see oauth_refusal.go)
+	// scope is what the last 403 insufficient_scope asked for, until a
+	// request succeeds: go-sdk retries once after a step-up, and a 403 on
+	// the retry is final (then it falls back to initialize, whose own
+	// failure says nothing of it).
+	scope       string
+	scopeRefuse bool
 }
 
 type statusKey struct{}
@@ -291,6 +316,42 @@ func (s *requestStatus) breached(err error) {
 	})
 }
 
+// refused records the host's own refusal to go on (a sign-in it will not
+// make or finish): it explains the failure better than whatever the
+// transport meets after it (go-sdk falls back from server/discover to
+// initialize on any error).
+func (s *requestStatus) refused(err error) {
+	s.update(func(s *requestStatus) {
+		if s.refusal == nil {
+			s.refusal = err
+		}
+	})
+}
+
+// scopeRefused records a 403 insufficient_scope asking for scope, or, with
+// "", a success that ends one.
+func (s *requestStatus) scopeRefused(scope string) {
+	s.update(func(s *requestStatus) { s.scope, s.scopeRefuse = scope, scope != "" })
+}
+
+// insufficientScope reports whether resp is a 403 that asks for more
+// scope (RFC 6750 §3.1), and the scope it names.
+func insufficientScope(resp *http.Response) (string, bool) {
+	if resp.StatusCode != http.StatusForbidden {
+		return "", false
+	}
+	cs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	for _, c := range cs {
+		if c.Params["error"] == "insufficient_scope" {
+			if sc := c.Params["scope"]; sc != "" {
+				return sc, true
+			}
+			return "more", true
+		}
+	}
+	return "", false
+}
+
 func (s *requestStatus) setTooLarge() { s.update(func(s *requestStatus) { s.tooLarge = true }) }
 
 func (s *requestStatus) setRetryAfter(d time.Duration) {
@@ -321,6 +382,8 @@ type httpOutcome struct {
 	tooLarge bool
 	retryIn  time.Duration
 	breach   error
+	refusal  error
+	scope    string // a final 403 insufficient_scope's, see requestStatus
 }
 
 func (s *requestStatus) outcome() httpOutcome {
@@ -329,7 +392,11 @@ func (s *requestStatus) outcome() httpOutcome {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return httpOutcome{s.code, s.url, s.notMCP, s.tooLarge, s.retryIn, s.breach}
+	o := httpOutcome{s.code, s.url, s.notMCP, s.tooLarge, s.retryIn, s.breach, s.refusal, ""}
+	if s.scopeRefuse {
+		o.scope = s.scope
+	}
+	return o
 }
 
 // displayURL is u as a message may show it: without userinfo, query or

@@ -6,8 +6,8 @@
 # and on an error, the attachments panel over budget, and the resources and
 # templates tabs of a server that offers no resources (the npm
 # server-filesystem), and the sign-in on the card of the built-in demo over
-# HTTP with OAuth (Sign in, the wait for the browser, signed in, signed
-# out; the script plays the browser, on threengram's login page), and the
+# HTTP with OAuth (Sign in, the wait for the browser, the wait where no
+# browser could be opened, signed in as the tenant, signed out; the script plays the browser, on threengram's login page), and the
 # conversation's window against the scripted model provider (a streamed
 # answer with its usage, a tool approval prompt, a tool result, the turn's
 # inspector, the provider editor), the comparison lab's Compare window
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js

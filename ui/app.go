@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -51,6 +52,10 @@ type Options struct {
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys
+	// OpenURL opens a sign-in page in the person's browser, and says
+	// whether it could; it is called off the main goroutine. Nil opens
+	// none: the sign-in rows say so and show the address to copy.
+	OpenURL func(u *url.URL) error
 	// AfterFirstFrame, if set, is handed the work New would otherwise
 	// start at once (connecting to the remembered server and listing its
 	// catalog, loading the conversation and its attachments, the periodic
@@ -94,6 +99,7 @@ type App struct {
 	ready                   func()
 	convShown, catalogShown bool
 	closed                  bool
+	unfollow                func() // stops following the host's sign-ins
 }
 
 // New builds the main window of fa over the person's conversations (and
@@ -119,6 +125,7 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a.sh.fail = a.fail
 	openWindows.Add(1)
 	a.buildUI()
+	a.unfollow = a.servers.followSignIns()
 	a.showServers()
 	if o.AfterFirstFrame != nil {
 		o.AfterFirstFrame(a.start)
@@ -173,7 +180,7 @@ func (a *App) start() {
 		return
 	}
 	if c := a.sh.conn; c != nil {
-		a.useConn(c)
+		a.browse(c, false) // the remembered one: nobody asked for a sign-in yet
 	} else {
 		a.picker.setConn(nil)
 	}
@@ -220,9 +227,18 @@ func (a *App) refreshStates(every time.Duration) {
 	}
 }
 
-// useConn makes c the connection the picker browses and attaches through.
-func (a *App) useConn(c *hostcore.Conn) {
+// useConn makes c, which the person chose, the connection the picker
+// browses and attaches through: its listings may ask for a sign-in.
+func (a *App) useConn(c *hostcore.Conn) { a.browse(c, true) }
+
+// browse makes c the connection the picker browses and attaches through;
+// asked says the person chose it.
+func (a *App) browse(c *hostcore.Conn, asked bool) {
 	a.sh.conn = c
+	a.sh.browsing = a.sh.ctx
+	if asked {
+		a.sh.browsing = hostcore.MaySignIn(a.sh.ctx)
+	}
 	a.sh.prefs.SetString(prefServer, c.Server.Name)
 	a.sh.prefs.SetString(prefAccount, c.Account.Name)
 	a.servers.showCurrent()
@@ -291,6 +307,7 @@ func (a *App) Close() {
 		a.sh.prefs.SetFloat(prefWidth, float64(size.Width))
 		a.sh.prefs.SetFloat(prefHeight, float64(size.Height))
 	}
+	a.unfollow()
 	a.attachments.close()
 	a.console.close()
 	a.cancel()

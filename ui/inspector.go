@@ -155,7 +155,7 @@ func (in *inspector) read(r readRequest) {
 		return
 	}
 	in.req = r
-	ctx, gen := in.busy.start(in.sh.ctx)
+	ctx, gen := in.busy.start(in.sh.asked()) // a read the person asked for
 	in.uri.SetText(r.uri)
 	in.progress.Show()
 	// The new uri is never shown above the previous read's body and badge.

@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,6 +49,9 @@ type harness struct {
 	// host's sign-in options (nil: off); set them before open.
 	extra []hostcore.ServerConfig
 	oauth *hostcore.OAuthOptions
+	// openURL is Options.OpenURL: the browser the sign-in pages go to.
+	openURL func(*url.URL) error
+	opened  atomic.Int32 // pages opened in the browser
 	// afterFirstFrame is Options.AfterFirstFrame (nil: the work starts in
 	// New); set it before open.
 	afterFirstFrame func(start func())
@@ -117,7 +122,7 @@ func (h *harness) open() {
 	h.st, h.cv = st, hostcore.NewConversations(h.host, st)
 	h.do(func() {
 		h.app = New(h.fa, h.cv, &Options{Icons: &icon.Fetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
-			AfterFirstFrame: h.afterFirstFrame})
+			AfterFirstFrame: h.afterFirstFrame, OpenURL: h.openURL})
 	})
 	host, app := h.host, h.app
 	t.Cleanup(func() {

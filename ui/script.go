@@ -142,10 +142,7 @@ func (a *App) SignInPage(server, account string) string {
 	if err != nil {
 		return ""
 	}
-	if st := a.servers.signInOf(key); st.page != nil {
-		return st.page.url
-	}
-	return ""
+	return a.servers.viewOf(key).host.Page
 }
 
 // signInKey names the sign-in row of server's account ("" for its first).

@@ -95,7 +95,7 @@ func (p *serversPanel) reload() {
 		card := p.newCard(sc)
 		p.cards = append(p.cards, card)
 		for _, r := range card.signIns {
-			r.show(p, p.signInOf(r.key))
+			r.show(p, p.viewOf(r.key))
 		}
 		p.list.Add(card.buildUI(p))
 	}

@@ -117,7 +117,7 @@ func (w *templateWorkbench) setConn(c *hostcore.Conn) {
 		w.list.stop()
 		return
 	}
-	ctx, gen := w.list.start(w.sh.ctx)
+	ctx, gen := w.list.start(w.sh.listing())
 	w.caps = hostcore.Capabilities{Resources: true}
 	w.pick(-1) // the last account's fields go; showEmpty says the list is on its way
 	run(w.sh.work, ctx, func(ctx context.Context) (templateListing, error) {

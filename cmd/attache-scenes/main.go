@@ -15,7 +15,9 @@ package main
 import (
 	"errors"
 	"flag"
+	"net/url"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/attache/attache/internal/desktop"
@@ -45,5 +47,14 @@ func options() *desktop.Options {
 			return nil
 		},
 		Script: func(r *desktop.Run) int { return runScenario(r, scenario, screenshot) },
+		// A script plays the browser itself, so pages open nowhere; but
+		// the scene of a machine without a browser looks for one on a PATH
+		// that has none.
+		OpenURL: func(u *url.URL) error {
+			if scenario == "sign-in-no-browser" {
+				return desktop.OpenWith(func(string) (string, error) { return "", exec.ErrNotFound }, u)
+			}
+			return nil
+		},
 	}
 }

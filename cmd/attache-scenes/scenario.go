@@ -64,15 +64,17 @@ var scenarios = map[string]func(s *script) error{
 	"no-templates": func(s *script) error {
 		return s.showTools("files", ui.TabTemplates)
 	},
-	"sign-in":          func(*script) error { return nil }, // the demo-oauth card as it starts
-	"sign-in-waiting":  func(s *script) error { _, err := s.startSignIn(); return err },
-	"signed-in":        func(s *script) error { return s.signInAs("acme") },
-	"signed-out":       signedOut,
-	"chat-answer":      chatAnswer,
-	"chat-approval":    chatApproval,
-	"chat-tool-result": chatToolResult,
-	"chat-inspect":     chatInspect,
-	"chat-providers":   chatProviders,
+	"sign-in":         func(*script) error { return nil }, // the demo-oauth card as it starts
+	"sign-in-waiting": func(s *script) error { _, err := s.startSignIn(); return err },
+	// the wait on a machine with no browser to open (wire.go's opener)
+	"sign-in-no-browser": func(s *script) error { _, err := s.startSignIn(); return err },
+	"signed-in":          func(s *script) error { return s.signInAs("acme") },
+	"signed-out":         signedOut,
+	"chat-answer":        chatAnswer,
+	"chat-approval":      chatApproval,
+	"chat-tool-result":   chatToolResult,
+	"chat-inspect":       chatInspect,
+	"chat-providers":     chatProviders,
 }
 
 // scenarioNames lists the scenarios, for error messages.

@@ -65,6 +65,9 @@ type Error struct {
 	HTTPStatus int
 	// URI is the resource concerned, if any.
 	URI    string
+	// Next is what to do next, when it is more exact than the kind's
+	// (see Hint): "Sign in to read this".
+	Next   string
 	msg    string
 	err    error
 	stderr []string
@@ -103,8 +106,14 @@ func (e *Error) Is(target error) bool {
 	return ok && t.msg == "" && t.err == nil && t.kind == e.kind
 }
 
-// Hint says what a person can do next about an error of this kind.
-func (e *Error) Hint() string { return hints[e.kind] }
+// Hint says what a person can do next about the error: Next, when it is
+// set, else what helps with errors of its kind.
+func (e *Error) Hint() string {
+	if e.Next != "" {
+		return e.Next
+	}
+	return hints[e.kind]
+}
 
 var hints = map[Kind]string{
 	KindNotFound:        "Check the URI or id; on a multi-tenant server another account's resource also looks missing.",

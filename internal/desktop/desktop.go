@@ -14,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"time"
 
@@ -40,6 +41,9 @@ type Options struct {
 	// exit code. Sign-in pages open no browser then: the script answers
 	// them.
 	Script func(*Run) int
+	// OpenURL, if not nil, opens sign-in pages in place of the system
+	// browser (a scene of a machine without one).
+	OpenURL func(*url.URL) error
 }
 
 func (o *Options) name() string {

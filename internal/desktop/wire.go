@@ -114,7 +114,7 @@ func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *star
 	timing.mark("providers")
 	w.app = ui.New(fa, cv, &ui.Options{
 		Icons: &icon.Fetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
-		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys})
+		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys, OpenURL: w.opener(opts)})
 	timing.mark("window built")
 	timing.watch(fa, w.app.Window())
 	w.script(f, opts, timing)
@@ -212,19 +212,21 @@ func (w *wiring) oauthOptions(cfgPath string, logger *slog.Logger) *hostcore.OAu
 		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
 		Warn: func(msg string) { logger.Warn(msg) },
 	})
-	present := func(ctx context.Context, page hostcore.SignInPage) error {
-		// Only a web page is opened: the server names it, and another
-		// scheme would run whatever handles it.
-		if u, err := url.Parse(page.URL); err == nil && (u.Scheme == "http" || u.Scheme == "https") && !w.scripted {
-			fyne.Do(func() {
-				if err := fyne.CurrentApp().OpenURL(u); err != nil {
-					logger.Warn("could not open a browser; the server's card shows the address to copy", "err", err)
-				}
-			})
-		}
-		return w.app.PresentSignIn(ctx, page)
-	}
+	present := func(ctx context.Context, page hostcore.SignInPage) error { return w.app.PresentSignIn(ctx, page) }
 	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL")}
+}
+
+// opener opens sign-in pages (ui.Options.OpenURL): the command's own
+// (Options.OpenURL), else none for a scripted run, which plays the browser
+// itself, else the system browser.
+func (w *wiring) opener(opts *Options) func(*url.URL) error {
+	switch {
+	case opts.OpenURL != nil:
+		return opts.OpenURL
+	case w.scripted:
+		return func(*url.URL) error { return nil }
+	}
+	return openBrowser
 }
 
 // exit ends a scripted run from its goroutine. It does not close the window:
