@@ -155,4 +155,3 @@ func clipped(data []byte) string {
 	}
 	return string(data)
 }
-

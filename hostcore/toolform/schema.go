@@ -110,31 +110,31 @@ func Parse(schema json.RawMessage) (*Field, error) {
 // node is a schema as the form reads it: the keywords it uses, with the
 // properties in their order.
 type node struct {
-	Ref         string             `json:"$ref"`
-	Defs        map[string]*node   `json:"$defs"`
-	Definitions map[string]*node   `json:"definitions"`
-	Type        json.RawMessage    `json:"type"`
-	Title       string             `json:"title"`
-	Description string             `json:"description"`
-	Default     json.RawMessage    `json:"default"`
-	Enum        []json.RawMessage  `json:"enum"`
-	Const       json.RawMessage    `json:"const"`
-	Format      string             `json:"format"`
-	Minimum     *json.Number       `json:"minimum"`
-	Maximum     *json.Number       `json:"maximum"`
-	MinLength   *int               `json:"minLength"`
-	MaxLength   *int               `json:"maxLength"`
-	MinItems    *int               `json:"minItems"`
-	MaxItems    *int               `json:"maxItems"`
-	Pattern     string             `json:"pattern"`
-	Items       json.RawMessage    `json:"items"`
-	PrefixItems []json.RawMessage  `json:"prefixItems"`
-	Properties  orderedNodes       `json:"properties"`
-	Required    []string           `json:"required"`
-	AddProps    json.RawMessage    `json:"additionalProperties"`
-	AnyOf       []*node            `json:"anyOf"`
-	OneOf       []*node            `json:"oneOf"`
-	AllOf       []*node            `json:"allOf"`
+	Ref         string            `json:"$ref"`
+	Defs        map[string]*node  `json:"$defs"`
+	Definitions map[string]*node  `json:"definitions"`
+	Type        json.RawMessage   `json:"type"`
+	Title       string            `json:"title"`
+	Description string            `json:"description"`
+	Default     json.RawMessage   `json:"default"`
+	Enum        []json.RawMessage `json:"enum"`
+	Const       json.RawMessage   `json:"const"`
+	Format      string            `json:"format"`
+	Minimum     *json.Number      `json:"minimum"`
+	Maximum     *json.Number      `json:"maximum"`
+	MinLength   *int              `json:"minLength"`
+	MaxLength   *int              `json:"maxLength"`
+	MinItems    *int              `json:"minItems"`
+	MaxItems    *int              `json:"maxItems"`
+	Pattern     string            `json:"pattern"`
+	Items       json.RawMessage   `json:"items"`
+	PrefixItems []json.RawMessage `json:"prefixItems"`
+	Properties  orderedNodes      `json:"properties"`
+	Required    []string          `json:"required"`
+	AddProps    json.RawMessage   `json:"additionalProperties"`
+	AnyOf       []*node           `json:"anyOf"`
+	OneOf       []*node           `json:"oneOf"`
+	AllOf       []*node           `json:"allOf"`
 }
 
 // orderedNodes is a properties object, its keys in the order written.
