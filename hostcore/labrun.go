@@ -333,6 +333,7 @@ func (r *labRun) callTool(ctx context.Context, req ToolRequest, st *turnState) (
 	st.exchange += n
 	st.results += n
 	st.ob.Bytes += len(text)
+	st.ob.HeldBack = append(st.ob.HeldBack, res.HeldResources()...)
 	if res.IsError {
 		st.ob.Failed++
 		return text, nil
@@ -342,6 +343,7 @@ func (r *labRun) callTool(ctx context.Context, req ToolRequest, st *turnState) (
 		data = []byte(res.Text)
 	}
 	st.ob.Deliveries = append(st.ob.Deliveries, lab.Carried(data)...)
+	st.ob.Deliveries = append(st.ob.Deliveries, res.SentResources()...)
 	return text, nil
 }
 
@@ -372,7 +374,25 @@ func LabTable(rep *LabReport) string {
 	for _, line := range LabNotRun(rep) {
 		b.WriteString(line + "\n")
 	}
+	for _, line := range LabHeldBack(rep) {
+		b.WriteString(line + "\n")
+	}
 	return b.String()
+}
+
+// LabHeldBack says, one line per strategy, which resources tool results
+// gave for the person only, so that the host did not send them to the
+// model: "tool: held back from the model (for the person only): 1
+// resource, test://notes/plain.txt".
+func LabHeldBack(rep *LabReport) []string {
+	var out []string
+	for _, s := range rep.Strategies {
+		if len(s.HeldBack) > 0 {
+			out = append(out, fmt.Sprintf("%s: held back from the model (for the person only): %s, %s", s.Strategy,
+				pack.Quantity(len(s.HeldBack), "resource"), strings.Join(s.HeldBack, ", ")))
+		}
+	}
+	return out
 }
 
 // LabNotRun says, one line per strategy, tool and reason, which calls the
