@@ -84,7 +84,7 @@ type App struct {
 	conversations *conversationBar
 	status        *widget.Label
 	lower         *fyne.Container // the inspector, or the tools tab's result
-	compare       *compareView // the comparison lab's window (compare.go), made on first use
+	compare       *compareView    // the comparison lab's window (compare.go), made on first use
 	console       *console
 	settings      *settings
 

@@ -39,7 +39,9 @@ type toolResultPane struct {
 	tabs       *container.AppTabs
 }
 
-func newToolResultPane(sh *shell) *toolResultPane { return &toolResultPane{sh: sh, front: func(bool) {}} }
+func newToolResultPane(sh *shell) *toolResultPane {
+	return &toolResultPane{sh: sh, front: func(bool) {}}
+}
 
 func (p *toolResultPane) buildUI() fyne.CanvasObject {
 	p.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -54,7 +56,9 @@ func (p *toolResultPane) buildUI() fyne.CanvasObject {
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(contentLine(i, p.content[i])) })
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			o.(*widget.Label).SetText(contentLine(i, p.content[i]))
+		})
 	p.list.OnSelected = p.choose
 	p.viewer = newBodyViewer(&viewerOptions{notify: p.sh.notify})
 	p.entryFacts = caption("")

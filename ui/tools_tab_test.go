@@ -138,6 +138,7 @@ func TestToolsTabFormCreatesEntities(t *testing.T) {
 	if !strings.Contains(graph, "Ada Lovelace") || !strings.Contains(graph, "wrote the first program") {
 		t.Fatalf("the knowledge graph after create_entities:\n%s", graph)
 	}
+	h.checkConsoleCall("create_entities", "Ada Lovelace")
 
 	tab = h.chooseTool("delete_entities")
 	h.do(func() { h.app.SetToolJSON(`{"entityNames": ["Ada Lovelace"]}`) })
@@ -279,4 +280,26 @@ func TestToolsTabKeyboard(t *testing.T) {
 			t.Errorf("focused %T; want the tool list", f)
 		}
 	})
+}
+
+// checkConsoleCall opens the console on the connection in use and looks
+// for the tools/call of tool, with want in its params, and its response.
+func (h *harness) checkConsoleCall(tool, want string) {
+	h.t.Helper()
+	h.do(h.app.ShowConsole)
+	c := h.app.console
+	var req, resp bool
+	h.do(func() {
+		for _, e := range c.entries {
+			if e.Method != "tools/call" {
+				continue
+			}
+			raw := string(e.Raw)
+			req = req || e.Kind == hostcore.KindRequest && strings.Contains(raw, `"name":"`+tool+`"`) && strings.Contains(raw, want)
+			resp = resp || e.Kind == hostcore.KindResponse
+		}
+	})
+	if !req || !resp {
+		h.t.Errorf("the console holds the tools/call of %s: request %v, response %v (%d messages)", tool, req, resp, len(c.entries))
+	}
 }
