@@ -13,9 +13,9 @@ import (
 	"github.com/attache/attache/internal/mcptest"
 )
 
-// personCall calls tool of c as a person would from the tools panel,
+// panelCall calls tool of c as a person would from the tools panel,
 // through the consent gate.
-func personCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, tool, args string) *hostcore.ToolResult {
+func panelCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, tool, args string) *hostcore.ToolResult {
 	t.Helper()
 	ctx := context.Background()
 	scope, err := h.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson})
@@ -35,7 +35,7 @@ func personCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, tool, args str
 func TestToolResultContent(t *testing.T) {
 	h := newHost(t, nil)
 	c := conn(t, h, mcptestStdio(t, mcptest.ModeV2026), "")
-	res := personCall(t, h, c, mcptest.DeliverTool, `{}`)
+	res := panelCall(t, h, c, mcptest.DeliverTool, `{}`)
 	one := 1.0
 	want := []hostcore.ToolContent{
 		{Kind: hostcore.ContentText, Text: mcptest.DeliverIntro},
@@ -59,7 +59,7 @@ func TestToolResultContent(t *testing.T) {
 func TestToolResultModelTextHoldsBackUserOnly(t *testing.T) {
 	h := newHost(t, nil)
 	c := conn(t, h, mcptestStdio(t, mcptest.ModeV2026), "")
-	res := personCall(t, h, c, mcptest.DeliverTool, `{}`)
+	res := panelCall(t, h, c, mcptest.DeliverTool, `{}`)
 	text, held := res.ModelText()
 	if strings.Contains(text, "launch code") || strings.Contains(text, mcptest.NotesURI) {
 		t.Errorf("the model text holds the user-only resource:\n%s", text)
@@ -125,14 +125,14 @@ func TestCheckStructured(t *testing.T) {
 	if len(measure.OutputSchema) == 0 {
 		t.Fatalf("measure has no outputSchema: %+v", measure)
 	}
-	if got := hostcore.CheckStructured(measure, personCall(t, h, c, mcptest.MeasureTool, `{}`)); got.Verdict != hostcore.SchemaValid {
+	if got := hostcore.CheckStructured(measure, panelCall(t, h, c, mcptest.MeasureTool, `{}`)); got.Verdict != hostcore.SchemaValid {
 		t.Errorf("a conforming result: %+v", got)
 	}
-	got := hostcore.CheckStructured(measure, personCall(t, h, c, mcptest.MeasureTool, `{"conform": false}`))
+	got := hostcore.CheckStructured(measure, panelCall(t, h, c, mcptest.MeasureTool, `{"conform": false}`))
 	if got.Verdict != hostcore.SchemaInvalid || !strings.Contains(got.Problem, "celsius") {
 		t.Errorf("a result whose celsius is a string: %+v", got)
 	}
-	if got := hostcore.CheckStructured(deliver, personCall(t, h, c, mcptest.DeliverTool, `{}`)); got.Verdict != hostcore.SchemaNone {
+	if got := hostcore.CheckStructured(deliver, panelCall(t, h, c, mcptest.DeliverTool, `{}`)); got.Verdict != hostcore.SchemaNone {
 		t.Errorf("a tool without an outputSchema: %+v", got)
 	}
 	if got := hostcore.CheckStructured(measure, &hostcore.ToolResult{}); got.Verdict != hostcore.SchemaMissing {
@@ -190,7 +190,7 @@ func TestAttachToolContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := personCall(t, h, c, mcptest.DeliverTool, `{}`)
+	res := panelCall(t, h, c, mcptest.DeliverTool, `{}`)
 	if _, err := cv.AttachToolContent(ctx, conv.ID, c, res.Content[0]); err == nil {
 		t.Error("a text entry was attached")
 	}

@@ -32,6 +32,10 @@
 //	| forbidden             | HTTP  | raw; 403 to every request, Bearer error="insufficient_scope"        |
 //	| not-json-initialize   | both  | raw; initialize gets `this is not json`, after 25 stderr lines      |
 //	| spawner               | stdio | go-sdk; starts a child for good, "child-pid=N" on stderr            |
+//	| null-result           | both  | raw; the read's result is null                                      |
+//	| not-found-reason      | both  | raw; error -32002 NotFoundReason, data {"uri":URI}                  |
+//	| odd-ttl               | both  | raw; one text entry, ttlMs as OddTTLURI's query writes it, public   |
+//	| big-blob              | both  | raw; one blob of BodyBytes bytes, streamed, ttlMs 60000 private     |
 //
 // Over HTTP the modes that speak 2026-07-28 (v2026, paged, image) are
 // stateless, as go-sdk v1.8.0 needs for that version (GET and DELETE get
