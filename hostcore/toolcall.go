@@ -94,6 +94,7 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 		if err != nil {
 			return nil, err
 		}
+		start := len(out)
 		for i, t := range tools {
 			name, def := defineTool(page.Tools[i])
 			defs[name] = def
@@ -103,6 +104,7 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 			}
 			out = append(out, toolOf(t))
 		}
+		c.toolsAsSent(cursor, out[start:])
 		switch cursor = page.Next; {
 		case cursor == "":
 			c.defs.set(defs)

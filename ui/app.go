@@ -87,10 +87,12 @@ type App struct {
 	servers       *serversPanel
 	picker        *picker
 	inspector     *inspector
+	results       *toolResultPane
 	attachments   *attachmentsPanel
 	conversations *conversationBar
 	status        *widget.Label
-	compare       *compareView // the comparison lab's window (compare.go), made on first use
+	lower         *fyne.Container // the inspector, or the tools tab's result
+	compare       *compareView    // the comparison lab's window (compare.go), made on first use
 	console       *console
 	settings      *settings
 
@@ -119,7 +121,8 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a := &App{cancel: cancel, ready: o.Ready}
 	a.sh = &shell{ctx: ctx, cv: cv, host: cv.Host(), opts: o, prefs: fa.Preferences(), work: &tracker{},
 		win: fa.NewWindow("Attaché")}
-	a.sh.read = func(r readRequest) { a.inspector.read(r) }
+	a.sh.read = func(r readRequest) { a.showResults(false); a.inspector.read(r) }
+	a.sh.openConsole = func() { a.console.show() }
 	a.sh.attached = func() { a.attachments.reload() }
 	a.sh.notify = a.notify
 	a.sh.fail = a.fail
@@ -139,7 +142,8 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 func (a *App) buildUI() {
 	sh := a.sh
 	a.servers = newServersPanel(sh, a.useConn)
-	a.picker = newPicker(sh, a.pickerLoaded)
+	a.results = newToolResultPane(sh)
+	a.picker = newPicker(sh, a.results, a.pickerLoaded)
 	a.inspector = newInspector(sh)
 	a.conversations = newConversationBar(sh, a.useConversation)
 	a.attachments = newAttachmentsPanel(sh, a.conversations)
@@ -148,7 +152,10 @@ func (a *App) buildUI() {
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 
-	centre := container.NewVSplit(a.picker.buildUI(), a.inspector.buildUI())
+	a.lower = container.NewStack(a.inspector.buildUI(), a.results.buildUI())
+	a.results.front = a.showResults
+	a.showResults(false)
+	centre := container.NewVSplit(a.picker.buildUI(), a.lower)
 	centre.Offset = 0.45
 	centreRight := container.NewHSplit(centre, a.attachments.buildUI())
 	centreRight.Offset = 0.53
@@ -311,4 +318,17 @@ func (a *App) Close() {
 	a.attachments.close()
 	a.console.close()
 	a.cancel()
+}
+
+// showResults brings the tools tab's result (true) or the inspector
+// (false) to the front of the centre's lower half.
+func (a *App) showResults(on bool) {
+	ins, res := a.lower.Objects[0], a.lower.Objects[1]
+	if on {
+		ins.Hide()
+		res.Show()
+	} else {
+		res.Hide()
+		ins.Show()
+	}
 }

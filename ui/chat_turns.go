@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 )
 
@@ -169,9 +170,47 @@ func (c *chatView) sayToolResult(how string, m chat.Message) {
 	}
 	head := widget.NewLabel(title + ":")
 	body := monospace(readableResult(m.Text, shownResultLines), panelColumns+24)
+	parts := []fyne.CanvasObject{head, body}
+	if rows := resourceRows(m.Content, c.resourceActions(m.Decision)); rows != nil {
+		parts = append(parts, widget.NewLabel("Resources in the result:"), rows)
+	}
+	if len(m.HeldBack) > 0 {
+		held := caption("Held back from the model (for you only): " + strings.Join(m.HeldBack, "; "))
+		held.Importance = widget.WarningImportance
+		parts = append(parts, held)
+	}
 	c.lines.Add(container.NewBorder(nil, nil, container.NewVBox(widget.NewIcon(theme.DocumentIcon())), nil,
-		container.NewVBox(head, body)))
+		container.NewVBox(parts...)))
 	c.scroll.ScrollToBottom()
+}
+
+// resourceActions read and attach a resource of a tool's result from the
+// server and account the gate's decision names (the tool's own).
+func (c *chatView) resourceActions(d *hostcore.ToolDecision) contentActions {
+	conn := func() (*hostcore.Conn, bool) {
+		if d == nil {
+			c.sh.fail(hostcore.NewUsageError("the result does not say which server sent it"))
+			return nil, false
+		}
+		cn, err := c.sh.host.Conn(d.Server, d.Account)
+		if err != nil {
+			c.sh.fail(err)
+			return nil, false
+		}
+		return cn, true
+	}
+	return contentActions{
+		read: func(tc hostcore.ToolContent) {
+			if cn, ok := conn(); ok {
+				c.sh.readToolContent(cn, tc)
+			}
+		},
+		attach: func(tc hostcore.ToolContent) {
+			if cn, ok := conn(); ok {
+				c.sh.attachToolContent(cn, tc)
+			}
+		},
+	}
 }
 
 // readableResult is a tool result as a person reads it: JSON indented,

@@ -38,6 +38,8 @@ type shell struct {
 	// attached tells the attachments panel that the conversation's
 	// attachments changed.
 	attached func()
+	// openConsole opens the tester's console on conn.
+	openConsole func()
 	// notify and fail put a sentence on the status line.
 	notify func(msg string)
 	fail   func(err error)

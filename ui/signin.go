@@ -123,6 +123,9 @@ func (r *signInRow) show(p *serversPanel, v rowView) {
 	r.copy.Hidden = link == ""
 	r.cancel.Hidden = !waiting
 	r.action.Hidden = waiting
+	for _, b := range []*widget.Button{r.action, r.copy, r.cancel} {
+		b.Refresh() // a button shown again lays out from its own size, not the one it had hidden
+	}
 	r.status.Refresh()
 	r.root.Refresh()
 }

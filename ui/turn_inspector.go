@@ -149,6 +149,11 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 			add(fmt.Sprintf("%s (%s of %s)", o.Name, o.Tool, o.Server), fyne.TextStyle{})
 		}
 	}
+	for _, m := range t.Messages {
+		for _, h := range m.HeldBack {
+			add("Held back from the model, in the result of "+m.ToolName+" (its audience is the user only): "+h, fyne.TextStyle{})
+		}
+	}
 	return box
 }
 
@@ -186,6 +191,11 @@ func (ti *turnInspector) requestsTab() fyne.CanvasObject {
 		}
 		for _, call := range m.ToolCalls {
 			box.Add(monospace("→ "+call.Name+" "+call.Arguments, panelColumns+24))
+		}
+		for _, h := range m.HeldBack {
+			l := widget.NewLabel("Held back from the model (audience user only, shown to the person): " + h)
+			l.Wrapping, l.Importance = fyne.TextWrapWord, widget.WarningImportance
+			box.Add(l)
 		}
 	}
 	return box

@@ -75,6 +75,13 @@ type Message struct {
 	// Decision is the consent gate's, for a tool message: who or what
 	// approved the call, or why it was not run.
 	Decision *hostcore.ToolDecision `json:"decision,omitempty"`
+	// Content is a tool message's result, entry by entry, as the person
+	// is shown it (each body over 64 KiB dropped: see
+	// ToolResult.KeptContent); the providers send Text alone.
+	Content []hostcore.ToolContent `json:"content,omitempty"`
+	// HeldBack says what of the result the model was not sent: each
+	// entry whose audience is the user alone.
+	HeldBack []string `json:"heldBack,omitempty"`
 }
 
 // ToolCall is a model's request to call a tool.

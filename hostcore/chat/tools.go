@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/attache/attache/hostcore"
@@ -48,34 +47,32 @@ func (r *turnRun) runTool(ctx context.Context, round int, call ToolCall) Message
 		if d.Note != "" {
 			r.emit(Event{Kind: EventWarning, Round: round, Text: d.Note})
 		}
-		res.Text, res.IsError = r.call(ctx, c, d)
+		r.call(ctx, c, d, &res)
+		for _, h := range res.HeldBack {
+			r.emit(Event{Kind: EventWarning, Round: round, Text: "held back from the model (for the person only): " + h})
+		}
 	}
 	r.emit(Event{Kind: EventToolResult, Round: round, Call: &call, Tool: &t, Result: &res, Approval: d.Approval(), Decision: &d.ToolDecision})
 	return res
 }
 
-// call runs an approved call and renders its result for the model.
-func (r *turnRun) call(ctx context.Context, c *hostcore.Conn, d *hostcore.Permit) (text string, isError bool) {
+// call runs an approved call and puts its result in m: the text for the
+// model, the entries for the person, what was held back from the model.
+func (r *turnRun) call(ctx context.Context, c *hostcore.Conn, d *hostcore.Permit, m *Message) {
 	res, err := c.CallTool(ctx, d)
 	if err != nil {
-		return "The call failed: " + hostcore.MessageOf(err) + ".", true
+		m.Text, m.IsError = "The call failed: "+hostcore.MessageOf(err)+".", true
+		return
 	}
-	return ToolResultText(res, r.ch.opts.MaxToolResultBytes), res.IsError
+	m.Text, m.IsError = ToolResultText(res, r.ch.opts.MaxToolResultBytes), res.IsError
+	m.Content, m.HeldBack = res.KeptContent(), res.HeldBack()
 }
 
 // ToolResultText is what the model gets of a result (a turn's, or a lab
-// run's): its text, else its
-// structured content, then a line per entry that is not text; cut at
-// limit bytes (on a rune boundary) with a note of how much was cut.
+// run's: ToolResult.ModelText, the audience rule applied to each entry);
+// cut at limit bytes (on a rune boundary) with a note of how much was cut.
 func ToolResultText(res *hostcore.ToolResult, limit int) string {
-	text := res.Text
-	if text == "" && len(res.Structured) > 0 {
-		text = string(res.Structured)
-	}
-	for _, o := range res.Omitted {
-		text += "\n[" + o + "]"
-	}
-	text = strings.TrimPrefix(text, "\n")
+	text, _ := res.ModelText()
 	if text == "" {
 		text = "(the tool returned nothing)"
 	}

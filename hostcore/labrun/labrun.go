@@ -329,6 +329,7 @@ func (r *strategyRun) callTool(ctx context.Context, req hostcore.ToolRequest, st
 	st.exchange += n
 	st.results += n
 	st.ob.Bytes += len(text)
+	st.ob.HeldBack = append(st.ob.HeldBack, res.HeldResources()...)
 	if res.IsError {
 		st.ob.Failed++
 		return text, nil
@@ -338,6 +339,7 @@ func (r *strategyRun) callTool(ctx context.Context, req hostcore.ToolRequest, st
 		data = []byte(res.Text)
 	}
 	st.ob.Deliveries = append(st.ob.Deliveries, lab.Carried(data)...)
+	st.ob.Deliveries = append(st.ob.Deliveries, res.SentResources()...)
 	return text, nil
 }
 
@@ -368,7 +370,25 @@ func Table(rep *Report) string {
 	for _, line := range NotRun(rep) {
 		b.WriteString(line + "\n")
 	}
+	for _, line := range HeldBack(rep) {
+		b.WriteString(line + "\n")
+	}
 	return b.String()
+}
+
+// HeldBack says, one line per strategy, which resources tool results
+// gave for the person only, so that the host did not send them to the
+// model: "tool: held back from the model (for the person only): 1
+// resource, test://notes/plain.txt".
+func HeldBack(rep *Report) []string {
+	var out []string
+	for _, s := range rep.Strategies {
+		if len(s.HeldBack) > 0 {
+			out = append(out, fmt.Sprintf("%s: held back from the model (for the person only): %s, %s", s.Strategy,
+				pack.Quantity(len(s.HeldBack), "resource"), strings.Join(s.HeldBack, ", ")))
+		}
+	}
+	return out
 }
 
 // NotRun says, one line per strategy, tool and reason, which calls the

@@ -39,6 +39,7 @@ func Markdown(rep *labrun.Report) string {
 		fmt.Fprintf(&b, "\nReach counts the %d turns that need data (of %d relevant items); duplicates count every turn.\n", s.RelevantTurns, s.RelevantItems)
 	}
 	writeCalls(&b, rep)
+	writeHeldBack(&b, rep)
 	f := rep.Freshness
 	fmt.Fprintf(&b, "\n## Freshness\n\nOver %.2f session-hours (%.0f turns a session-hour), polling every attached resource every %.0f s costs %.0f reads a session-hour; reading each again on every turn costs %.0f.\n",
 		f.SessionHours, f.TurnsPerSessionHour, f.PollIntervalSeconds, f.PollReadsPerSessionHour, f.PerTurnReadsPerSessionHour)
@@ -99,6 +100,19 @@ func writeCalls(b *strings.Builder, rep *labrun.Report) {
 	b.WriteString("| strategy | tool | decision | calls |\n|---|---|---|---:|\n")
 	for _, r := range rows {
 		b.WriteString(r)
+	}
+}
+
+// writeHeldBack lists the resources tool results gave for the person
+// only, which the host did not send to the model.
+func writeHeldBack(b *strings.Builder, rep *labrun.Report) {
+	lines := labrun.HeldBack(rep)
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\n## Held back from the model\n\nResources a tool result embedded or linked for the person only (audience user): the host shows them and does not send them, so they do not reach the context.\n\n")
+	for _, l := range lines {
+		b.WriteString("- " + l + "\n")
 	}
 }
 

@@ -24,7 +24,7 @@ func sampleReport(synthetic bool) *labrun.Report {
 			{Strategy: lab.Tool, Turns: 4, Reach: 1.0 / 3, ItemReach: 0.5, ListingTokensPerRequest: 100, ListingShare: 0.25,
 				RequestTokensPerRequest: 400, ContextTokensPerTurn: 420, NotRun: 1, Calls: []lab.CallTally{
 					{Tool: "archive", Decision: "not run: not read-only", Calls: 1},
-					{Tool: "get_memories", Run: true, Decision: "ran: read-only", Calls: 3}}},
+					{Tool: "get_memories", Run: true, Decision: "ran: read-only", Calls: 3}}, HeldBack: []string{"demo://notes/private"}},
 			{Strategy: lab.Both, Turns: 4, Reach: 2.0 / 3, ItemReach: 0.75, DuplicateRate: 0.25, ListingTokensPerRequest: 100,
 				ListingShare: 0.2, RequestTokensPerRequest: 500, ContextTokensPerTurn: 600},
 		},
@@ -37,7 +37,8 @@ func TestMarkdown(t *testing.T) {
 	for _, want := range []string{"> **" + labrun.SyntheticNote + "**", "| tool | 4 | 33.3% | 50.0% | 0.0% | 100 | 25.0% | 420 | 0 | 0 | 0 | 0 | 0 | 1 |",
 		"costs 80 reads a session-hour; reading each again on every turn costs 10", "![listing](listing.png)",
 		"Only the tools the server marks read-only were offered and run. 2 tools were offered (get_memories, search)",
-		"Not offered, not read-only: archive.", "| tool | archive | not run: not read-only | 1 |", "| tool | get_memories | ran: read-only | 3 |"} {
+		"Not offered, not read-only: archive.", "| tool | archive | not run: not read-only | 1 |", "| tool | get_memories | ran: read-only | 3 |",
+		"## Held back from the model", "- tool: held back from the model (for the person only): 1 resource, demo://notes/private"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Markdown lacks %q:\n%s", want, md)
 		}

@@ -21,7 +21,7 @@ func validate(a hostcore.Attachment) error {
 		return fmt.Errorf("attachment from server %q: the uri is empty: %w", a.Server.Name, ErrInvalid)
 	}
 	switch a.Origin {
-	case hostcore.FromList, hostcore.FromTemplate, hostcore.FromID:
+	case hostcore.FromList, hostcore.FromTemplate, hostcore.FromID, hostcore.FromTool:
 	default:
 		return fmt.Errorf("attachment of %q: unknown origin %q: %w", a.URI, a.Origin, ErrInvalid)
 	}
