@@ -156,7 +156,10 @@ func TestResendCallPassesTheGate(t *testing.T) {
 		}
 	}
 	asked := 0
-	confirm := func(context.Context, hostcore.ToolRequest) (hostcore.Approval, error) { asked++; return hostcore.ApproveOnce, nil }
+	confirm := func(context.Context, hostcore.ToolRequest) (hostcore.Approval, error) {
+		asked++
+		return hostcore.ApproveOnce, nil
+	}
 	got, err = resend(t, c, destroy, &hostcore.ResendOptions{Confirm: confirm})
 	if err != nil || asked != 1 || got.Decision.By != hostcore.ApprovedConfirmed || got.ID == "" {
 		t.Errorf("a confirmed destructive call: %+v, %v, asked %d; want run once confirmed", got, err, asked)

@@ -26,7 +26,9 @@ const graphURI = "memory://knowledge-graph"
 func askedCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, name, args string) *hostcore.ToolResult {
 	t.Helper()
 	scope, err := h.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson,
-		Ask: func(context.Context, hostcore.ToolRequest) (hostcore.Approval, error) { return hostcore.ApproveOnce, nil }})
+		Ask: func(context.Context, hostcore.ToolRequest) (hostcore.Approval, error) {
+			return hostcore.ApproveOnce, nil
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}

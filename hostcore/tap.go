@@ -121,7 +121,7 @@ func (t *Tap) store(dir Direction, raw []byte, truncated bool, values []elided) 
 	t.bytes += m.size()
 	for len(t.msgs) > tapCapacity || (t.bytes-m.size() > tapBudget && len(t.msgs) > 1) { // the budget is beyond the newest
 		t.bytes -= t.msgs[0].size()
-		t.letGo(t.msgs[0]) // a pinned one is kept
+		t.letGo(t.msgs[0])       // a pinned one is kept
 		t.msgs[0] = TapMessage{} // let the bytes go
 		t.msgs = t.msgs[1:]
 	}

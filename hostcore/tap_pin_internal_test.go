@@ -11,7 +11,9 @@ import (
 // keeps its place before the newer messages; unpinned, it is let go.
 func TestPinSurvivesTrimming(t *testing.T) {
 	tap := NewTap(nil)
-	send := func(i int) { tap.record(Sent, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"a://%d"}}`, i, i)) }
+	send := func(i int) {
+		tap.record(Sent, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"a://%d"}}`, i, i))
+	}
 	for i := range 10 {
 		send(i)
 	}
