@@ -84,6 +84,7 @@ type App struct {
 	status        *widget.Label
 	compare       *compareView // the comparison lab's window (compare.go), made on first use
 	console       *console
+	subscriptions *subscriptionsView
 	settings      *settings
 
 	// ready is Options.Ready, called once both the conversation and the
@@ -134,6 +135,7 @@ func (a *App) buildUI() {
 	a.conversations = newConversationBar(sh, a.useConversation)
 	a.attachments = newAttachmentsPanel(sh, a.conversations)
 	a.console = newConsole(sh)
+	a.subscriptions = newSubscriptionsView(sh)
 	a.settings = newSettings(sh)
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
@@ -289,6 +291,8 @@ func (a *App) Close() {
 		a.sh.prefs.SetFloat(prefHeight, float64(size.Height))
 	}
 	a.attachments.close()
+	a.inspector.close()
 	a.console.close()
+	a.subscriptions.close()
 	a.cancel()
 }
