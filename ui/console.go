@@ -221,6 +221,7 @@ func (c *console) applyFilter() {
 	c.list.Refresh()
 	if c.selected >= 0 {
 		c.list.Select(c.selected)
+		c.showActions(c.chosen()) // the same row chosen again runs no OnSelected: its pin may have changed
 	} else {
 		c.list.UnselectAll()
 		c.choose(-1)

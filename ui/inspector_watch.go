@@ -54,7 +54,7 @@ func newInspectorWatch(in *inspector) *inspectorWatch {
 	w.bar = container.NewBorder(nil, nil, nil, container.NewHBox(w.reread, w.diff), container.NewVBox(w.stale, w.note))
 	w.bar.Hide()
 	w.subscribe.Hide()
-	w.unregister = in.sh.host.Subscriptions().OnChange(func() { deliver(w.follow) })
+	w.unregister = in.sh.host.Subscriptions().OnChange(func() { deliverFromHook(w.follow) })
 	return w
 }
 

@@ -50,7 +50,7 @@ func (v *subscriptionsView) show() {
 	v.win = fyne.CurrentApp().NewWindow("Subscriptions")
 	v.win.SetContent(v.buildUI())
 	v.win.Resize(fyne.NewSize(1400, 420))
-	v.unregister = v.sh.host.Subscriptions().OnChange(func() { deliver(v.refresh) })
+	v.unregister = v.sh.host.Subscriptions().OnChange(func() { deliverFromHook(v.refresh) })
 	v.win.SetOnClosed(func() {
 		v.unregister()
 		v.win = nil
