@@ -253,7 +253,11 @@ func (c *Conn) resendOther(ctx context.Context, method string, p sentParams) (st
 		if err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("%d entries, %s", len(res.Contents), pluralBytes(res.Size())), nil
+		entries := "entries"
+		if len(res.Contents) == 1 {
+			entries = "entry"
+		}
+		return fmt.Sprintf("%d %s, %s", len(res.Contents), entries, pluralBytes(res.Size())), nil
 	case "resources/list", "resources/templates/list", "tools/list", "prompts/list":
 		page, err := c.ListPage(ctx, method, p.Cursor)
 		return pageNote(page), err

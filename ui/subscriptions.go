@@ -35,8 +35,8 @@ var subscriptionColumns = []struct {
 	title string
 	width float32
 }{
-	{"URI", 300}, {"Server", 110}, {"Account", 90}, {"Subscribed with", 150}, {"Held by", 170},
-	{"Since", 80}, {"Updates", 70}, {"Last update", 95}, {"Open body", 150}, {"", 130},
+	{"URI", 225}, {"Server", 100}, {"Account", 80}, {"Subscribed with", 145}, {"Held by", 105},
+	{"Since", 72}, {"Updates", 68}, {"Last update", 92}, {"Open body", 185}, {"", 140},
 }
 
 func newSubscriptionsView(sh *shell) *subscriptionsView { return &subscriptionsView{sh: sh} }
@@ -49,7 +49,7 @@ func (v *subscriptionsView) show() {
 	}
 	v.win = fyne.CurrentApp().NewWindow("Subscriptions")
 	v.win.SetContent(v.buildUI())
-	v.win.Resize(fyne.NewSize(1400, 420))
+	v.win.Resize(fyne.NewSize(1250, 420))
 	v.unregister = v.sh.host.Subscriptions().OnChange(func() { deliverFromHook(v.refresh) })
 	v.win.SetOnClosed(func() {
 		v.unregister()
