@@ -95,6 +95,8 @@ type Host struct {
 	genReset    uint64              // the epoch at which generations was last dropped
 
 	consent *Consent // the one gate every tool call passes
+
+	subs *Subscriptions // the resource subscriptions, for people (subscriptions.go)
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so
@@ -135,6 +137,7 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	h.guard = &watchdog{log: h.log}
 	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	h.consent = newConsent(h, h.opts.Grants)
+	h.subs = newSubscriptions(h.opts.Now)
 	return h
 }
 
@@ -191,6 +194,7 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 		connecting: make(chan struct{}, 1)}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
 	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })
+	c.OnResourceUpdated(func(uri string) { h.subs.updated(c, uri) })
 	h.conns[key] = c
 	return c, nil
 }

@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr console-resend subscriptions missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -91,6 +91,7 @@ shoot() {
 	chat-*) title='^Conversation' ;;
 	compare*) title='^Compare' ;;
 	console*) title='^Console' ;;
+	subscriptions) title='^Subscriptions' ;;
 	esac
 	wid=$(xdotool search --sync --onlyvisible --name "$title" | head -1)
 	import -window "$wid" "$out"

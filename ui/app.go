@@ -94,6 +94,7 @@ type App struct {
 	lower         *fyne.Container // the inspector, or the tools tab's result
 	compare       *compareView    // the comparison lab's window (compare.go), made on first use
 	console       *console
+	subscriptions *subscriptionsView
 	settings      *settings
 
 	// ready is Options.Ready, called once both the conversation and the
@@ -148,6 +149,7 @@ func (a *App) buildUI() {
 	a.conversations = newConversationBar(sh, a.useConversation)
 	a.attachments = newAttachmentsPanel(sh, a.conversations)
 	a.console = newConsole(sh)
+	a.subscriptions = newSubscriptionsView(sh)
 	a.settings = newSettings(sh)
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
@@ -316,7 +318,9 @@ func (a *App) Close() {
 	}
 	a.unfollow()
 	a.attachments.close()
+	a.inspector.close()
 	a.console.close()
+	a.subscriptions.close()
 	a.cancel()
 }
 

@@ -43,6 +43,16 @@ type console struct {
 	stderr  *widget.Label
 	tabs    *container.AppTabs
 	copyOne *widget.Button
+
+	// The console's actions (console_actions.go, console_pages.go).
+	resend, edit, pin *widget.Button
+	note              *widget.Label // what the last action did
+	pinnedOnly        *widget.Check
+	pinned            int    // how many messages are pinned, as last read
+	selectSeq         uint64 // the message to choose at the next refresh (a resent request)
+	pages             *consolePages
+	confirming        dialog.Dialog // the confirmation of a destructive call, while it waits
+	editor            *requestEditor
 }
 
 func newConsole(sh *shell) *console { return &console{sh: sh, selected: -1} }
@@ -110,9 +120,12 @@ func (c *console) buildUI() fyne.CanvasObject {
 	history.Offset = 0.4
 	c.stderr = monospace("", dialogColumns)
 	c.stderr.Selectable = true
+	c.pinnedOnly = widget.NewCheck("Pinned only", func(bool) { c.applyFilter() })
+	c.pages = newConsolePages(c)
 	c.tabs = container.NewAppTabs(
 		container.NewTabItem("JSON-RPC history", container.NewBorder(
-			container.NewVBox(c.filter, c.count), nil, nil, nil, history)),
+			container.NewVBox(container.NewBorder(nil, nil, nil, c.pinnedOnly, c.filter), c.count), nil, nil, nil, history)),
+		container.NewTabItem("Pages", c.pages.buildUI()),
 		container.NewTabItem("Server log (stderr)", container.NewScroll(c.stderr)),
 	)
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(refresh, copyAll, export), c.title)
@@ -128,7 +141,9 @@ func (c *console) buildDetail() fyne.CanvasObject {
 	c.detail = newBodyViewer(&viewerOptions{notify: c.sh.notify, noCopy: true}) // Copy message is the console's
 	c.copyOne = widget.NewButtonWithIcon("Copy message", theme.ContentCopyIcon(), c.copySelected)
 	c.copyOne.Disable()
-	return container.NewBorder(container.NewBorder(nil, nil, heading("Message"), c.copyOne, c.head), nil, nil, nil, c.detail)
+	actions := c.buildActions()
+	head := container.NewVBox(container.NewBorder(nil, nil, heading("Message"), container.NewHBox(actions, c.copyOne), c.head), c.note)
+	return container.NewBorder(head, nil, nil, nil, c.detail)
 }
 
 // setConn makes the console show conn's record.
@@ -139,6 +154,8 @@ func (c *console) setConn(conn *hostcore.Conn) {
 	if conn != c.conn {
 		c.conn, c.selected = conn, -1
 		c.list.UnselectAll()
+		c.note.Hide()
+		c.pages.reset()
 	}
 	c.refresh()
 }
@@ -157,11 +174,12 @@ func (c *console) refresh() {
 		c.title.SetText(name)
 		c.win.SetTitle("Console — " + name)
 		entries, dropped := c.conn.Tap().History()
-		if c.sameRecord(entries, dropped) {
+		pinned := c.conn.Tap().Pinned()
+		if c.sameRecord(entries, dropped) && pinned == c.pinned && c.selectSeq == 0 {
 			c.showStderr()
 			return // a tick with nothing new leaves the selection and the scroll alone
 		}
-		c.entries, c.dropped = entries, dropped
+		c.entries, c.dropped, c.pinned = entries, dropped, pinned
 	}
 	c.applyFilter()
 	c.showStderr()
@@ -187,22 +205,24 @@ func (c *console) applyFilter() {
 	}
 	c.shown, c.selected = c.shown[:0], -1
 	for i, e := range c.entries {
-		if q == "" || entryMatches(e, q) {
-			if keep != nil && e.At.Equal(keep.At) && bytes.Equal(e.Raw, keep.Raw) {
+		if (q == "" || entryMatches(e, q)) && (!c.pinnedOnly.Checked || e.Pinned) {
+			if c.selectSeq != 0 && e.Seq == c.selectSeq || c.selectSeq == 0 && keep != nil && e.Seq == keep.Seq {
 				c.selected = len(c.shown)
 			}
 			c.shown = append(c.shown, i)
 		}
 	}
+	c.selectSeq = 0
 	c.count.Importance = widget.MediumImportance
 	c.count.SetText(c.countText(q))
-	if q != "" && len(c.shown) == 0 && len(c.entries) > 0 {
+	if (q != "" || c.pinnedOnly.Checked) && len(c.shown) == 0 && len(c.entries) > 0 {
 		c.count.Importance = widget.WarningImportance
 		c.count.Refresh()
 	}
 	c.list.Refresh()
 	if c.selected >= 0 {
 		c.list.Select(c.selected)
+		c.showActions(c.chosen()) // the same row chosen again runs no OnSelected: its pin may have changed
 	} else {
 		c.list.UnselectAll()
 		c.choose(-1)
@@ -217,12 +237,19 @@ func (c *console) countText(q string) string {
 		s = "Choose a server: the console shows the connection the picker browses."
 	case n == 0:
 		s = "Nothing was exchanged with this server yet: it connects on first use."
+	case c.pinnedOnly.Checked && c.pinned == 0:
+		s = fmt.Sprintf("No message is pinned: “Pinned only” hides all %d. Pin a message to keep it beyond the record's bounds.", n)
+	case q == "" && c.pinnedOnly.Checked:
+		s = fmt.Sprintf("%d pinned of %d messages", len(c.shown), n)
 	case q == "":
 		s = fmt.Sprintf("%d messages", n)
 	case len(c.shown) == 0:
 		s = fmt.Sprintf("No message matches “%s”: the filter hides all %d. Clear it to see them.", q, n)
 	default:
 		s = fmt.Sprintf("%d of %d messages match “%s”", len(c.shown), n, q)
+	}
+	if c.pinned > 0 && !c.pinnedOnly.Checked {
+		s += fmt.Sprintf(", %d pinned", c.pinned)
 	}
 	if c.dropped > 0 {
 		s += fmt.Sprintf(" (the %d oldest were let go: the record keeps the last 4096 messages, 4 MiB)", c.dropped)
@@ -237,9 +264,11 @@ func (c *console) choose(id widget.ListItemID) {
 		c.head.SetText("Choose a message to see it whole.")
 		c.detail.Clear()
 		c.copyOne.Disable()
+		c.showActions(nil)
 		return
 	}
 	e := c.entries[c.shown[id]]
+	c.showActions(&e)
 	head := entryLine(e)
 	if e.Truncated {
 		head += " (cut to bound memory)"
@@ -347,6 +376,9 @@ func entryLine(e wire.RPCEntry) string {
 		arrow = "←"
 	}
 	s := fmt.Sprintf("%s %s %-12s", e.At.Format("15:04:05.000"), arrow, e.Kind)
+	if e.Pinned {
+		s = "pinned · " + s
+	}
 	if e.ID != "" {
 		s += " #" + e.ID
 	}

@@ -39,12 +39,16 @@ type inspector struct {
 	viewer   *bodyViewer
 	meta     *fyne.Container // what is known of the resource, made when its tab shows
 	raw      *fyne.Container // the exchange, made when its tab shows
+	watch    *inspectorWatch // Subscribe, and the body going stale
 	// due makes the content of a tab that was not shown since the last
 	// read, for when it is (see later).
 	due map[*fyne.Container]func() fyne.CanvasObject
 }
 
 func newInspector(sh *shell) *inspector { return &inspector{sh: sh} }
+
+// close stops following the host's subscriptions.
+func (in *inspector) close() { in.watch.close() }
 
 func (in *inspector) buildUI() fyne.CanvasObject {
 	in.uri = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -63,7 +67,8 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.progress.Hide()
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { in.again(hostcore.ReadRefresh) })
 	bypass := widget.NewButton("Bypass cache", func() { in.again(hostcore.ReadBypass) })
-	in.modes = container.NewHBox(refresh, bypass)
+	in.watch = newInspectorWatch(in)
+	in.modes = container.NewHBox(in.watch.subscribe, refresh, bypass)
 	in.modes.Hide()
 	in.viewer = newBodyViewer(&viewerOptions{save: in.save, link: in.follow, notify: in.sh.notify})
 	in.body = container.NewStack()
@@ -79,7 +84,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.facts.Hide()
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, heading("Inspector"), in.modes, in.uri),
-		in.facts, in.progress)
+		in.facts, in.watch.bar, in.progress)
 	in.showEmpty()
 	return container.NewBorder(head, nil, nil, nil, in.tabs)
 }
@@ -165,7 +170,8 @@ func (in *inspector) read(r readRequest) {
 		if err != nil {
 			return shownRead{}, err
 		}
-		return shownRead{res, prepareContents(res.Contents)}, nil // the body is made ready here, off the window's thread
+		offers, _ := r.conn.Offers(ctx, hostcore.FeatureSubscribe)        // the session is open: no request
+		return shownRead{res, prepareContents(res.Contents), offers}, nil // the body is made ready here, off the window's thread
 	}, func(read shownRead, err error) {
 		if !in.busy.current(gen) {
 			return
@@ -186,6 +192,7 @@ func (in *inspector) read(r readRequest) {
 type shownRead struct {
 	*hostcore.ReadResult
 	bodies preparedContents
+	offers bool // the server declares resources.subscribe
 }
 
 // showPlaceholder empties the badge, the body and the exchange, saying
@@ -197,6 +204,7 @@ func (in *inspector) showPlaceholder(badge, why string) {
 	l := widget.NewLabel(why)
 	l.Wrapping, l.TextStyle.Italic = fyne.TextWrapWord, true
 	in.setBody(l)
+	in.watch.hidden()
 	in.later(in.meta, func() fyne.CanvasObject { return widget.NewLabel("") })
 	in.setRaw(wire.Exchange{}, false)
 }
@@ -215,6 +223,7 @@ func (in *inspector) showResult(r readRequest, read shownRead) {
 	in.viewer.ShowPrepared(read.bodies)
 	in.body.Objects = []fyne.CanvasObject{in.viewer}
 	in.body.Refresh()
+	in.watch.shown(r, res.Contents, read.offers)
 	in.setMeta(r, res)
 	in.setRaw(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
 }
@@ -227,6 +236,7 @@ func (in *inspector) showError(r readRequest, err error) {
 	in.badge.SetText("FAILED · " + string(kind))
 	in.elapsed.SetText("")
 	in.setBody(errorView(err))
+	in.watch.failed()
 	in.setMeta(r, nil)
 	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
 	if !ok {

@@ -34,19 +34,24 @@ type RPCEntry struct {
 	ID string
 	// Elapsed is, for a response, the time since its request was sent.
 	Elapsed time.Duration
+	// Pinned is set for a message a tester pinned (Tap.Pin): it outlives
+	// the record's bounds.
+	Pinned bool
 }
 
 // History returns the recorded messages, oldest first, each classified and
 // each response paired with its request. Dropped is how many older
 // messages the tap let go to stay within its bounds (the last 4096
-// messages, and 4 MiB beyond the newest).
+// messages, and 4 MiB beyond the newest); pinned messages are never let
+// go, and come first when they are older than the rest.
 func (t *Tap) History() (entries []RPCEntry, dropped int) {
 	if t == nil {
 		return nil, 0
 	}
 	t.mu.Lock()
-	msgs := append([]TapMessage(nil), t.msgs...)
+	msgs := t.all()
 	dropped = t.dropped
+	pinned := t.pins.set()
 	t.mu.Unlock()
 	type pending struct {
 		method string
@@ -55,7 +60,7 @@ func (t *Tap) History() (entries []RPCEntry, dropped int) {
 	requests := map[string]pending{} // key: direction of the request + id
 	entries = make([]RPCEntry, len(msgs))
 	for i, m := range msgs {
-		e := RPCEntry{TapMessage: m, Method: m.env.Method, ID: string(m.env.ID)}
+		e := RPCEntry{TapMessage: m, Method: m.env.Method, ID: string(m.env.ID), Pinned: pinned[m.Seq]}
 		if e.ID == "null" {
 			e.ID = ""
 		}

@@ -19,6 +19,8 @@ type Tap struct {
 	bytes   int          // the size of their Raw bytes
 	dropped int          // messages let go to stay within the bounds
 	now     func() time.Time
+	seq     uint64 // the last message's Seq
+	pins    pins   // the messages a tester pinned (pin.go)
 }
 
 // Direction says which way a message went.
@@ -32,6 +34,9 @@ const (
 
 // TapMessage is one JSON-RPC message as it crossed the wire.
 type TapMessage struct {
+	// Seq numbers the connection's messages from 1, in the order they
+	// crossed the wire; it names a message for Pin.
+	Seq uint64
 	Dir Direction
 	At  time.Time
 	Raw []byte
@@ -125,13 +130,15 @@ func (t *Tap) store(dir Direction, raw []byte, truncated bool, values []Elided) 
 	m.Raw = raw
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.seq++
+	m.Seq = t.seq
 	t.msgs = append(t.msgs, m)
 	t.bytes += m.size()
 	for len(t.msgs) > tapCapacity || (t.bytes-m.size() > tapBudget && len(t.msgs) > 1) { // the budget is beyond the newest
 		t.bytes -= t.msgs[0].size()
+		t.letGo(t.msgs[0])       // a pinned one is kept
 		t.msgs[0] = TapMessage{} // let the bytes go
 		t.msgs = t.msgs[1:]
-		t.dropped++
 	}
 }
 
@@ -144,11 +151,12 @@ func (m *TapMessage) size() int {
 	return n
 }
 
-// Messages returns the recorded messages, oldest first.
+// Messages returns the recorded messages, oldest first: the pinned ones
+// the record's bounds let go of, then the most recent.
 func (t *Tap) Messages() []TapMessage {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return append([]TapMessage(nil), t.msgs...)
+	return t.all()
 }
 
 // Find returns the most recent exchange of method whose params carry key as
