@@ -37,7 +37,7 @@ func configuredHost(t *testing.T, opts *hostcore.HostOptions, servers ...hostcor
 			t.Fatal(err)
 		}
 	}
-	h := hostcore.NewHost(cfg, opts)
+	h := hostcore.NewHost(cfg, withInProcess(opts))
 	t.Cleanup(func() { h.Close() })
 	return h
 }

@@ -43,6 +43,10 @@ type HostOptions struct {
 	Cache BodyCache
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
 	OAuth *OAuthOptions
+	// Transport, if set, gives the transport of a connect instead of the
+	// server's command or URL (see TransportFactory): tests connect
+	// in-process servers through mcp.NewInMemoryTransports.
+	Transport TransportFactory
 	// Grants keeps the consent gate's "Always" grants (the state
 	// package's store); nil keeps them in memory for the host's life.
 	Grants GrantStore
