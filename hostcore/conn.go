@@ -77,7 +77,8 @@ type Conn struct {
 	info     ConnInfo
 	failures int       // consecutive failed connects
 	retryAt  time.Time // no connect attempt before this
-	subs     map[string]int
+	subs     map[string]*subscription
+	acks     ackWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo completionMemo
 
@@ -241,7 +242,7 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 		c.info.Capabilities, c.info.Instructions = res.Capabilities, res.Instructions
 	}
 	reconnect := c.info.Connects > 1
-	subs := slices.Sorted(maps.Keys(c.subs))
+	subs := c.subscribed()
 	c.mu.Unlock()
 	go c.watch(cs)
 	if reconnect {

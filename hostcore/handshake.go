@@ -314,6 +314,7 @@ func (c *Conn) open(ctx context.Context, t mcp.Transport, version string) (diale
 	// observeDiscover runs inside hintMiddleware, so it sees the ttlMs that
 	// hintMiddleware then hides from go-sdk's own cache.
 	client.AddSendingMiddleware(hintMiddleware, observeDiscover)
+	client.AddReceivingMiddleware(c.observeAcks)
 	var opts *mcp.ClientSessionOptions
 	if version != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}
