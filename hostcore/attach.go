@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
 
@@ -16,19 +17,22 @@ import (
 // over a StateStore, with the host to reach each attachment's server. It
 // decides what enters the model's context: Rank reads every attachment
 // (through the cache) and packs them by audience, priority, freshness and
-// budget. It is safe for concurrent use.
+// budget. Screens and commands list and edit conversations and
+// attachments through it (conversations.go), never through the store, and
+// follow a conversation they show through Live (live.go). It is safe for
+// concurrent use.
 type Conversations struct {
 	host  *Host
 	store StateStore
+
+	liveMu sync.Mutex
+	lives  map[int64]*Live // the conversations someone holds, by id
 }
 
 // NewConversations returns the conversations kept in store.
 func NewConversations(h *Host, store StateStore) *Conversations {
 	return &Conversations{host: h, store: store}
 }
-
-// Store returns the state store, for listing and editing.
-func (cv *Conversations) Store() StateStore { return cv.store }
 
 // Host returns the host.
 func (cv *Conversations) Host() *Host { return cv.host }
@@ -81,11 +85,22 @@ func (cv *Conversations) AttachResource(ctx context.Context, conv int64, c *Conn
 // attached: the person learns now, not when the context is assembled. One
 // that cannot be reached right now (the server is down) is attached anyway
 // and ranked as unreadable until it can be read.
+//
+// A live conversation (Live) gets the attachment, with that read as its
+// body in use.
 func (cv *Conversations) add(ctx context.Context, c *Conn, a Attachment) (Attachment, error) {
-	if _, err := c.Read(ctx, a.URI, ReadUse); err != nil && !errors.Is(err, ErrTransport) && !errors.Is(err, ErrTimeout) {
+	r := cv.readBody(ctx, c, nil, a, ReadUse)
+	if err := r.item.ReadErr; err != nil && !errors.Is(err, ErrTransport) && !errors.Is(err, ErrTimeout) {
 		return Attachment{}, err
 	}
-	return cv.store.AddAttachment(ctx, a)
+	a, err := cv.store.AddAttachment(ctx, a)
+	if err != nil {
+		return Attachment{}, err
+	}
+	if l := cv.held(a.ConversationID); l != nil {
+		l.added(a, r)
+	}
+	return a, nil
 }
 
 // AttachTemplate expands t with values and attaches the result, with the

@@ -45,10 +45,11 @@ func configuredHost(t *testing.T, opts *hostcore.HostOptions, servers ...hostcor
 func TestAttachByIDAndRank(t *testing.T) {
 	sc := threengramStdio(t)
 	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
-	cv := hostcore.NewConversations(h, openState(t))
+	st := openState(t)
+	cv := hostcore.NewConversations(h, st)
 	ctx := context.Background()
 	acme, globex := conn(t, h, sc, "acme"), conn(t, h, sc, "globex")
-	conv, err := cv.Store().CreateConversation(ctx, "demo")
+	conv, err := cv.Create(ctx, "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +86,9 @@ func TestAttachByIDAndRank(t *testing.T) {
 		t.Fatal(err)
 	}
 	third.Server.Name = "gone"
-	cv.Store().RemoveAttachment(ctx, third.ID)
+	cv.RemoveAttachment(ctx, third.ID)
 	third.ID = 0
-	if _, err := cv.Store().AddAttachment(ctx, third); err != nil {
+	if _, err := st.AddAttachment(ctx, third); err != nil {
 		t.Fatal(err)
 	}
 	p, atts, err := cv.Rank(ctx, conv.ID, nil)
@@ -117,7 +118,7 @@ func TestAttachIDWithoutIDTemplate(t *testing.T) {
 	h := newHost(t, nil)
 	cv := hostcore.NewConversations(h, openState(t))
 	ctx := context.Background()
-	conv, _ := cv.Store().CreateConversation(ctx, "x")
+	conv, _ := cv.Create(ctx, "x")
 	_, err := cv.AttachID(ctx, conv.ID, conn(t, h, everything(t), ""), "1")
 	if !errors.Is(err, hostcore.ErrInvalidParams) || !strings.Contains(err.Error(), "{id}") {
 		t.Errorf("attach by id on a server without an {id} template: %v", err)
@@ -139,7 +140,7 @@ func TestServerMemoryUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, _ := cv.Store().CreateConversation(ctx, "memory")
+	conv, _ := cv.Create(ctx, "memory")
 	a, err := cv.AttachURI(ctx, conv.ID, c, "memory://knowledge-graph")
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func TestPollingFallbackWithInjectedClock(t *testing.T) {
 	cv := hostcore.NewConversations(h, openState(t))
 	ctx := context.Background()
 	c := conn(t, h, p.config(), "")
-	conv, _ := cv.Store().CreateConversation(ctx, "poll")
+	conv, _ := cv.Create(ctx, "poll")
 	a, err := cv.AttachURI(ctx, conv.ID, c, "x://slow")
 	if err != nil {
 		t.Fatal(err)
@@ -237,7 +238,7 @@ func TestResubscribeAfterReconnect(t *testing.T) {
 	cv := hostcore.NewConversations(h, openState(t))
 	ctx := context.Background()
 	c, _ := h.Conn(sc.Name, "")
-	conv, _ := cv.Store().CreateConversation(ctx, "re")
+	conv, _ := cv.Create(ctx, "re")
 	a, err := cv.AttachURI(ctx, conv.ID, c, mcptest.ReadmeURI)
 	if err != nil {
 		t.Fatal(err)

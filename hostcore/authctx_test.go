@@ -80,7 +80,7 @@ func TestLogoutWhileWatcherPolls(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, _, _ := store.IDsWithPrefix(ctx, "acme", "", 1)
-	conv, _ := cv.Store().CreateConversation(ctx, "watched")
+	conv, _ := cv.Create(ctx, "watched")
 	if _, err := cv.AttachURI(ctx, conv.ID, c, "threengram://memory/"+ids[0]); err != nil {
 		t.Fatal(err)
 	}

@@ -100,7 +100,7 @@ func newChatFixture(t *testing.T, opts *hostcore.ChatOptions) chatFixture {
 	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), Grants: st}, tg, ann)
 	cv := hostcore.NewConversations(h, st)
 	ctx := context.Background()
-	conv, _ := cv.Store().CreateConversation(ctx, "chat")
+	conv, _ := cv.Create(ctx, "chat")
 	acme, _ := h.Conn(tg.Name, "acme")
 	ids := someIDs(t, acme)
 	if _, err := cv.AttachID(ctx, conv.ID, acme, ids[0]); err != nil {
@@ -412,7 +412,7 @@ func TestSendSupersession(t *testing.T) {
 	cv := hostcore.NewConversations(h, st)
 	ch := hostcore.NewChat(cv, st, nil)
 	ctx := context.Background()
-	conv, _ := cv.Store().CreateConversation(ctx, "s")
+	conv, _ := cv.Create(ctx, "s")
 	c, _ := h.Conn(sc.Name, "")
 	if _, err := cv.AttachURI(ctx, conv.ID, c, "mem://doc"); err != nil {
 		t.Fatal(err)

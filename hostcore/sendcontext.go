@@ -61,29 +61,18 @@ type readItem struct {
 
 // readAll reads every attachment through the cache, at most
 // readConcurrency at once, keeping each read's cache status and when its
-// body was fetched. Conversations.Rank and Chat.Send share it.
+// body was fetched. Conversations.Rank and Chat.Send share it. Each read
+// goes through the live conversation (reread), so that what a turn sends
+// is what its screens show.
 func (cv *Conversations) readAll(ctx context.Context, atts []Attachment) []readItem {
 	out := make([]readItem, len(atts))
-	now := cv.host.opts.Now.now()
 	sem := make(chan struct{}, readConcurrency)
 	var wg sync.WaitGroup
 	for i, a := range atts {
-		out[i] = readItem{item: itemOf(a), fetchedAt: now}
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			c, err := cv.ConnFor(a)
-			if err != nil {
-				out[i].item.ReadErr = err
-				return
-			}
-			res, err := c.Read(ctx, a.URI, ReadUse)
-			if err != nil {
-				out[i].item.ReadErr = err
-				return
-			}
-			out[i].item.Contents, out[i].cache = res.Contents, res.Cache.Status
-			out[i].fetchedAt = now.Add(-res.Cache.Age)
+			out[i] = cv.reread(ctx, nil, a, rereadUse)
 		})
 	}
 	wg.Wait()

@@ -33,7 +33,7 @@ func chatHarness(t *testing.T, script ...modeltest.Step) (*harness, *chatView, *
 // wireChat gives the window a model loop over its conversations, with
 // models built by the real provider adapters.
 func (h *harness) wireChat() {
-	store := h.cv.Store().(hostcore.TurnStore)
+	store := h.st
 	h.do(func() {
 		h.app.sh.opts.Chat = hostcore.NewChat(h.cv, store, nil)
 		h.app.sh.opts.Models = func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, nil) }

@@ -95,7 +95,7 @@ func (c *chatView) loadTools() {
 		if err != nil {
 			return found{}, err
 		}
-		atts, err := c.sh.cv.Store().Attachments(ctx, conv)
+		atts, err := c.sh.cv.Attachments(ctx, conv)
 		var names []string
 		for _, a := range atts {
 			if !slices.Contains(names, a.Server.Name) {

@@ -70,7 +70,7 @@ func TestCompareMarksTurns(t *testing.T) {
 	ids := h.memoryIDs("acme", "m", 1)
 	h.attachIDs(ids[0])
 	uri := "threengram://memory/" + ids[0]
-	store := h.cv.Store().(hostcore.TurnStore)
+	store := h.st
 	var conv int64
 	h.do(func() {
 		h.app.sh.opts.Chat = hostcore.NewChat(h.cv, store, nil)

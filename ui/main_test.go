@@ -40,6 +40,7 @@ type harness struct {
 	dir  string
 	host *hostcore.Host
 	cv   *hostcore.Conversations
+	st   *state.Store // the conversations' (and turns') store under cv
 	app  *App
 	// extra are built-in servers beside the usual ones, and oauth the
 	// host's sign-in options (nil: off); set them before open.
@@ -112,7 +113,7 @@ func (h *harness) open() {
 	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock, OAuth: h.oauth,
 		Builtin: append([]hostcore.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
 			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...)})
-	h.cv = hostcore.NewConversations(h.host, st)
+	h.cv, h.st = hostcore.NewConversations(h.host, st), st
 	h.do(func() {
 		h.app = New(h.fa, h.cv, &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
 			AfterFirstFrame: h.afterFirstFrame})

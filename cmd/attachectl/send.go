@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -19,9 +18,9 @@ func (a *app) chat() (*hostcore.Chat, *hostcore.Conversations, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	store, ok := cv.Store().(hostcore.TurnStore)
-	if !ok {
-		return nil, nil, errors.New("the state store keeps no turns")
+	store, err := a.stateStore() // opened by conversations: it keeps the turns too
+	if err != nil {
+		return nil, nil, err
 	}
 	return hostcore.NewChat(cv, store, nil), cv, nil
 }
