@@ -210,9 +210,6 @@ func overlay(specific, general pack.Annotations) pack.Annotations {
 	return out
 }
 
-// readConcurrency bounds the reads Rank runs at once.
-const readConcurrency = 8
-
 // Rank reads every attachment of conv through the cache and packs them
 // under the budget (see pack.Rank). Unreadable attachments are ranked with their
 // error. The attachments are returned in the order of the items.

@@ -81,6 +81,7 @@ type Conn struct {
 	acks     ackWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo completionMemo
+	defs toolDefs // the tools of the last listing (toolcall.go)
 
 	onUpdate  hooks[func(uri string)]
 	onList    hooks[func()]

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,6 +48,15 @@ type HostOptions struct {
 	// server's command or URL (see TransportFactory): tests connect
 	// in-process servers through mcp.NewInMemoryTransports.
 	Transport TransportFactory
+	// Elicit asks the person when a server asks for input (elicitation,
+	// form mode: elicit.go). The host declares the elicitation capability
+	// only when it is set; nil leaves it undeclared, and a server that asks
+	// anyway gets an error.
+	Elicit Elicitor
+	// ReadsPerConn bounds the reads in flight to one server as one account,
+	// and ReadsInAll those to all servers (see readlimit.go); 0 means
+	// DefaultReadsPerConn and DefaultReadsInAll.
+	ReadsPerConn, ReadsInAll int
 	// Grants keeps the consent gate's "Always" grants (the state
 	// package's store); nil keeps them in memory for the host's life.
 	Grants GrantStore
@@ -81,8 +91,11 @@ type Host struct {
 
 	handshakes handshakeMemory // how each server was last opened, by identity
 
-	flights   singleflight.Group
-	questions map[string]*question // inputs being asked for, by server and id
+	flights singleflight.Group
+	reads   *readGate // read slots, per connection and in all
+
+	diskFullTold atomic.Bool          // a cache write found the disk full, and the log said so
+	questions    map[string]*question // inputs being asked for, by server and id
 
 	genMu       sync.Mutex
 	generations map[CacheKey]uint64 // key -> epoch of its last invalidation; see generation
@@ -129,6 +142,7 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	h.hurry, h.hurryNow = context.WithCancel(context.Background())
 	h.closing, h.closeNow = context.WithCancel(context.Background())
 	h.guard = &watchdog{log: h.log}
+	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	h.consent = newConsent(h, h.opts.Grants)
 	return h
 }

@@ -123,7 +123,9 @@ func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*
 		}
 		obs := make([]lab.Observation, 0, len(turns))
 		for _, t := range turns {
-			if err := ctx.Err(); err != nil {
+			if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
+				return nil, newError(KindTimeout, err, "the replay ran out of time")
+			} else if err != nil {
 				return nil, newError(KindCanceled, err, "the replay was stopped")
 			}
 			ob, err := run.turn(ctx, t)

@@ -59,19 +59,18 @@ type readItem struct {
 	fetchedAt time.Time
 }
 
-// readAll reads every attachment through the cache, at most
-// readConcurrency at once, keeping each read's cache status and when its
-// body was fetched. Conversations.Rank and Chat.Send share it. Each read
-// goes through the live conversation (reread), so that what a turn sends
-// is what its screens show.
+// readAll reads every attachment through the cache, all at once: the
+// host bounds the reads that go to servers, per connection and in all
+// (readlimit.go), so that a slow server holds up its own reads only. It
+// keeps each read's cache status and when its body was fetched.
+// Conversations.Rank and Chat.Send share it. Each read goes through the
+// live conversation (reread), so that what a turn sends is what its
+// screens show.
 func (cv *Conversations) readAll(ctx context.Context, atts []Attachment) []readItem {
 	out := make([]readItem, len(atts))
-	sem := make(chan struct{}, readConcurrency)
 	var wg sync.WaitGroup
 	for i, a := range atts {
 		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
 			out[i] = cv.reread(ctx, nil, a, rereadUse)
 		})
 	}

@@ -184,7 +184,7 @@ func sameCredentials(a, b Account) bool {
 // AddImport records another host's config file as a source of servers and
 // saves the config.
 func (h *Host) AddImport(ctx context.Context, src ImportSource) ([]ServerConfig, error) {
-	servers, err := h.cfg.AddImport(src)
+	servers, err := h.cfg.AddImport(ctx, src)
 	if err != nil {
 		return nil, err
 	}

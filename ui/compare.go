@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -157,7 +156,7 @@ func (c *compareView) chooseReplay() {
 			return
 		}
 		defer r.Close()
-		b, err := io.ReadAll(io.LimitReader(r, 256<<20))
+		b, err := hostcore.ReadNamedStream(c.sh.ctx, r.URI().Name(), r, lab.MaxReplayBytes) // refused over the cap, never cut
 		if err == nil {
 			err = c.useReplay(r.URI().Name(), b)
 		}

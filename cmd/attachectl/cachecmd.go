@@ -30,6 +30,9 @@ func (a *app) cacheCmd() *cobra.Command {
 			}
 			fmt.Fprintf(a.stdout, "%d entries, %d bytes (bound %d) in %s\n", st.Entries, st.Bytes, st.MaxBytes, st.Path)
 			fmt.Fprintf(a.stdout, "public %d, private %d\n", st.Public, st.Private)
+			if st.ReadOnly {
+				fmt.Fprintln(a.stdout, "read-only: the disk is full, so nothing new is stored")
+			}
 			accounts := make([]string, 0, len(st.ByAccount))
 			for acct := range st.ByAccount {
 				accounts = append(accounts, acct)

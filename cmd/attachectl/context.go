@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -43,8 +44,14 @@ func (a *app) stateStore() (*state.Store, error) {
 		return nil, err
 	}
 	s, err := state.Open(state.DefaultPath(dataDir), nil)
-	if err != nil {
+	switch {
+	case errors.Is(err, state.ErrDiskFull):
+		return nil, hostcore.NewDiskFullError("opening the conversations in "+dataDir, err)
+	case err != nil:
 		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the conversations in %s: %v", dataDir, err))
+	}
+	if s.ReadOnly() {
+		fmt.Fprintf(a.stderr, "attachectl: warning: the disk is full: the conversations in %s can be read, not changed\n", dataDir)
 	}
 	a.st, a.state = s, s
 	return s, nil

@@ -2,10 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -66,7 +66,7 @@ func (f *labFlags) add(cmd *cobra.Command, strategiesFlag bool) {
 
 // runLab reads the replay and runs it.
 func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.LabReport, error) {
-	turns, source, synthetic, err := a.readReplay(args, f.bundled)
+	turns, source, synthetic, err := a.readReplay(cmd.Context(), args, f.bundled)
 	if err != nil {
 		return nil, err
 	}
@@ -108,10 +108,14 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.
 }
 
 // readReplay reads the replay named by args ("-" is stdin), or the
-// bundled one. A file that is the bundled replay is synthetic too.
-func (a *app) readReplay(args []string, bundled bool) ([]lab.Turn, string, bool, error) {
+// bundled one, within the command's budget: a file that is not a regular
+// one (a FIFO, /dev/zero) is refused at once, a file or stdin over
+// lab.MaxReplayBytes too, and a stdin that never ends stops with the
+// budget or a signal. A file that is the bundled replay is synthetic too.
+func (a *app) readReplay(ctx context.Context, args []string, bundled bool) ([]lab.Turn, string, bool, error) {
 	var data []byte
 	var source string
+	var err error
 	switch {
 	case bundled && len(args) > 0:
 		return nil, "", false, usageError("give a replay file or --bundled, not both")
@@ -120,20 +124,22 @@ func (a *app) readReplay(args []string, bundled bool) ([]lab.Turn, string, bool,
 	case len(args) != 1:
 		return nil, "", false, usageError("name a replay file (JSON Lines; - for stdin), or give --bundled")
 	case args[0] == "-":
-		b, err := io.ReadAll(io.LimitReader(a.stdin, 256<<20))
-		if err != nil {
-			return nil, "", false, usageError("reading the replay from stdin: " + err.Error())
-		}
-		data, source = b, "stdin"
+		data, err = hostcore.ReadNamedStream(ctx, "the replay on stdin", a.stdin, lab.MaxReplayBytes)
+		source = "stdin"
 	default:
-		b, err := os.ReadFile(args[0])
-		if err != nil {
-			return nil, "", false, hostcore.NewError(hostcore.KindNotFound, fmt.Sprintf("reading the replay: %v", err))
-		}
-		data, source = b, args[0]
+		data, err = hostcore.ReadNamedFile(ctx, "the replay", args[0], lab.MaxReplayBytes)
+		source = args[0]
 	}
-	turns, err := lab.Parse(bytes.NewReader(data))
 	if err != nil {
+		return nil, "", false, err
+	}
+	turns, err := lab.ParseContext(ctx, bytes.NewReader(data))
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nil, "", false, hostcore.NewError(hostcore.KindTimeout, "the time ran out while reading "+source)
+	case ctx.Err() != nil:
+		return nil, "", false, hostcore.NewError(hostcore.KindCanceled, "stopped while reading "+source)
+	case err != nil:
 		return nil, "", false, usageError(fmt.Sprintf("%s is not a replay: %v", source, err))
 	}
 	return turns, source, bytes.Equal(data, assets.Replay), nil
@@ -281,9 +287,9 @@ Compare window), and needs nothing without any.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var relevant map[int][]string
 			if relevantFile != "" {
-				b, err := os.ReadFile(relevantFile)
+				b, err := hostcore.ReadNamedFile(cmd.Context(), "the relevance file", relevantFile, lab.MaxReplayBytes)
 				if err != nil {
-					return hostcore.NewError(hostcore.KindNotFound, fmt.Sprintf("reading the relevance file: %v", err))
+					return err
 				}
 				if relevant, err = hostcore.ParseRelevance(b); err != nil {
 					return err

@@ -227,10 +227,21 @@ func ratio(n, d int, empty float64) float64 {
 	return float64(n) / float64(d)
 }
 
+// uniq returns the distinct values of s, in the order first seen.
 func uniq(s []string) []string {
 	var out []string
+	if len(s) <= 16 { // a scan costs less than a map
+		for _, v := range s {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]bool, len(s))
 	for _, v := range s {
-		if !slices.Contains(out, v) {
+		if !seen[v] {
+			seen[v] = true
 			out = append(out, v)
 		}
 	}
