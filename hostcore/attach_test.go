@@ -5,8 +5,8 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +43,7 @@ func configuredHost(t *testing.T, opts *hostcore.HostOptions, servers ...hostcor
 }
 
 func TestAttachByIDAndRank(t *testing.T) {
-	sc := threengramStdio(t)
+	sc := threengramMem(t)
 	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
 	st := openState(t)
 	cv := hostcore.NewConversations(h, st)
@@ -119,7 +119,7 @@ func TestAttachIDWithoutIDTemplate(t *testing.T) {
 	cv := hostcore.NewConversations(h, openState(t))
 	ctx := context.Background()
 	conv, _ := cv.Create(ctx, "x")
-	_, err := cv.AttachID(ctx, conv.ID, conn(t, h, everything(t), ""), "1")
+	_, err := cv.AttachID(ctx, conv.ID, conn(t, h, mcptestMem(t, mcptest.ModeV2026, nil), ""), "1")
 	if !errors.Is(err, hostcore.ErrInvalidParams) || !strings.Contains(err.Error(), "{id}") {
 		t.Errorf("attach by id on a server without an {id} template: %v", err)
 	}
@@ -233,38 +233,42 @@ func TestPollingFallbackWithInjectedClock(t *testing.T) {
 // TestResubscribeAfterReconnect: the server dies; the watcher's next pass
 // reconnects and subscribes again, and updates arrive on the new session.
 func TestResubscribeAfterReconnect(t *testing.T) {
-	sc := mcptestStdio(t, mcptest.ModeV2025Nov)
-	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
-	cv := hostcore.NewConversations(h, openState(t))
-	ctx := context.Background()
-	c, _ := h.Conn(sc.Name, "")
-	conv, _ := cv.Create(ctx, "re")
-	a, err := cv.AttachURI(ctx, conv.ID, c, mcptest.ReadmeURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := cv.Watch(ctx, conv.ID, &hostcore.WatchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := w.State(a.ID); st.Mode != hostcore.WatchSubscribed {
-		t.Fatalf("mode %s; want subscribed", st.Mode)
-	}
-	syscall.Kill(c.Info().PID, syscall.SIGKILL)
-	deadline := time.Now().Add(10 * time.Second)
-	for c.Info().State == hostcore.StateConnected && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	w.Poll(ctx) // reconnects; the hook subscribes again
-	cs, err := c.Session(ctx)
-	if err != nil || c.Info().Connects != 2 {
-		t.Fatalf("after the watcher's pass: %d connects, %v", c.Info().Connects, err)
-	}
-	for st, _ := w.State(a.ID); !st.Stale; st, _ = w.State(a.ID) {
-		if time.Now().After(deadline) {
+	synctest.Test(t, func(t *testing.T) {
+		sc, mt := mcptestMemT(t, mcptest.ModeV2025Nov, nil)
+		h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
+		cv := hostcore.NewConversations(h, openState(t))
+		ctx := context.Background()
+		c, _ := h.Conn(sc.Name, "")
+		conv, _ := cv.Create(ctx, "re")
+		a, err := cv.AttachURI(ctx, conv.ID, c, mcptest.ReadmeURI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := cv.Watch(ctx, conv.ID, &hostcore.WatchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		if st, _ := w.State(a.ID); st.Mode != hostcore.WatchSubscribed {
+			t.Fatalf("mode %s; want subscribed", st.Mode)
+		}
+		mt.Drop() // the server dies
+		synctest.Wait()
+		if st := c.Info().State; st != hostcore.StateDisconnected {
+			t.Fatalf("state %s after the server died; want disconnected", st)
+		}
+		w.Poll(ctx) // reconnects; the hook subscribes again
+		cs, err := c.Session(ctx)
+		if err != nil || c.Info().Connects != 2 {
+			t.Fatalf("after the watcher's pass: %d connects, %v", c.Info().Connects, err)
+		}
+		synctest.Wait() // the resubscription
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{"uri": mcptest.ReadmeURI}}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if st, _ := w.State(a.ID); !st.Stale {
 			t.Fatal("no update arrived on the new session: not subscribed again")
 		}
-		cs.CallTool(ctx, &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{"uri": mcptest.ReadmeURI}})
-		time.Sleep(50 * time.Millisecond)
-	}
+	})
 }

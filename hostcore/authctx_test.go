@@ -345,7 +345,7 @@ func TestInputAskedOnceAndWithdrawn(t *testing.T) {
 // the last borrower gives its subscription back.
 func TestSubscriptionsCounted(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, mcptestStdio(t, "v2025-11"), "")
+	c := conn(t, h, mcptestMem(t, "v2025-11", nil), "")
 	ctx := context.Background()
 	if _, err := c.Session(ctx); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package hostcore_test
 
 import (
-	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -108,12 +107,18 @@ func threengramMemOf(t testing.TB, store *threengram.Store) hostcore.ServerConfi
 
 // mcptestMem is a test mode in-process, as mcptestStdio is over stdio.
 func mcptestMem(t testing.TB, mode string, opts *mcptest.Options) hostcore.ServerConfig {
+	sc, _ := mcptestMemT(t, mode, opts)
+	return sc
+}
+
+// mcptestMemT is mcptestMem, with the transport (to hang its servers up).
+func mcptestMemT(t testing.TB, mode string, opts *mcptest.Options) (hostcore.ServerConfig, *mcptest.ModeTransport) {
 	t.Helper()
 	mt, err := mcptest.NewModeTransport(mode, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serveInProcess(t, mode, func(hostcore.Account) mcp.Transport { return mt })
+	return serveInProcess(t, mode, func(hostcore.Account) mcp.Transport { return mt }), mt
 }
 
 // serverMem serves one go-sdk server in-process, and returns the transport
@@ -122,6 +127,3 @@ func serverMem(t testing.TB, name string, srv *mcp.Server) (hostcore.ServerConfi
 	st := mcptest.NewServerTransport(srv)
 	return serveInProcess(t, name, func(hostcore.Account) mcp.Transport { return st }), st
 }
-
-// ctxBG is the background context, for brevity.
-var ctxBG = context.Background()

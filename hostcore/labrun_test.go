@@ -36,7 +36,7 @@ func labReplay(t *testing.T, a, b string) []lab.Turn {
 
 func TestRunLab(t *testing.T) {
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ids := someIDs(t, c)
 	turns := labReplay(t, ids[0], ids[1])
 	var progress []int
@@ -110,7 +110,7 @@ func TestRunLab(t *testing.T) {
 // A live run asks the model and makes the calls it asks for.
 func TestRunLabLive(t *testing.T) {
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ids := someIDs(t, c)
 	turns := labReplay(t, ids[0], ids[1])[:2]
 	// Turn 1: the model fetches b (not what it needs), then answers; turn 2:

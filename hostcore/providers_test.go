@@ -22,7 +22,7 @@ func TestHostEditsProviders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := hostcore.NewHost(cfg, nil)
+	h := hostcore.NewHost(cfg, withInProcess(nil))
 	defer h.Close()
 	ctx := context.Background()
 	local := hostcore.ProviderConfig{Name: "local", Kind: hostcore.ProviderOpenAI, BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.2"}

@@ -78,7 +78,7 @@ func (st *stuckServer) unstick() {
 // took them all and the fast server's read waited for it.
 func TestSlowServerHoldsUpOnlyItsOwnReads(t *testing.T) {
 	ctx := context.Background()
-	slow, fast := newStuckServer(t), threengramStdio(t)
+	slow, fast := newStuckServer(t), threengramMem(t)
 	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, slow.config(), fast)
 	st := openState(t)
 	cv := hostcore.NewConversations(h, st)

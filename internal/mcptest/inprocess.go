@@ -66,6 +66,9 @@ func (t *ServerTransport) Connects() int {
 type ModeTransport struct {
 	name string
 	opts *Options
+
+	mu      sync.Mutex
+	running []func() // hang up each mode started
 }
 
 // NewModeTransport returns a transport to the mode name.
@@ -81,10 +84,36 @@ func NewModeTransport(name string, opts *Options) (*ModeTransport, error) {
 func (t *ModeTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	fromServer, serverOut := io.Pipe()
 	serverIn, toServer := io.Pipe()
-	go func() {
-		err := ServeStdio(context.Background(), t.name, serverIn, serverOut, t.opts)
-		serverIn.CloseWithError(err)
+	hangUp := func() {
+		serverIn.CloseWithError(io.ErrClosedPipe)
 		serverOut.CloseWithError(io.EOF)
+	}
+	t.mu.Lock()
+	t.running = append(t.running, hangUp)
+	t.mu.Unlock()
+	go func() {
+		ServeStdio(context.Background(), t.name, serverIn, serverOut, t.opts)
+		hangUp()
 	}()
 	return (&mcp.IOTransport{Reader: fromServer, Writer: toServer}).Connect(ctx)
+}
+
+// Drop hangs up every mode started so far, as servers that die would, and
+// reports how many there were.
+func (t *ModeTransport) Drop() int {
+	t.mu.Lock()
+	running := t.running
+	t.running = nil
+	t.mu.Unlock()
+	for _, hangUp := range running {
+		hangUp()
+	}
+	return len(running)
+}
+
+// Connects counts the modes started and not dropped.
+func (t *ModeTransport) Connects() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.running)
 }
