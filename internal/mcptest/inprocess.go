@@ -52,7 +52,7 @@ func (t *ServerTransport) Drop() int {
 	return len(ss)
 }
 
-// Connects counts the sessions connected, dropped or not.
+// Connects counts the sessions connected since the last Drop.
 func (t *ServerTransport) Connects() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
