@@ -224,8 +224,9 @@ func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *pack.RankOp
 // Items reads every attachment of conv through the cache and returns them
 // as items to rank, in the order of the attachments, which it also
 // returns. An unreadable attachment is an item with its error. A screen
-// keeps them and ranks them again with a pack.Ranker when the budget, a pin or
-// a priority changes (see ItemOf), reading nothing again.
+// follows a conversation through Live instead, which keeps the items: it
+// ranks them again with a pack.Ranker when the budget, a pin or a
+// priority changes, reading nothing again.
 func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*pack.Item, []Attachment, error) {
 	atts, err := cv.store.Attachments(ctx, conv)
 	if err != nil {
@@ -237,15 +238,6 @@ func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*pack.Item, [
 		items[i] = r.item
 	}
 	return items, atts, nil
-}
-
-// ItemOf returns a copy of it with a's pin and priority override: what a
-// screen ranks after the person changed them, without reading the body
-// again.
-func ItemOf(it *pack.Item, a Attachment) *pack.Item {
-	c := *it
-	c.Pinned, c.PriorityOverride = a.Pinned, a.PriorityOverride
-	return &c
 }
 
 func itemOf(a Attachment) *pack.Item {
