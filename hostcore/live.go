@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -89,6 +91,7 @@ type Live struct {
 	removed map[int64]Attachment // removed in this session, for a restore
 
 	observers hooks[func(LiveChange)]
+	loads     singleflight.Group // Loads at the same time share one
 }
 
 // liveEntry is a LiveItem and the newer body a poll found, not yet in use.
@@ -147,8 +150,14 @@ func (l *Live) publish(ch LiveChange) {
 }
 
 // Load lists the conversation's attachments and reads each (through the
-// cache), and tells the observers. A second Load lists and reads again.
+// cache), and tells the observers. A later Load lists and reads again;
+// Loads at the same time (a screen's and its watcher's) share one.
 func (l *Live) Load(ctx context.Context) error {
+	_, err, _ := l.loads.Do("load", func() (any, error) { return nil, l.load(ctx) })
+	return err
+}
+
+func (l *Live) load(ctx context.Context) error {
 	atts, err := l.cv.store.Attachments(ctx, l.conv)
 	if err != nil {
 		return err
