@@ -2,6 +2,7 @@ package hostcore_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -239,4 +240,84 @@ func TestWatcherRunOnInjectedClock(t *testing.T) {
 		cancel()
 		<-ran
 	})
+}
+
+// fakeClock is a clock a test moves: Sleep moves it by the duration asked
+// for at once, and records it.
+type fakeClock struct {
+	mu     sync.Mutex
+	t      time.Time
+	slept  []time.Duration
+	wakeup chan struct{} // told after each Sleep
+}
+
+func (f *fakeClock) Now() time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.t
+}
+
+func (f *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	f.t = f.t.Add(d)
+	f.slept = append(f.slept, d)
+	f.mu.Unlock()
+	f.wakeup <- struct{}{}
+	return nil
+}
+
+// The Watcher takes its clock from WatchOptions (Now, Sleep), on the wall
+// clock's time: Run asks the injected Sleep for the time until the next
+// check, as the injected Now tells it, and checks the item once per
+// interval of that clock, however little real time has passed.
+func TestWatcherSleepsOnInjectedClock(t *testing.T) {
+	notes := newNoteServer("2025-11-25", false, map[string]string{"note://a": "one"})
+	sc, _ := serverMem(t, "notes", notes.srv)
+	h := configuredHost(t, nil, sc)
+	cv := hostcore.NewConversations(h, openState(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	conv, _ := cv.Create(ctx, "polled")
+	a, err := cv.AttachURI(ctx, conv.ID, conn(t, h, sc, ""), "note://a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &fakeClock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), wakeup: make(chan struct{})}
+	w, err := cv.Watch(ctx, conv.ID, &hostcore.WatchOptions{Interval: time.Hour, Jitter: func() float64 { return 0 },
+		Now: clock.Now, Sleep: clock.Sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	reads := notes.counts(notes.reads, "note://a")
+	ran := make(chan struct{})
+	go func() { w.Run(ctx); close(ran) }()
+	for range 3 {
+		select {
+		case <-clock.wakeup:
+		case <-time.After(10 * time.Second): // a deadline, not a wait: the fake clock answers at once
+			t.Fatal("Run did not sleep on the injected clock")
+		}
+	}
+	cancel()
+	go func() {
+		for range clock.wakeup {
+		}
+	}()
+	<-ran
+	clock.mu.Lock()
+	slept := slices.Clone(clock.slept[:3])
+	clock.mu.Unlock()
+	if want := []time.Duration{time.Hour, time.Hour, time.Hour}; !slices.Equal(slept, want) {
+		t.Errorf("Run slept %v; want an hour each time, the interval on the injected clock", slept)
+	}
+	if n := notes.counts(notes.reads, "note://a") - reads; n < 2 || n > 3 {
+		t.Errorf("%d checks after three hours of the injected clock; want one an hour", n)
+	}
+	if st, _ := w.State(a.ID); !st.CheckedAt.After(time.Date(2026, 1, 1, 1, 59, 0, 0, time.UTC)) {
+		t.Errorf("checked at %v; want the injected clock's time", st.CheckedAt)
+	}
 }

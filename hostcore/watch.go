@@ -274,13 +274,14 @@ func (w *Watcher) changed(id int64) {
 }
 
 // next schedules it's next check: the interval, doubled per consecutive
-// failure up to maxPollBackoff, plus up to a tenth of jitter.
+// failure up to maxPollBackoff (an interval longer than that is never
+// shortened), plus up to a tenth of jitter.
 func (w *Watcher) next(it *watchItem) time.Time {
-	d := w.opts.Interval
-	for i := 0; i < it.Failures && d < maxPollBackoff; i++ {
+	d, ceiling := w.opts.Interval, max(maxPollBackoff, w.opts.Interval)
+	for i := 0; i < it.Failures && d < ceiling; i++ {
 		d *= 2
 	}
-	d = min(d, maxPollBackoff)
+	d = min(d, ceiling)
 	d += time.Duration(w.opts.Jitter() * float64(d) / 10)
 	return it.CheckedAt.Add(d)
 }
