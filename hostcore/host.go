@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // HostOptions configures a Host. The zero value is usable.
@@ -164,6 +166,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Config returns the host's config.
 func (h *Host) Config() *Config { return h.cfg }
 
+// Clock returns the host's clock (HostOptions.Now; nil means time.Now),
+// for the features over the host that keep its time.
+func (h *Host) Clock() Clock { return h.opts.Now }
+
 // Servers returns every server the host knows: configured, imported, built in.
 func (h *Host) Servers() []ServerConfig { return h.cfg.All(h.opts.Builtin...) }
 
@@ -192,7 +198,7 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	if c, ok := h.conns[key]; ok {
 		return c, nil
 	}
-	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity,
+	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: wire.NewTap(h.opts.Now), identity: key.identity,
 		connecting: make(chan struct{}, 1)}
 	if h.closed {
 		c.closed, c.info.State = true, StateClosed // Close is final: a closed host connects to nothing

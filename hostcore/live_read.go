@@ -142,3 +142,12 @@ func sameError(a, b error) bool {
 	}
 	return a.Error() == b.Error()
 }
+
+// readItem is one read of an attachment: its item for pack.Rank (with the
+// body, or the error that kept it), how the cache answered, and when the
+// body was fetched from the server.
+type readItem struct {
+	item      *pack.Item
+	cache     CacheStatus
+	fetchedAt time.Time
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/attache/attache/hostcore/config"
 	"html"
 	"net"
 	"net/http"
@@ -69,15 +70,6 @@ type SignInPage struct {
 	URL string
 }
 
-// OAuthClient is a client pre-registered with a server's authorization
-// server, from the config. Its secret may be a ${input:} or ${env:}
-// placeholder, so that the config file keeps none.
-type OAuthClient struct {
-	ClientID     string   `json:"clientId"`
-	ClientSecret string   `json:"clientSecret,omitempty"`
-	Scopes       []string `json:"scopes,omitempty"`
-}
-
 // maxStepUps bounds step-up sign-ins (403 insufficient_scope) per
 // connection, so that a server that never accepts the scopes it asks for
 // cannot make the host ask for ever.
@@ -121,7 +113,7 @@ func newOAuthHandler(c *Conn, a *authContext) *oauthHandler {
 	if c.host.opts.OAuth == nil || !c.Server.IsHTTP() || ownCredential(a.url, a.headers) {
 		return nil
 	}
-	return &oauthHandler{c: c, key: GrantKey{Resource: canonicalURL(a.url), Account: c.Account.Name}}
+	return &oauthHandler{c: c, key: GrantKey{Resource: config.CanonicalURL(a.url), Account: c.Account.Name}}
 }
 
 // ownCredential reports whether an HTTP server is reached with a
@@ -550,7 +542,7 @@ func (h *Host) GrantOf(ctx context.Context, sc ServerConfig, account string) (*G
 	if err != nil || !sc.IsHTTP() {
 		return nil, err
 	}
-	return h.tokens().Load(ctx, GrantKey{Resource: canonicalURL(sc.URL), Account: acct.Name})
+	return h.tokens().Load(ctx, GrantKey{Resource: config.CanonicalURL(sc.URL), Account: acct.Name})
 }
 
 // Login signs account in to an HTTP server: it logs the account out (an
@@ -571,7 +563,7 @@ func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Gra
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.Session(ctx); err != nil {
+	if _, err := c.session(ctx); err != nil {
 		// The person may have taken longer than the connect timeout: the
 		// grant is kept all the same, so connect again with it.
 		o := c.oauthOf()
@@ -581,7 +573,7 @@ func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Gra
 		if g, _, _ := o.current(ctx); g == nil {
 			return nil, err
 		}
-		if _, err := c.Session(ctx); err != nil {
+		if _, err := c.session(ctx); err != nil {
 			return nil, err
 		}
 	}

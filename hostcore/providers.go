@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/attache/attache/hostcore/models"
 )
 
 // The model providers of the config are edited through the Host, as its
@@ -14,7 +16,7 @@ import (
 
 // AddProvider adds a provider to the config and saves it. A provider of
 // that name must not exist yet.
-func (h *Host) AddProvider(ctx context.Context, pc ProviderConfig) error {
+func (h *Host) AddProvider(ctx context.Context, pc models.Provider) error {
 	if err := pc.Validate(); err != nil {
 		return err
 	}
@@ -26,7 +28,7 @@ func (h *Host) AddProvider(ctx context.Context, pc ProviderConfig) error {
 
 // ReplaceProvider stores a changed entry of an existing provider (by name),
 // in its place, and saves the config.
-func (h *Host) ReplaceProvider(ctx context.Context, pc ProviderConfig) error {
+func (h *Host) ReplaceProvider(ctx context.Context, pc models.Provider) error {
 	if err := pc.Validate(); err != nil {
 		return err
 	}
@@ -49,7 +51,7 @@ func (h *Host) RemoveProvider(ctx context.Context, name string) error {
 }
 
 func (h *Host) hasProvider(name string) bool {
-	return slices.ContainsFunc(h.cfg.ProviderList(), func(p ProviderConfig) bool { return p.Name == name })
+	return slices.ContainsFunc(h.cfg.ProviderList(), func(p models.Provider) bool { return p.Name == name })
 }
 
 // editProviders applies edit and saves the config; if either fails, the
@@ -63,9 +65,7 @@ func (h *Host) editProviders(edit func() error) error {
 		}
 	}
 	if err != nil {
-		h.cfg.mu.Lock()
-		h.cfg.Providers = before
-		h.cfg.mu.Unlock()
+		h.cfg.RestoreProviders(before)
 	}
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // Providers are edited through the Host, as servers are: each edit is
@@ -25,9 +26,9 @@ func TestHostEditsProviders(t *testing.T) {
 	h := hostcore.NewHost(cfg, withInProcess(nil))
 	defer h.Close()
 	ctx := context.Background()
-	local := hostcore.ProviderConfig{Name: "local", Kind: hostcore.ProviderOpenAI, BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.2"}
-	claude := hostcore.ProviderConfig{Name: "claude", Kind: hostcore.ProviderAnthropic, Model: "claude-sonnet-4-5"}
-	saved := func() []hostcore.ProviderConfig {
+	local := models.Provider{Name: "local", Kind: models.OpenAI, BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.2"}
+	claude := models.Provider{Name: "claude", Kind: models.Anthropic, Model: "claude-sonnet-4-5"}
+	saved := func() []models.Provider {
 		t.Helper()
 		again, err := hostcore.LoadConfig(path)
 		if err != nil {
@@ -35,7 +36,7 @@ func TestHostEditsProviders(t *testing.T) {
 		}
 		return again.ProviderList()
 	}
-	for _, p := range []hostcore.ProviderConfig{local, claude} {
+	for _, p := range []models.Provider{local, claude} {
 		if err := h.AddProvider(ctx, p); err != nil {
 			t.Fatal(err)
 		}
@@ -47,13 +48,13 @@ func TestHostEditsProviders(t *testing.T) {
 	if err := h.ReplaceProvider(ctx, local); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]hostcore.ProviderConfig{local, claude}, saved()); diff != "" {
+	if diff := cmp.Diff([]models.Provider{local, claude}, saved()); diff != "" {
 		t.Errorf("saved after replacing local, in its place (-want +got):\n%s", diff)
 	}
-	if err := h.ReplaceProvider(ctx, hostcore.ProviderConfig{Name: "ghost", Kind: hostcore.ProviderOpenAI, Model: "m"}); !errors.Is(err, hostcore.ErrNotFound) {
+	if err := h.ReplaceProvider(ctx, models.Provider{Name: "ghost", Kind: models.OpenAI, Model: "m"}); !errors.Is(err, hostcore.ErrNotFound) {
 		t.Errorf("replacing a provider that is not there: %v; want not found", err)
 	}
-	if err := h.AddProvider(ctx, hostcore.ProviderConfig{Name: "bad", Kind: "x", Model: "m"}); !errors.Is(err, hostcore.ErrUsage) {
+	if err := h.AddProvider(ctx, models.Provider{Name: "bad", Kind: "x", Model: "m"}); !errors.Is(err, hostcore.ErrUsage) {
 		t.Errorf("adding an invalid provider: %v; want a usage error", err)
 	}
 	if err := h.RemoveProvider(ctx, "local"); err != nil {
@@ -62,7 +63,7 @@ func TestHostEditsProviders(t *testing.T) {
 	if err := h.RemoveProvider(ctx, "local"); !errors.Is(err, hostcore.ErrNotFound) {
 		t.Errorf("removing local twice: %v; want not found", err)
 	}
-	if diff := cmp.Diff([]hostcore.ProviderConfig{claude}, saved()); diff != "" {
+	if diff := cmp.Diff([]models.Provider{claude}, saved()); diff != "" {
 		t.Errorf("saved after removing local (-want +got):\n%s", diff)
 	}
 	// A save that fails (the config's directory is now a file) changes nothing.
@@ -79,7 +80,7 @@ func TestHostEditsProviders(t *testing.T) {
 	if err := h.AddProvider(ctx, local); err == nil {
 		t.Fatal("adding with a config that cannot be saved succeeded")
 	}
-	if diff := cmp.Diff([]hostcore.ProviderConfig{claude}, h.Config().ProviderList()); diff != "" {
+	if diff := cmp.Diff([]models.Provider{claude}, h.Config().ProviderList()); diff != "" {
 		t.Errorf("providers after failed saves (-want +got):\n%s", diff)
 	}
 }

@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"errors"
+	"github.com/attache/attache/hostcore/config"
 	"maps"
 	"os"
 )
@@ -102,7 +103,7 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 		}
 	}
 	if sc.IsHTTP() {
-		errs = append(errs, h.tokens().Delete(ctx, GrantKey{Resource: canonicalURL(sc.URL), Account: account}))
+		errs = append(errs, h.tokens().Delete(ctx, GrantKey{Resource: config.CanonicalURL(sc.URL), Account: account}))
 	}
 	h.mu.Lock()
 	delete(h.inputs, sc.Name)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // credentialRoundTripper sends the authorization context's headers to the
@@ -37,14 +39,14 @@ type credentialRoundTripper struct {
 	base    http.RoundTripper
 	origin  string
 	headers map[string]string
-	tap     *Tap
+	tap     *wire.Tap
 	maxBody int64
 	now     func() time.Time
 	sleep   func(context.Context, time.Duration) error
 	hurry   context.Context
 }
 
-func newCredentialRoundTripper(base http.RoundTripper, auth *authContext, tap *Tap, maxBody int64) *credentialRoundTripper {
+func newCredentialRoundTripper(base http.RoundTripper, auth *authContext, tap *wire.Tap, maxBody int64) *credentialRoundTripper {
 	rt := &credentialRoundTripper{base: base, headers: auth.headers, tap: tap, maxBody: maxBody, now: time.Now, sleep: sleepCtx}
 	if u, err := url.Parse(auth.url); err == nil {
 		rt.origin = origin(u)
@@ -85,7 +87,7 @@ func (rt *credentialRoundTripper) RoundTrip(req *http.Request) (*http.Response, 
 			release()
 			return nil, err
 		}
-		rt.tap.record(Sent, body)
+		rt.tap.Record(wire.Sent, body)
 	}
 	resp, err := rt.send(req, body)
 	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
@@ -278,7 +280,7 @@ func (s *requestStatus) answeredNotMCP(mt string, u *url.URL) {
 // breached records a reply that broke the rules: over the size limit, or
 // not JSON.
 func (s *requestStatus) breached(err error) {
-	if errors.Is(err, errBodyTooLarge) {
+	if errors.Is(err, wire.ErrTooLarge) {
 		s.setTooLarge()
 		return
 	}
@@ -341,10 +343,6 @@ func displayURL(u *url.URL) string {
 	return v.String()
 }
 
-// errBodyTooLarge ends a response body or a stdio message over the host's
-// size limit.
-var errBodyTooLarge = errors.New("reply too long: over the host's size limit")
-
 // limitedBody fails a read past its limit instead of truncating silently,
 // and records the failure in the request's status. A body that announces
 // a length over the limit fails at its first read, before anything is
@@ -366,7 +364,7 @@ func newLimitedBody(body io.ReadCloser, limit, contentLength int64, st *requestS
 func (l *limitedBody) Read(p []byte) (int, error) {
 	if l.left < 0 {
 		l.st.setTooLarge()
-		return 0, errBodyTooLarge
+		return 0, wire.ErrTooLarge
 	}
 	if int64(len(p)) > l.left+1 {
 		p = p[:l.left+1] // one byte more than allowed tells a body at the limit from one over it
@@ -375,7 +373,7 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 	if int64(n) > l.left {
 		n, l.left = int(l.left), -1
 		l.st.setTooLarge()
-		return n, errBodyTooLarge
+		return n, wire.ErrTooLarge
 	}
 	l.left -= int64(n)
 	return n, err
@@ -385,20 +383,20 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 // message, an event stream a message an event. Each message goes to the
 // tap whole (an event, its data), and a breach is recorded in st. The
 // bound is per message: a POST's response is also bounded in all.
-func gateResponse(resp *http.Response, tap *Tap, limit int, st *requestStatus) io.ReadCloser {
-	var g *gate
+func gateResponse(resp *http.Response, tap *wire.Tap, limit int, st *requestStatus) io.ReadCloser {
+	var g *wire.Gate
 	switch mediaType(resp.Header.Get("Content-Type")) {
 	case "text/event-stream":
-		g = newGate(resp.Body, limit, &sseSplit{})
-		g.record = func(event []byte, truncated bool) { recordEvent(tap, event, truncated) }
+		g = wire.NewGate(resp.Body, limit, wire.SSEEvents())
+		g.Record = func(event []byte, truncated bool) { recordEvent(tap, event, truncated) }
 	case "application/json":
-		g = newGate(resp.Body, limit, &jsonSplit{})
-		g.record = func(msg []byte, truncated bool) { tap.keep(Received, msg, truncated) }
-		g.keepBig = func(msg []byte, values []elided) { tap.keepElided(Received, msg, values) }
+		g = wire.NewGate(resp.Body, limit, wire.JSONValues())
+		g.Record = func(msg []byte, truncated bool) { tap.Keep(wire.Received, msg, truncated) }
+		g.KeepBig = func(msg []byte, values []wire.Elided) { tap.KeepElided(wire.Received, msg, values) }
 	default:
 		return resp.Body
 	}
-	g.fault = st.breached
+	g.Fault = st.breached
 	return struct {
 		io.Reader
 		io.Closer
@@ -406,7 +404,7 @@ func gateResponse(resp *http.Response, tap *Tap, limit int, st *requestStatus) i
 }
 
 // recordEvent records the data of one server-sent event.
-func recordEvent(tap *Tap, event []byte, truncated bool) {
+func recordEvent(tap *wire.Tap, event []byte, truncated bool) {
 	var data []byte
 	for line := range bytes.Lines(event) {
 		line = bytes.TrimRight(line, "\r\n")
@@ -418,6 +416,6 @@ func recordEvent(tap *Tap, event []byte, truncated bool) {
 		}
 	}
 	if len(data) > 0 {
-		tap.keep(Received, data, truncated)
+		tap.Keep(wire.Received, data, truncated)
 	}
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // A test (or an embedder) can hand the host the transport of a server
@@ -47,7 +49,7 @@ func (c *Conn) injected() mcp.Transport {
 // connection unwrapped).
 type tappedTransport struct {
 	inner mcp.Transport
-	tap   *Tap
+	tap   *wire.Tap
 }
 
 // Connect connects the inner transport.
@@ -61,24 +63,24 @@ func (t *tappedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 
 type tappedConn struct {
 	mcp.Connection
-	tap *Tap
+	tap *wire.Tap
 }
 
 func (c *tappedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	m, err := c.Connection.Read(ctx)
 	if err == nil {
-		c.note(Received, m)
+		c.note(wire.Received, m)
 	}
 	return m, err
 }
 
 func (c *tappedConn) Write(ctx context.Context, m jsonrpc.Message) error {
-	c.note(Sent, m) // before sending, so that a fast reply is never recorded before its request
+	c.note(wire.Sent, m) // before sending, so that a fast reply is never recorded before its request
 	return c.Connection.Write(ctx, m)
 }
 
-func (c *tappedConn) note(dir Direction, m jsonrpc.Message) {
+func (c *tappedConn) note(dir wire.Direction, m jsonrpc.Message) {
 	if b, err := jsonrpc.EncodeMessage(m); err == nil {
-		c.tap.record(dir, b)
+		c.tap.Record(dir, b)
 	}
 }

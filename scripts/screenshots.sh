@@ -20,8 +20,9 @@
 # some). Installs what a fresh Debian or Ubuntu machine lacks first.
 #
 # Each shot is a fresh first launch (its own config, data and preferences).
-# The app scripts itself into the state (attache --scenario NAME, through the
-# ui package's exported methods), says so on stdout, and holds the state
+# The app scripts itself into the state (attache-scenes --scenario NAME:
+# the app as released plus the scenes, through the ui package's exported
+# methods), says so on stdout, and holds the state
 # while this script captures its window through the X server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,8 +38,8 @@ if [ -z "${ATTACHE_SHOTS_UNDER_XVFB:-}" ]; then
 	ensure_packages $FYNE_PACKAGES xvfb xauth imagemagick xdotool
 	ensure_peers
 	mkdir -p bin screenshots
-	say "building the app and the image test server"
-	go build -o bin/attache ./cmd/attache
+	say "building the app's scenes and the image test server"
+	go build -o bin/attache-scenes ./cmd/attache-scenes
 	go build -o bin/mcptestd ./internal/mcptest/mcptestd
 	export ATTACHE_SHOTS_UNDER_XVFB=1
 	exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
@@ -69,7 +70,7 @@ shoot() {
 	config "$dir"
 	mkfifo "$dir/stdin"
 	LANG=en_US.UTF-8 FYNE_THEME=$theme XDG_CONFIG_HOME="$dir/xdg" ATTACHE_CONFIG="$dir/config.json" \
-		ATTACHE_DATA_DIR="$dir/data" ATTACHE_TOKEN_STORE=file bin/attache --scenario "$name" <"$dir/stdin" >"$dir/stdout" 2>"$dir/stderr" &
+		ATTACHE_DATA_DIR="$dir/data" ATTACHE_TOKEN_STORE=file bin/attache-scenes --scenario "$name" <"$dir/stdin" >"$dir/stdout" 2>"$dir/stderr" &
 	pid=$!
 	exec 3>"$dir/stdin" # the app holds its state until this closes
 	for _ in $(seq 600); do

@@ -20,13 +20,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // Options configure the app. The zero value, and a nil *Options, are
 // usable.
 type Options struct {
 	// Icons fetches the icons servers give resources; nil shows none.
-	Icons *hostcore.IconFetcher
+	Icons *icon.Fetcher
 	// Now is the clock behind "checked 3 s ago"; nil means time.Now.
 	Now func() time.Time
 	// RefreshEvery is how often connection states are looked at again
@@ -43,8 +46,8 @@ type Options struct {
 	// Chat sends the conversation's messages to a model, with Models
 	// building the model of a provider of the config. With either nil,
 	// Send only shows the context a model would receive.
-	Chat   *hostcore.Chat
-	Models func(hostcore.ProviderConfig) (hostcore.Model, error)
+	Chat   *chat.Chat
+	Models func(models.Provider) (chat.Model, error)
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys

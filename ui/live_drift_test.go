@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/npmpeer"
@@ -36,7 +37,7 @@ func TestLiveDriftAfterATurn(t *testing.T) {
 	h.extra = []hostcore.ServerConfig{{Name: "memory", Title: "memory", Source: "builtin", Command: "node", Args: []string{entry},
 		Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(h.dir, "memory.jsonl")}}}
 	h.open()
-	if err := h.host.Config().UpsertProvider(hostcore.ProviderConfig{Name: "scripted", Kind: hostcore.ProviderOpenAI,
+	if err := h.host.Config().UpsertProvider(models.Provider{Name: "scripted", Kind: models.OpenAI,
 		BaseURL: srv.OpenAIBaseURL(), Model: "scripted-1", MaxRetries: new(int)}); err != nil {
 		t.Fatal(err)
 	}

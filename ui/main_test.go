@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/internal/testbin"
@@ -40,7 +41,7 @@ type harness struct {
 	dir  string
 	host *hostcore.Host
 	cv   *hostcore.Conversations
-	st   *state.Store // the conversations' (and turns') store under cv
+	st   *state.Store // the state database behind cv, which keeps the turns too
 	app  *App
 	// extra are built-in servers beside the usual ones, and oauth the
 	// host's sign-in options (nil: off); set them before open.
@@ -113,9 +114,9 @@ func (h *harness) open() {
 	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock, OAuth: h.oauth,
 		Builtin: append([]hostcore.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
 			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...)})
-	h.cv, h.st = hostcore.NewConversations(h.host, st), st
+	h.st, h.cv = st, hostcore.NewConversations(h.host, st)
 	h.do(func() {
-		h.app = New(h.fa, h.cv, &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
+		h.app = New(h.fa, h.cv, &Options{Icons: &icon.Fetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
 			AfterFirstFrame: h.afterFirstFrame})
 	})
 	host, app := h.host, h.app

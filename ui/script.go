@@ -9,7 +9,7 @@ import (
 )
 
 // The methods below let a script drive the window as a person would (the
-// screenshot scenarios of cmd/attache use them). Except for Idle, call them
+// screenshot scenes of cmd/attache-scenes use them). Except for Idle, call them
 // on the main goroutine (fyne.DoAndWait from a script's goroutine). Each
 // starts the same work a tap or a keystroke would and returns at once; wait
 // for Idle to see its outcome.

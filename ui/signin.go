@@ -359,7 +359,7 @@ func (p *serversPanel) pageGone(key signInKey, page *shownPage) {
 // page's address, with Copy and Cancel. It holds the page up until ctx
 // ends, which the host does when the sign-in ends, or until the person
 // taps Cancel, when it returns context.Canceled and the host stops
-// waiting. Opening a browser is the caller's (cmd/attache's). The host
+// waiting. Opening a browser is the caller's (internal/desktop's). The host
 // calls it from its own goroutine, never from the main goroutine, which it
 // would block.
 func (a *App) PresentSignIn(ctx context.Context, page hostcore.SignInPage) error {

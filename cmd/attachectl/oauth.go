@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/redact"
 	"github.com/attache/attache/internal/secretstore"
 )
 
@@ -101,7 +102,7 @@ func presentHTTPGet(ctx context.Context, authURL string) error {
 	if u, err := url.Parse(authURL); err == nil {
 		if want := u.Query().Get("redirect_uri"); want != "" && !strings.HasPrefix(resp.Request.URL.String(), want) {
 			return fmt.Errorf("the authorization page did not redirect back by itself (it waits for a person at %s); use --authorize-with browser or print",
-				hostcore.RedactURL(resp.Request.URL.Scheme+"://"+resp.Request.URL.Host+resp.Request.URL.Path))
+				redact.URL(resp.Request.URL.Scheme+"://"+resp.Request.URL.Host+resp.Request.URL.Path))
 		}
 	}
 	return nil
@@ -177,7 +178,7 @@ func (a *app) accountsCmd() *cobra.Command {
 			}
 			rows := []row{}
 			for _, g := range grants {
-				r := row{Server: g.Server, Account: g.Account, Resource: hostcore.RedactURL(g.Resource), Issuer: g.Issuer,
+				r := row{Server: g.Server, Account: g.Account, Resource: redact.URL(g.Resource), Issuer: g.Issuer,
 					Scopes: g.Scopes, SignedInAt: g.SignedInAt}
 				if g.Token != nil {
 					r.Expires, r.Refresh = g.Token.Expiry, g.Token.RefreshToken != ""
