@@ -164,7 +164,6 @@ func decodeDefault(f Field, raw json.RawMessage) (any, error) {
 	return f.Check(v)
 }
 
-
 func firstNonEmpty(a, b string) string {
 	if a != "" {
 		return a
