@@ -18,16 +18,12 @@ type AttachmentRead struct {
 	FetchedAt  time.Time
 }
 
-// Conversation returns conversation id, or an error of kind not found.
-func (cv *Conversations) Conversation(ctx context.Context, id int64) (Conversation, error) {
-	return cv.store.Conversation(ctx, id)
-}
-
 // ReadAttachments reads every attachment of conv through the cache
 // (ReadUse), all at once (the host bounds the reads that go to servers,
 // per connection and in all: see readlimit.go, so that a slow server holds
-// up its own reads only), in the order of the attachments. An attachment that cannot be read is returned with the
-// error on its item. Conversations.Items and a chat turn share it.
+// up its own reads only), in the order of the attachments, each through
+// the live conversation. An attachment that cannot be read is returned
+// with the error on its item. Conversations.Items and a chat turn share it.
 func (cv *Conversations) ReadAttachments(ctx context.Context, conv int64) ([]AttachmentRead, error) {
 	atts, err := cv.store.Attachments(ctx, conv)
 	if err != nil {
@@ -36,34 +32,19 @@ func (cv *Conversations) ReadAttachments(ctx context.Context, conv int64) ([]Att
 	return cv.readAll(ctx, atts), nil
 }
 
-// readAll reads atts through the cache, keeping each read's cache status
-// and when its body was fetched.
+// readAll reads atts through the cache, all at once, keeping each read's
+// cache status and when its body was fetched. Each read goes through the
+// live conversation (reread), so that what a turn sends is what its
+// screens show.
 func (cv *Conversations) readAll(ctx context.Context, atts []Attachment) []AttachmentRead {
 	out := make([]AttachmentRead, len(atts))
-	now := cv.host.opts.Now.now()
 	var wg sync.WaitGroup
 	for i, a := range atts {
-		out[i] = AttachmentRead{Attachment: a, Item: itemOf(a), FetchedAt: now}
 		wg.Go(func() {
-			c, err := cv.ConnFor(a)
-			if err != nil {
-				out[i].Item.ReadErr = err
-				return
-			}
-			res, err := c.Read(ctx, a.URI, ReadUse)
-			if err != nil {
-				out[i].Item.ReadErr = err
-				return
-			}
-			out[i].Item.Contents, out[i].Cache = res.Contents, res.Cache.Status
-			out[i].FetchedAt = now.Add(-res.Cache.Age)
+			r := cv.reread(ctx, nil, a, rereadUse)
+			out[i] = AttachmentRead{Attachment: a, Item: r.item, Cache: r.cache, FetchedAt: r.fetchedAt}
 		})
 	}
 	wg.Wait()
 	return out
-}
-
-// Attachments returns conv's attachments, in the order of attaching.
-func (cv *Conversations) Attachments(ctx context.Context, conv int64) ([]Attachment, error) {
-	return cv.store.Attachments(ctx, conv)
 }

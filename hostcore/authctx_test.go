@@ -80,7 +80,7 @@ func TestLogoutWhileWatcherPolls(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, _, _ := store.IDsWithPrefix(ctx, "acme", "", 1)
-	conv, _ := cv.Store().CreateConversation(ctx, "watched")
+	conv, _ := cv.Create(ctx, "watched")
 	if _, err := cv.AttachURI(ctx, conv.ID, c, "threengram://memory/"+ids[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +345,7 @@ func TestInputAskedOnceAndWithdrawn(t *testing.T) {
 // the last borrower gives its subscription back.
 func TestSubscriptionsCounted(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, mcptestStdio(t, "v2025-11"), "")
+	c := conn(t, h, mcptestMem(t, "v2025-11", nil), "")
 	ctx := context.Background()
 	if _, err := c.Session(ctx); err != nil {
 		t.Fatal(err)

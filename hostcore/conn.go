@@ -86,7 +86,8 @@ type Conn struct {
 	info     ConnInfo
 	failures int       // consecutive failed connects
 	retryAt  time.Time // no connect attempt before this
-	subs     map[string]int
+	subs     map[string]*subscription
+	acks     ackWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo completionMemo
 	defs toolDefs // the tools of the last listing (toolcall.go)
@@ -278,16 +279,16 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 		c.info.DeclaredCapabilities = declared(res.Capabilities)
 	}
 	reconnect := c.info.Connects > 1
-	subs := slices.Sorted(maps.Keys(c.subs))
+	subs := c.subscribed()
 	c.mu.Unlock()
-	go c.watch(cs)
+	c.host.bg.goCounted(func() { c.watch(cs) })
 	if reconnect {
-		go func() { // after the lock is released: the hooks use the session
+		c.host.bg.goCounted(func() { // after the lock is released: the hooks use the session
 			c.resubscribe(cs, subs)
 			for _, f := range c.onConnect.list() {
 				f()
 			}
-		}()
+		})
 	}
 	return cs, nil
 }
@@ -324,23 +325,28 @@ func (c *Conn) watch(cs *mcp.ClientSession) {
 
 // markDead drops a session after a transport failure so the next use
 // reconnects, even if go-sdk has not noticed yet.
+// Only the one that detaches the session closes it (on a goroutine the
+// host counts): a session already detached was closed by whoever did.
 func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
 	c.mu.Lock()
-	if c.cs == cs {
-		c.cs = nil
-		c.info.State, c.info.LastError = StateDisconnected, err
+	defer c.mu.Unlock()
+	if c.cs != cs {
+		return
 	}
-	c.mu.Unlock()
-	go cs.Close()
+	c.cs = nil
+	c.info.State, c.info.LastError = StateDisconnected, err
+	c.host.bg.goCounted(func() { cs.Close() }) // counted under c.mu, so a Shutdown after Close waits for it
 }
 
 // connect starts a session, the way the handshake memory says or by
 // probing (handshake.go). The connect timeout starts here, after the
 // inputs were asked for.
 func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSession, error) {
+	c.host.bg.add() // it may start a process: Shutdown waits for it
+	defer c.host.bg.done()
 	ctx, cancel := context.WithTimeout(withCallerDeadline(parent), c.host.opts.ConnectTimeout)
 	defer cancel()
-	defer context.AfterFunc(c.host.hurry, cancel)() // nor any connect
+	defer context.AfterFunc(c.host.closing, cancel)() // a closing host makes no new session
 	ctx, status := withStatus(ctx)
 	cs, transport, err := c.handshake(ctx, auth)
 	if err != nil && errors.Is(parent.Err(), context.Canceled) {
@@ -405,7 +411,7 @@ func (c *Conn) transport(auth *authContext) mcp.Transport {
 	cmd := exec.Command(auth.command, auth.args...)
 	cmd.Dir = auth.dir
 	cmd.Env = slices.Clone(auth.env)
-	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine, hurry: c.host.hurry, guard: c.host.guard}
+	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine, hurry: c.host.hurry, guard: c.host.guard, bg: &c.host.bg}
 }
 
 // merge returns base overlaid with over.

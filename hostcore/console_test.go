@@ -54,7 +54,7 @@ func TestMissingFileIsNamed(t *testing.T) {
 // method and how long it waited), tells errors and notifications apart, and exports
 // as a JSON document that holds every message.
 func TestHistoryAndExport(t *testing.T) {
-	sc := mcptestStdio(t, mcptest.ModeV2025Nov) // a session opened by initialize
+	sc := mcptestMem(t, mcptest.ModeV2025Nov, nil) // a session opened by initialize
 	c := conn(t, newHost(t, nil), sc, "")
 	// This mode serves no such resource: the read's answer is an error.
 	if _, err := c.ReadServer(context.Background(), mcptest.RawResourceURI); !errors.Is(err, hostcore.ErrNotFound) {

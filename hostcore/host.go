@@ -46,6 +46,10 @@ type HostOptions struct {
 	Cache BodyCache
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
 	OAuth *OAuthOptions
+	// Transport, if set, gives the transport of a connect instead of the
+	// server's command or URL (see TransportFactory): tests connect
+	// in-process servers through mcp.NewInMemoryTransports.
+	Transport TransportFactory
 	// Elicit asks the person when a server asks for input (elicitation,
 	// form mode: elicit.go). The host declares the elicitation capability
 	// only when it is set; nil leaves it undeclared, and a server that asks
@@ -75,6 +79,14 @@ type Host struct {
 	// stopped without grace, and HTTP requests cancelled.
 	hurry    context.Context
 	hurryNow context.CancelFunc
+	// closing is done once Shutdown has begun: connects in flight stop.
+	closing  context.Context
+	closeNow context.CancelFunc
+	closed   bool // guarded by mu: Shutdown has begun
+	// bg counts the goroutines the host started and the connects in
+	// flight, and asks the questions put to the person: Shutdown waits
+	// for both (see background.go).
+	bg, asks background
 	guard    *watchdog // kills the stdio servers' groups if the host dies
 
 	memTokens  memoryTokens // grants, when OAuth has no TokenStore
@@ -134,6 +146,7 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 		h.log = slog.New(slog.DiscardHandler)
 	}
 	h.hurry, h.hurryNow = context.WithCancel(context.Background())
+	h.closing, h.closeNow = context.WithCancel(context.Background())
 	h.guard = &watchdog{log: h.log}
 	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	h.consent = newConsent(h, h.opts.Grants)
@@ -192,6 +205,10 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	}
 	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: wire.NewTap(h.opts.Now), identity: key.identity,
 		connecting: make(chan struct{}, 1)}
+	if h.closed {
+		c.closed, c.info.State = true, StateClosed // Close is final: a closed host connects to nothing
+		return c, nil
+	}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
 	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })
 	c.OnResourceUpdated(func(uri string) { h.subs.updated(c, uri) })
@@ -209,9 +226,18 @@ func (h *Host) Close() error { return h.Shutdown(context.Background()) }
 // within a tenth of a second) and HTTP requests still running (the
 // session's DELETE) are cancelled. A command out of time or interrupted
 // thus ends at once, and leaves no server behind.
+//
+// Connects in flight stop, and Shutdown returns only once every goroutine
+// the host started has ended (a session's watcher, a resubscription and
+// the OnConnect hooks it runs, the close of a dropped session, a stdio
+// server's process, the watchdog); a question put to the person for an
+// input (PromptInput) is withdrawn, and waited for until ctx is done. From
+// then on the host connects to nothing: every connection it returns is
+// closed.
 func (h *Host) Shutdown(ctx context.Context) error {
 	defer context.AfterFunc(ctx, h.hurryNow)()
 	h.mu.Lock()
+	h.closed = true
 	conns := make([]*Conn, 0, len(h.conns))
 	for _, c := range h.conns {
 		conns = append(conns, c)
@@ -221,6 +247,7 @@ func (h *Host) Shutdown(ctx context.Context) error {
 		q.cancel() // no one will use the answer
 	}
 	h.mu.Unlock()
+	h.closeNow()
 	errs := make([]error, len(conns))
 	var wg sync.WaitGroup
 	for i, c := range conns {
@@ -228,6 +255,8 @@ func (h *Host) Shutdown(ctx context.Context) error {
 	}
 	wg.Wait()
 	h.guard.close()
+	h.bg.wait(context.Background()) // the hurry, once ctx is done, ends what is left
+	h.asks.wait(ctx)
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -256,12 +285,16 @@ func (h *Host) inputValue(ctx context.Context, server string, in Input) (string,
 		h.mu.Unlock()
 		return v, nil
 	}
+	if h.closed {
+		h.mu.Unlock()
+		return "", newError(KindCanceled, nil, "asking for input %s: the host is closed", in.ID)
+	}
 	q := h.questions[key]
 	if q == nil {
 		qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		q = &question{done: make(chan struct{}), cancel: cancel}
 		h.questions[key] = q
-		go h.ask(qctx, key, server, in, q)
+		h.asks.goCounted(func() { h.ask(qctx, key, server, in, q) })
 	}
 	q.waiters++
 	h.mu.Unlock()

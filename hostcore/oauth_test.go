@@ -141,9 +141,9 @@ func TestCanceledSignIn(t *testing.T) {
 // Which accounts sign in: those of an HTTP server that send no credential
 // of the config's own, in a host with sign-in on.
 func TestCanSignIn(t *testing.T) {
-	on := hostcore.NewHost(nil, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{}})
+	on := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{}}))
 	defer on.Close()
-	off := hostcore.NewHost(nil, nil)
+	off := hostcore.NewHost(nil, withInProcess(nil))
 	defer off.Close()
 	tests := []struct {
 		name string

@@ -87,7 +87,7 @@ func (o *OpenBody) Close() {
 // text is the same.
 func DiffContents(uri string, before, after []pack.Content) string {
 	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(diffText(before)), B: difflib.SplitLines(diffText(after)),
+		A: difflib.SplitLines(diffLines(before)), B: difflib.SplitLines(diffLines(after)),
 		FromFile: uri + " (before)", ToFile: uri + " (now)", Context: 3,
 	})
 	if err != nil {
@@ -96,8 +96,8 @@ func DiffContents(uri string, before, after []pack.Content) string {
 	return d
 }
 
-// diffText is a body as the lines a diff compares.
-func diffText(cs []pack.Content) string {
+// diffLines is a body as the lines a diff compares.
+func diffLines(cs []pack.Content) string {
 	var out []byte
 	for _, c := range cs {
 		if c.IsBlob {

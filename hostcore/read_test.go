@@ -110,7 +110,7 @@ func TestHTTPUnauthorized(t *testing.T) {
 
 func TestListTemplatesAndEmptyResources(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ctx := context.Background()
 	var tmpls []hostcore.Template
 	for tm, err := range c.Templates(ctx, nil) {
@@ -139,7 +139,7 @@ func TestListTemplatesAndEmptyResources(t *testing.T) {
 
 func TestCompleteScopedAndMemoized(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ctx := context.Background()
 	id := someIDs(t, c)[0]
 	got, err := c.Complete(ctx, threengram.MemoryTemplate, "id", id[:3], nil)

@@ -186,7 +186,7 @@ func TestAttachToolContent(t *testing.T) {
 	cv := hostcore.NewConversations(h, openState(t))
 	ctx := context.Background()
 	c := conn(t, h, sc, "")
-	conv, err := cv.Store().CreateConversation(ctx, "tools")
+	conv, err := cv.Create(ctx, "tools")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,8 +31,9 @@ type ProviderKeys interface {
 }
 
 // providerEditor is the window that lists the model providers of the
-// config and adds, edits and removes them. A provider is saved to the
-// config file without its key, which goes to ProviderKeys. Its fields are
+// config and adds, edits and removes them, through the Host (which saves
+// the config). A provider is saved without its key, which goes to
+// ProviderKeys. Its fields are
 // used on the main goroutine only.
 type providerEditor struct {
 	sh *shell
@@ -190,17 +191,18 @@ func (e *providerEditor) save(old models.Provider, f providerForm) {
 			return
 		}
 	}
-	key, keys, cfg := strings.TrimSpace(f.key.Text), e.sh.opts.Keys, e.sh.host.Config()
+	key, keys, host := strings.TrimSpace(f.key.Text), e.sh.opts.Keys, e.sh.host
 	if key != "" && keys == nil {
 		e.refuse(fmt.Errorf("this app has no key store: set the key in the environment variable instead"))
 		return
 	}
-	e.sh.act(func(context.Context) error {
-		if err := cfg.UpsertProvider(pc); err != nil {
-			return err
+	e.sh.act(func(ctx context.Context) error {
+		save := host.ReplaceProvider
+		if old.Name == "" {
+			save = host.AddProvider
 		}
-		if err := cfg.Save(); err != nil {
-			return fmt.Errorf("saving the config: %w", err)
+		if err := save(ctx, pc); err != nil {
+			return err
 		}
 		if key != "" {
 			if err := keys.SetAPIKey(pc.Name, key); err != nil {
@@ -229,11 +231,10 @@ func (e *providerEditor) confirmRemove(name string) {
 		if !ok {
 			return
 		}
-		keys, cfg := e.sh.opts.Keys, e.sh.host.Config()
-		e.sh.act(func(context.Context) error {
-			cfg.RemoveProvider(name)
-			if err := cfg.Save(); err != nil {
-				return fmt.Errorf("saving the config: %w", err)
+		keys, host := e.sh.opts.Keys, e.sh.host
+		e.sh.act(func(ctx context.Context) error {
+			if err := host.RemoveProvider(ctx, name); err != nil {
+				return err
 			}
 			if keys != nil {
 				if _, err := keys.DeleteAPIKey(name); err != nil {

@@ -97,12 +97,12 @@ func (g lazyGrants) ForgetServerGrants(ctx context.Context, server string) error
 // conversationID resolves CONV: a numeric id, or an exact title.
 func (a *app) conversationID(cmd *cobra.Command, cv *hostcore.Conversations, arg string) (int64, error) {
 	if id, err := strconv.ParseInt(arg, 10, 64); err == nil {
-		if _, err := cv.Store().Conversation(cmd.Context(), id); err != nil {
+		if _, err := cv.Conversation(cmd.Context(), id); err != nil {
 			return 0, notFound("no conversation %d", id)
 		}
 		return id, nil
 	}
-	all, err := cv.Store().Conversations(cmd.Context())
+	all, err := cv.List(cmd.Context())
 	if err != nil {
 		return 0, err
 	}
@@ -127,7 +127,7 @@ func (a *app) contextCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			c, err := cv.Store().CreateConversation(cmd.Context(), args[0])
+			c, err := cv.Create(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
@@ -144,7 +144,7 @@ func (a *app) contextCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			all, err := cv.Store().Conversations(cmd.Context())
+			all, err := cv.List(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -178,7 +178,7 @@ server's get_memories tool: a memory's body is cached, its state never is.`,
 			if err != nil {
 				return err
 			}
-			atts, err := cv.Store().Attachments(cmd.Context(), id)
+			atts, err := cv.Attachments(cmd.Context(), id)
 			if err != nil {
 				return err
 			}

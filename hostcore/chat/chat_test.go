@@ -48,7 +48,7 @@ func newChatFixture(t *testing.T, opts *chat.Options) chatFixture {
 	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t), Grants: st}, tg, ann)
 	cv := hostcore.NewConversations(h, st)
 	ctx := context.Background()
-	conv, _ := st.CreateConversation(ctx, "chat")
+	conv, _ := cv.Create(ctx, "chat")
 	acme, _ := h.Conn(tg.Name, "acme")
 	ids := hosttest.MemoryIDs(t, acme)
 	if _, err := cv.AttachID(ctx, conv.ID, acme, ids[0]); err != nil {
@@ -360,7 +360,7 @@ func TestSendSupersession(t *testing.T) {
 	cv := hostcore.NewConversations(h, st)
 	ch := chat.New(cv, st, nil)
 	ctx := context.Background()
-	conv, _ := st.CreateConversation(ctx, "s")
+	conv, _ := cv.Create(ctx, "s")
 	c, _ := h.Conn(sc.Name, "")
 	if _, err := cv.AttachURI(ctx, conv.ID, c, "mem://doc"); err != nil {
 		t.Fatal(err)

@@ -16,8 +16,8 @@ import (
 // servers of its attachments are on by default, the others off, and what
 // the person switches is kept, for a server the host knows only.
 func TestServerSwitches(t *testing.T) {
-	sc := hosttest.ThreengramStdio(t)
-	other := hosttest.ThreengramStdio(t)
+	sc := hosttest.ThreengramMem(t)
+	other := hosttest.ThreengramMem(t)
 	other.Name = "other"
 	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t)}, sc, other)
 	st := hosttest.State(t)

@@ -61,6 +61,14 @@ func (c *Config) RemoveProvider(name string) bool {
 	return len(c.Providers) != n
 }
 
+// RestoreProviders puts back a list ProviderList returned, for an edit
+// whose save failed.
+func (c *Config) RestoreProviders(ps []models.Provider) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.Providers = slices.Clone(ps)
+}
+
 // validateProviders checks every provider entry and that names are unique.
 func validateProviders(ps []models.Provider) error {
 	seen := map[string]bool{}

@@ -39,7 +39,7 @@ func labReplay(t *testing.T, a, b string) []lab.Turn {
 
 func TestRunLab(t *testing.T) {
 	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t)})
-	c := hosttest.Conn(t, h, hosttest.ThreengramStdio(t), "acme")
+	c := hosttest.Conn(t, h, hosttest.ThreengramMem(t), "acme")
 	ids := hosttest.MemoryIDs(t, c)
 	turns := labReplay(t, ids[0], ids[1])
 	var progress []int
@@ -113,7 +113,7 @@ func TestRunLab(t *testing.T) {
 // A live run asks the model and makes the calls it asks for.
 func TestRunLabLive(t *testing.T) {
 	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t)})
-	c := hosttest.Conn(t, h, hosttest.ThreengramStdio(t), "acme")
+	c := hosttest.Conn(t, h, hosttest.ThreengramMem(t), "acme")
 	ids := hosttest.MemoryIDs(t, c)
 	turns := labReplay(t, ids[0], ids[1])[:2]
 	// Turn 1: the model fetches b (not what it needs), then answers; turn 2:

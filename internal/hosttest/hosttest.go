@@ -1,6 +1,7 @@
 // Package hosttest gives the tests of the packages over hostcore (the model
 // loop, the lab runner) the real parts they run against: the reference
-// server over stdio and loopback HTTP, a host with a real SQLite cache, a
+// server in-process (through the host's transport factory), over stdio
+// and over loopback HTTP, a host with a real SQLite cache, a
 // real state database, and the memory ids of a tenant, found through the
 // consent gate as a person's call would be. Only tests import it.
 package hosttest
@@ -66,7 +67,8 @@ func ThreengramHTTP(t testing.TB) (hostcore.ServerConfig, *threengram.Store) {
 }
 
 // Host returns a host whose config (in a temporary file) holds servers,
-// closed at the end of the test.
+// closed at the end of the test. Unless opts has a transport factory, the
+// host gets the one that reaches ThreengramMem's servers in-process.
 func Host(t testing.TB, opts *hostcore.HostOptions, servers ...hostcore.ServerConfig) *hostcore.Host {
 	t.Helper()
 	cfg, err := hostcore.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
@@ -78,7 +80,14 @@ func Host(t testing.TB, opts *hostcore.HostOptions, servers ...hostcore.ServerCo
 			t.Fatal(err)
 		}
 	}
-	h := hostcore.NewHost(cfg, opts)
+	var o hostcore.HostOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Transport == nil {
+		o.Transport = inProcessTransport // ThreengramMem's servers
+	}
+	h := hostcore.NewHost(cfg, &o)
 	t.Cleanup(func() { h.Close() })
 	return h
 }
