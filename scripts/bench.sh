@@ -24,6 +24,7 @@
 # 2.12.0 by default) into ~/.cache/attache-bench, outside the repository
 # and apart from the test peers, unless .peers already has that version.
 set -euo pipefail
+shopt -s lastpipe # a row at the end of a pipeline adds to rows in this shell
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 ensure_go
@@ -249,7 +250,8 @@ if ! skip cli; then
 	awk '$1 == "ratio" && $2 == "inspector" && $4 == "cpu" { print $5, $6, $7 }' "$work/cli.txt" |
 		cliRow "inspector CLI / attachectl read, paired, by CPU" × "" "" ""
 	awk '$1 == "ratio" && $2 == "server" && $4 == "wall" { print $5, $6, $7 }' "$work/cli.txt" |
-		cliRow "fresh process: read from a fresh stdio server / cached read, paired" × ">=" 30 ""
+		cliRow "fresh process: read from a fresh stdio server / cached read, paired" × ">=" 30 \
+		"server read / readfloor, medians: $(fmt "$(awk -v a="$(pick server wall | awk '{ print $1 }')" -v b="$floorms" 'BEGIN { print a / b }')") ×"
 fi
 
 {
