@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"errors"
+	"github.com/attache/attache/hostcore/config"
 	"maps"
 	"os"
 )
@@ -80,11 +81,35 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 // its connections used, and every entry stored under its name. No watcher
 // or borrower can bring the closed connections back; the next use of the
 // account through the Host starts afresh, asking for inputs again.
+//
+// An account that signs in (OAuth) has signed out: a wait for its sign-in
+// ends, and no request signs it in again until Login; its closed
+// connections say "you signed out; Sign in to read this".
 func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) error {
-	if _, err := server.Account(account); err != nil {
+	acct, err := server.Account(account)
+	if err != nil {
 		return err
 	}
+	if k, ok := grantKeyOf(server, acct.Name); ok && h.CanSignIn(server, acct.Name) {
+		h.signIns.end(k, endedSignedOut)
+		for _, c := range h.connsOf(server.Name, acct.Name) {
+			c.closeBecause(signInNeeded(c, endedSignedOut))
+		}
+	}
 	return h.logout(ctx, server, account)
+}
+
+// connsOf returns the open connections of account at server.
+func (h *Host) connsOf(server, account string) []*Conn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*Conn
+	for k, c := range h.conns {
+		if k.server == server && k.account == account {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) error {
@@ -102,7 +127,7 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 		}
 	}
 	if sc.IsHTTP() {
-		errs = append(errs, h.tokens().Delete(ctx, GrantKey{Resource: canonicalURL(sc.URL), Account: account}))
+		errs = append(errs, h.tokens().Delete(ctx, GrantKey{Resource: config.CanonicalURL(sc.URL), Account: account}))
 	}
 	h.mu.Lock()
 	delete(h.inputs, sc.Name)

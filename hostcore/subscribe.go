@@ -15,6 +15,7 @@ import (
 // without asking it.
 func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 	const op = "subscribing"
+	defer c.host.subs.counted(c, uri) // the host's record follows the count
 	if ok, err := c.Offers(ctx, FeatureSubscribe); err != nil {
 		return err
 	} else if !ok {
@@ -45,6 +46,7 @@ func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 
 // Unsubscribe gives back one Subscribe of uri; the last one tells the server.
 func (c *Conn) Unsubscribe(ctx context.Context, uri string) error {
+	defer c.host.subs.counted(c, uri)
 	if !c.release(uri) {
 		return nil
 	}

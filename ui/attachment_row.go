@@ -136,7 +136,7 @@ func rowTitle(a hostcore.Attachment) string {
 	if a.Title == "" {
 		return a.URI
 	}
-	if a.Origin == hostcore.FromList {
+	if a.Origin == hostcore.FromList || a.Origin == hostcore.FromTool {
 		return a.Title
 	}
 	return a.Title + " " + path.Base(a.URI)

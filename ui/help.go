@@ -19,6 +19,7 @@ var shortcuts = []struct{ keys, what string }{
 	{"Arrows, Page Up/Down, Home/End", "In a body that has the keyboard (click it or Tab to it): scroll it; Ctrl+A, Ctrl+C: select all of a text body, copy the selection"},
 	{"Enter / Escape", "In a dialog: confirm / close it"},
 	{"Ctrl+Shift+L", "Open the console (JSON-RPC history and server log)"},
+	{"Ctrl+Shift+U", "Open the Subscriptions view"},
 }
 
 // helpMenu lists the keyboard shortcuts.

@@ -5,16 +5,17 @@
 package main
 
 import (
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/internal/apikey"
 	"github.com/attache/attache/internal/ctl"
 	"github.com/attache/attache/internal/labreport"
 	"github.com/attache/attache/internal/provider"
-	"github.com/attache/attache/internal/apikey"
 )
 
 func main() {
 	ctl.Main(&ctl.Full{
-		NewModel: func(pc hostcore.ProviderConfig, keys apikey.Store) (hostcore.Model, error) {
+		NewModel: func(pc models.Provider, keys apikey.Store) (chat.Model, error) {
 			return provider.New(pc, &provider.Options{Keys: keys})
 		},
 		WriteReport: labreport.Write,

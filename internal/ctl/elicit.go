@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/attache/attache/hostcore/form"
+
 	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
@@ -77,7 +79,7 @@ func (a *app) elicitor(mode string) hostcore.Elicitor {
 // acceptDefaults is the form as offered; a required field without a
 // default cannot be accepted so, and the form is declined.
 func acceptDefaults(req hostcore.ElicitRequest) hostcore.ElicitAnswer {
-	content := hostcore.Defaults(req.Fields)
+	content := form.Defaults(req.Fields)
 	for _, f := range req.Fields {
 		if _, ok := content[f.Name]; f.Required && !ok {
 			return hostcore.ElicitAnswer{Action: hostcore.ElicitDecline}
@@ -139,7 +141,7 @@ func (a *app) askForm(ctx context.Context, req hostcore.ElicitRequest) (hostcore
 // askField asks for one field until the answer fits; Enter keeps the
 // default (or leaves an optional field out). ok is false for a field left
 // out.
-func (a *app) askField(ctx context.Context, f hostcore.ElicitField) (any, bool, error) {
+func (a *app) askField(ctx context.Context, f form.Field) (any, bool, error) {
 	for {
 		fmt.Fprintf(a.stderr, "  %s", a.line(f.Label()))
 		if f.Description != "" {

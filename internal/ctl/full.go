@@ -3,7 +3,9 @@ package ctl
 import (
 	"errors"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/labrun"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/apikey"
 )
 
@@ -15,10 +17,10 @@ import (
 type Full struct {
 	// NewModel returns the model of a provider entry, its key found in
 	// the environment or in keys.
-	NewModel func(pc hostcore.ProviderConfig, keys apikey.Store) (hostcore.Model, error)
+	NewModel func(pc models.Provider, keys apikey.Store) (chat.Model, error)
 	// WriteReport writes a lab report into dir (Markdown, JSON and the
 	// charts) and returns the files' paths.
-	WriteReport func(dir string, rep *hostcore.LabReport) ([]string, error)
+	WriteReport func(dir string, rep *labrun.Report) ([]string, error)
 }
 
 // errNotLinked is what a command gets when it reaches for what this binary
@@ -26,7 +28,7 @@ type Full struct {
 var errNotLinked = errors.New("unreachable: this command was not handed over to " + FullCommand)
 
 // newModel is Full.NewModel, or errNotLinked.
-func (a *app) newModel(pc hostcore.ProviderConfig, keys apikey.Store) (hostcore.Model, error) {
+func (a *app) newModel(pc models.Provider, keys apikey.Store) (chat.Model, error) {
 	if a.full == nil || a.full.NewModel == nil {
 		return nil, errNotLinked
 	}
@@ -34,7 +36,7 @@ func (a *app) newModel(pc hostcore.ProviderConfig, keys apikey.Store) (hostcore.
 }
 
 // writeReport is Full.WriteReport, or errNotLinked.
-func (a *app) writeReport(dir string, rep *hostcore.LabReport) ([]string, error) {
+func (a *app) writeReport(dir string, rep *labrun.Report) ([]string, error) {
 	if a.full == nil || a.full.WriteReport == nil {
 		return nil, errNotLinked
 	}

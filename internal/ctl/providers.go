@@ -13,6 +13,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/redact"
 	"github.com/attache/attache/internal/apikey"
 	"github.com/attache/attache/internal/secretstore"
 )
@@ -38,10 +41,10 @@ func (a *app) keyStore() (*secretstore.Store, error) {
 }
 
 // model returns the named provider's model ("" is the first configured).
-func (a *app) model(name string) (hostcore.Model, hostcore.ProviderConfig, error) {
+func (a *app) model(name string) (chat.Model, models.Provider, error) {
 	h, err := a.hostFor()
 	if err != nil {
-		return nil, hostcore.ProviderConfig{}, err
+		return nil, models.Provider{}, err
 	}
 	pc, err := h.Config().FindProvider(name)
 	if err != nil {
@@ -82,7 +85,7 @@ func (a *app) providersCmd() *cobra.Command {
 			}
 			rows := []providerRow{}
 			for _, pc := range h.Config().ProviderList() {
-				rows = append(rows, providerRow{Name: pc.Name, Kind: pc.Kind, Model: pc.Model, BaseURL: hostcore.RedactURL(pc.BaseURL),
+				rows = append(rows, providerRow{Name: pc.Name, Kind: pc.Kind, Model: pc.Model, BaseURL: redact.URL(pc.BaseURL),
 					APIKeyEnv: pc.APIKeyEnv, Key: keySource(pc, keys)})
 			}
 			if a.flags.json {
@@ -194,7 +197,7 @@ func readLine(r io.Reader) (string, error) {
 }
 
 // keySource says where a provider's key comes from (never the key).
-func keySource(pc hostcore.ProviderConfig, keys apikey.Store) string {
+func keySource(pc models.Provider, keys apikey.Store) string {
 	_, source, _ := apikey.Find(pc.Name, pc.APIKeyEnv, os.Getenv, keys)
 	return source
 }

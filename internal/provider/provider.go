@@ -3,13 +3,13 @@
 // (github.com/openai/openai-go/v3), which OpenAI and every OpenAI-compatible
 // server speak (Ollama, llama.cpp's server, vLLM, LM Studio), and
 // Anthropic's Messages (github.com/anthropics/anthropic-sdk-go/v2). Each
-// adapter implements hostcore.Model.
+// adapter implements chat.Model.
 //
 // It is an adapter in the house's sense: hostcore says what it needs of a
-// model (hostcore.Model) and never imports this package, so the SDKs, and
+// model (chat.Model) and never imports this package, so the SDKs, and
 // the dozen modules they pull in (OpenTelemetry, a websocket client, JSON
 // path libraries), stay out of the domain. cmd/ wires a provider to a
-// hostcore.Chat.
+// chat.Chat.
 //
 // Neither SDK is allowed to configure itself from the environment: the
 // base URL and the key are the config's and nobody else's, so that an
@@ -22,7 +22,9 @@ import (
 	"net/http"
 	"os"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/apikey"
 )
 
@@ -50,7 +52,7 @@ func (o *Options) getenv(name string) string {
 
 // KeySource says where a provider's key comes from, for people to see
 // (never the key): "env NAME", "keyring", or "none".
-func KeySource(pc hostcore.ProviderConfig, opts *Options) string {
+func KeySource(pc models.Provider, opts *Options) string {
 	_, source, _ := Key(pc, opts)
 	return source
 }
@@ -60,7 +62,7 @@ func KeySource(pc hostcore.ProviderConfig, opts *Options) string {
 // name. A provider with neither has no key (a local server may need none);
 // the request then goes without one, and a server that wants one answers
 // 401.
-func Key(pc hostcore.ProviderConfig, opts *Options) (k, source string, err error) {
+func Key(pc models.Provider, opts *Options) (k, source string, err error) {
 	var keys KeyStore
 	if opts != nil {
 		keys = opts.Keys
@@ -69,29 +71,29 @@ func Key(pc hostcore.ProviderConfig, opts *Options) (k, source string, err error
 }
 
 // New returns the model of a provider entry.
-func New(pc hostcore.ProviderConfig, opts *Options) (hostcore.Model, error) {
+func New(pc models.Provider, opts *Options) (chat.Model, error) {
 	if err := pc.Validate(); err != nil {
 		return nil, err
 	}
 	k, _, err := Key(pc, opts)
 	if err != nil {
-		return nil, hostcore.NewModelError(hostcore.KindUsage, 0, err, "provider %s: its key could not be read", pc.Name)
+		return nil, chat.NewModelError(fault.KindUsage, 0, err, "provider %s: its key could not be read", pc.Name)
 	}
 	var client *http.Client
 	if opts != nil {
 		client = opts.HTTPClient
 	}
 	switch pc.Kind {
-	case hostcore.ProviderOpenAI:
+	case models.OpenAI:
 		return newOpenAI(pc, k, client), nil
-	case hostcore.ProviderAnthropic:
+	case models.Anthropic:
 		return newAnthropic(pc, k, client), nil
 	}
 	return nil, errors.New("unreachable: Validate checks the kind")
 }
 
 // retries is the SDK retry count of a provider.
-func retries(pc hostcore.ProviderConfig) int {
+func retries(pc models.Provider) int {
 	if pc.MaxRetries != nil {
 		return *pc.MaxRetries
 	}
