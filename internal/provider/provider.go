@@ -19,20 +19,18 @@ package provider
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
 
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/internal/apikey"
 )
 
 // KeyStore holds API keys by provider name (the OS keyring, see
 // internal/secretstore).
-type KeyStore interface {
-	APIKey(provider string) (key string, ok bool, err error)
-}
+type KeyStore = apikey.Store
 
 // Options configure New. The zero value, and nil, are usable.
 type Options struct {
@@ -64,22 +62,12 @@ func KeySource(pc models.Provider, opts *Options) string {
 // name. A provider with neither has no key (a local server may need none);
 // the request then goes without one, and a server that wants one answers
 // 401.
-func Key(pc models.Provider, opts *Options) (key, source string, err error) {
-	if pc.APIKeyEnv != "" {
-		if v := opts.getenv(pc.APIKeyEnv); v != "" {
-			return v, "env " + pc.APIKeyEnv, nil
-		}
+func Key(pc models.Provider, opts *Options) (k, source string, err error) {
+	var keys KeyStore
+	if opts != nil {
+		keys = opts.Keys
 	}
-	if opts != nil && opts.Keys != nil {
-		v, ok, err := opts.Keys.APIKey(pc.Name)
-		if err != nil {
-			return "", "none", fmt.Errorf("reading the key of provider %s: %w", pc.Name, err)
-		}
-		if ok && v != "" {
-			return v, "keyring", nil
-		}
-	}
-	return "", "none", nil
+	return apikey.Find(pc.Name, pc.APIKeyEnv, opts.getenv, keys)
 }
 
 // New returns the model of a provider entry.
@@ -87,7 +75,7 @@ func New(pc models.Provider, opts *Options) (chat.Model, error) {
 	if err := pc.Validate(); err != nil {
 		return nil, err
 	}
-	key, _, err := Key(pc, opts)
+	k, _, err := Key(pc, opts)
 	if err != nil {
 		return nil, chat.NewModelError(fault.KindUsage, 0, err, "provider %s: its key could not be read", pc.Name)
 	}
@@ -97,9 +85,9 @@ func New(pc models.Provider, opts *Options) (chat.Model, error) {
 	}
 	switch pc.Kind {
 	case models.OpenAI:
-		return newOpenAI(pc, key, client), nil
+		return newOpenAI(pc, k, client), nil
 	case models.Anthropic:
-		return newAnthropic(pc, key, client), nil
+		return newAnthropic(pc, k, client), nil
 	}
 	return nil, errors.New("unreachable: Validate checks the kind")
 }
