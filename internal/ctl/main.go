@@ -48,7 +48,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	// Every command is the person's own: one that meets a server asking
+	// for a sign-in may start one (as --authorize-with says).
+	err := root.ExecuteContext(hostcore.MaySignIn(ctx))
 	if err == nil {
 		return 0
 	}
