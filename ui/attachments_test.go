@@ -150,14 +150,19 @@ func TestStaleReread(t *testing.T) {
 		h.do(func() { stale = len(p.rows) == 1 && p.rows[0].watch.Stale })
 		return stale
 	})
-	row := rowWidgets(p.list)[0]
-	if row.stale.Hidden {
-		t.Error("the row shows no stale badge")
-	}
-	h.do(func() { test.Tap(row.reread) })
+	var row *attachmentRow
+	h.do(func() {
+		row = rowWidgets(p.list)[0]
+		if row.stale.Hidden {
+			t.Error("the row shows no stale badge")
+		}
+		test.Tap(row.reread)
+	})
 	h.settle()
-	row = rowWidgets(p.list)[0]
-	if p.rows[0].watch.Stale || row.diff.Disabled() {
-		t.Errorf("after Re-read: stale %v, diff disabled %v; want fresh with a diff offered", p.rows[0].watch.Stale, row.diff.Disabled())
-	}
+	h.do(func() {
+		row = rowWidgets(p.list)[0]
+		if p.rows[0].watch.Stale || row.diff.Disabled() {
+			t.Errorf("after Re-read: stale %v, diff disabled %v; want fresh with a diff offered", p.rows[0].watch.Stale, row.diff.Disabled())
+		}
+	})
 }

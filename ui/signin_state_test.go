@@ -112,10 +112,12 @@ func TestSignInWithoutABrowser(t *testing.T) {
 	r := h.app.servers.rowOf(demoOAuthKey)
 	h.do(func() { test.Tap(r.action) })
 	page := h.waitForPage(demoOAuthKey)
-	if !strings.Contains(r.status.Text, "no browser could be opened") || !strings.Contains(r.detail.Text, "xdg-open") ||
-		r.link.Hidden || r.link.URL.String() != page || r.copy.Hidden || r.cancel.Hidden {
-		t.Errorf("no browser: status %q, detail %q, link hidden %v, copy hidden %v", r.status.Text, r.detail.Text, r.link.Hidden, r.copy.Hidden)
-	}
+	h.do(func() {
+		if !strings.Contains(r.status.Text, "no browser could be opened") || !strings.Contains(r.detail.Text, "xdg-open") ||
+			r.link.Hidden || r.link.URL.String() != page || r.copy.Hidden || r.cancel.Hidden {
+			t.Errorf("no browser: status %q, detail %q, link hidden %v, copy hidden %v", r.status.Text, r.detail.Text, r.link.Hidden, r.copy.Hidden)
+		}
+	})
 	assertMarkupAt(t, "signin_no_browser.xml", r.root, r.root.Size().Width)
 	h.do(func() { test.Tap(r.copy) })
 	if got := h.fa.Clipboard().Content(); got != page {

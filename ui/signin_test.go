@@ -138,10 +138,12 @@ func TestSignInAndOut(t *testing.T) {
 
 	h.do(func() { test.Tap(r.action) })
 	page := h.waitForPage(demoOAuthKey)
-	if r.status.Text != "me · waiting for the sign-in in your browser…" || !r.action.Hidden ||
-		r.link.Hidden || r.link.URL.String() != page || !strings.HasSuffix(r.link.Text, "/authorize") || r.cancel.Hidden {
-		t.Errorf("waiting: status %q, action hidden %v, link %q (%v)", r.status.Text, r.action.Hidden, r.link.Text, r.link.URL)
-	}
+	h.do(func() {
+		if r.status.Text != "me · waiting for the sign-in in your browser…" || !r.action.Hidden ||
+			r.link.Hidden || r.link.URL.String() != page || !strings.HasSuffix(r.link.Text, "/authorize") || r.cancel.Hidden {
+			t.Errorf("waiting: status %q, action hidden %v, link %q (%v)", r.status.Text, r.action.Hidden, r.link.Text, r.link.URL)
+		}
+	})
 	assertMarkupAt(t, "signin_waiting.xml", r.root, r.root.Size().Width)
 	h.do(func() { test.Tap(r.copy) })
 	if got := h.fa.Clipboard().Content(); got != page {
@@ -240,9 +242,11 @@ func TestSignInForARead(t *testing.T) {
 	r := h.app.servers.rowOf(demoOAuthKey)
 	h.do(func() { h.card(hostcore.DemoOAuthServerName).accounts.SetSelected("me") })
 	page := h.waitForPage(demoOAuthKey)
-	if r.status.Text != "me · waiting for the sign-in in your browser…" || r.cancel.Hidden {
-		t.Errorf("waiting for a read: status %q", r.status.Text)
-	}
+	h.do(func() {
+		if r.status.Text != "me · waiting for the sign-in in your browser…" || r.cancel.Hidden {
+			t.Errorf("waiting for a read: status %q", r.status.Text)
+		}
+	})
 	approve(t, page, "globex")
 	h.settle()
 	if r.status.Text != "me · signed in as globex" || r.action.Text != "Sign out" {
