@@ -64,7 +64,7 @@ type Error struct {
 	// HTTPStatus is the HTTP status, when one explains the failure.
 	HTTPStatus int
 	// URI is the resource concerned, if any.
-	URI    string
+	URI string
 	// Next is what to do next, when it is more exact than the kind's
 	// (see Hint): "Sign in to read this".
 	Next   string
