@@ -41,7 +41,13 @@ type result struct {
 // ctl runs attachectl with a private config and data dir.
 func ctl(t *testing.T, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binPath, args...)
+	return runBin(t, binPath, env, args...)
+}
+
+// runBin runs the binary at bin with env added to this process's.
+func runBin(t *testing.T, bin string, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -2,7 +2,6 @@ package ctl
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,19 +24,9 @@ func TestHandOver(t *testing.T) {
 	env := append(privateEnv(t), "PATH="+t.TempDir())
 	run := func(args ...string) result {
 		t.Helper()
-		cmd := exec.Command(lone, args...)
-		cmd.Env = append(os.Environ(), env...)
-		var out, errb strings.Builder
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return result{out.String(), errb.String(), code}
+		return runBin(t, lone, env, args...)
 	}
+
 	conv := strings.TrimSpace(run("context", "new", "hand-over").stdout)
 	if conv == "" {
 		t.Fatal("context new printed no id")
