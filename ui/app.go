@@ -64,6 +64,10 @@ type Options struct {
 	// but the window's construction, and the work does not compete with it
 	// for the CPU. nil starts the work inside New.
 	AfterFirstFrame func(start func())
+	// FontsWarmed, if set, is WarmFonts' channel: New waits for it to
+	// close before it measures any text, so that the warming goroutine
+	// and the window never shape with the same font faces at once.
+	FontsWarmed <-chan struct{}
 }
 
 // Preference keys.
@@ -118,6 +122,9 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.FontsWarmed != nil {
+		<-o.FontsWarmed
 	}
 	a := &App{cancel: cancel, ready: o.Ready}
 	a.sh = &shell{ctx: ctx, cv: cv, host: cv.Host(), opts: o, prefs: fa.Preferences(), work: &tracker{},

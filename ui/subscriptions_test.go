@@ -35,6 +35,13 @@ func (h *harness) pressSubscribe(want bool) {
 		h.do(func() {
 			sub, held := h.host.Subscriptions().Find(h.app.inspector.req.conn, h.app.inspector.req.uri)
 			ok = held && sub.Yours == want || !held && !want
+			// The button follows the host's record once the call's
+			// delivery has run on this goroutine.
+			label := "Subscribe"
+			if want {
+				label = "Unsubscribe"
+			}
+			ok = ok && w.subscribe.Text == label
 		})
 		return ok
 	})

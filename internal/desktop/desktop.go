@@ -76,9 +76,9 @@ func Main(start time.Time, args []string, opts *Options) int {
 	fa := app.NewWithID("dev.attache.app")
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ui.ApplyTheme(fa)
-	ui.WarmFonts()
+	warmed := ui.WarmFonts()
 	timing.mark("fyne app")
-	w, err := wire(fa, f, opts, logger, timing)
+	w, err := wire(fa, f, opts, logger, timing, warmed)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", opts.name(), err)
 		return 1

@@ -74,8 +74,9 @@ type wiring struct {
 }
 
 // wire builds the host over the config, the body cache and the state
-// database, and the window over the host. timing marks its parts.
-func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *startup) (*wiring, error) {
+// database, and the window over the host, once warmed (ui.WarmFonts) has
+// closed. timing marks its parts.
+func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *startup, warmed <-chan struct{}) (*wiring, error) {
 	cfgPath, err := pick(f.config, "ATTACHE_CONFIG", hostcore.DefaultConfigPath)
 	if err != nil {
 		return nil, err
@@ -114,7 +115,7 @@ func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *star
 	timing.mark("providers")
 	w.app = ui.New(fa, cv, &ui.Options{
 		Icons: &icon.Fetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
-		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys, OpenURL: w.opener(opts)})
+		AfterFirstFrame: timing.afterFirstFrame, FontsWarmed: warmed, Chat: newChat(cv, st), Models: models, Keys: keys, OpenURL: w.opener(opts)})
 	timing.mark("window built")
 	timing.watch(fa, w.app.Window())
 	w.script(f, opts, timing)
