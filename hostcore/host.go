@@ -91,6 +91,8 @@ type Host struct {
 	genReset    uint64              // the epoch at which generations was last dropped
 
 	consent *Consent // the one gate every tool call passes
+
+	ended hooks[func(ContextEnd)] // told when an authorization context ends (contextend.go)
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so

@@ -47,6 +47,7 @@ func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
 			if err != nil || !sameCredentials(acct, now) || old.Identity() != sc.Identity() ||
 				credentials(old, acct) != credentials(sc, now) {
 				errs = append(errs, h.logout(ctx, old, name))
+				defer h.contextEnded(ContextEnd{Server: sc.Name, Account: name, Reason: EndChanged})
 			}
 		}
 	}
@@ -71,6 +72,7 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 		errs = append(errs, err)
 	}
 	errs = append(errs, h.cfg.Save())
+	h.contextEnded(ContextEnd{Server: name, Reason: EndRemoved})
 	return errors.Join(errs...)
 }
 
@@ -84,7 +86,12 @@ func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) 
 	if _, err := server.Account(account); err != nil {
 		return err
 	}
-	return h.logout(ctx, server, account)
+	err := h.logout(ctx, server, account)
+	if account == "" {
+		account = server.AccountNames()[0]
+	}
+	h.contextEnded(ContextEnd{Server: server.Name, Account: account, Reason: EndLoggedOut})
+	return err
 }
 
 func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) error {
@@ -94,6 +101,7 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 	closed := h.closeConns(func(k connKey) bool { return k.server == sc.Name && k.account == account })
 	var errs []error
 	for _, c := range closed {
+		c.tap.clear() // the record of the context goes with it: it holds its bodies
 		if err := h.purgeContext(ctx, c); err != nil {
 			errs = append(errs, err)
 		}

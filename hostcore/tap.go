@@ -129,6 +129,14 @@ func (m *TapMessage) size() int {
 	return n
 }
 
+// clear lets every recorded message go, when the connection's
+// authorization context ends: the record holds its private bodies.
+func (t *Tap) clear() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.msgs, t.bytes, t.dropped = nil, 0, 0
+}
+
 // Messages returns the recorded messages, oldest first.
 func (t *Tap) Messages() []TapMessage {
 	t.mu.Lock()

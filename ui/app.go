@@ -91,6 +91,7 @@ type App struct {
 	ready                   func()
 	convShown, catalogShown bool
 	closed                  bool
+	stopEnds                func() // unregisters watchContextEnds
 }
 
 // New builds the main window of fa over the person's conversations (and
@@ -116,6 +117,7 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a.sh.fail = a.fail
 	openWindows.Add(1)
 	a.buildUI()
+	a.watchContextEnds()
 	a.showServers()
 	if o.AfterFirstFrame != nil {
 		o.AfterFirstFrame(a.start)
@@ -224,6 +226,7 @@ func (a *App) useConn(c *hostcore.Conn) {
 	a.sh.prefs.SetString(prefAccount, c.Account.Name)
 	a.servers.showCurrent()
 	a.picker.setConn(c)
+	a.inspector.browsing(c)
 	a.console.setConn(c)
 	a.notify("Browsing " + c.Server.Name + " as " + c.Account.Name)
 }
@@ -282,6 +285,7 @@ func (a *App) Close() {
 		return
 	}
 	a.closed = true
+	a.stopEnds()
 	openWindows.Add(-1)
 	size := a.sh.win.Canvas().Size()
 	if size.Width > 0 && size.Height > 0 {
