@@ -41,7 +41,7 @@ func (in *inspector) contextEnded(e hostcore.ContextEnd) {
 	if c == nil || !e.Covers(c.Server.Name, c.Account.Name) {
 		return
 	}
-	in.drop("dropped · " + string(e.Reason), "The body of "+in.req.uri+" is no longer shown: "+e.String()+".")
+	in.drop("dropped · "+string(e.Reason), "The body of "+in.req.uri+" is no longer shown: "+e.String()+".")
 }
 
 // browsing is told that the person browses c now: a private body read as
