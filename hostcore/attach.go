@@ -9,7 +9,9 @@ import (
 
 	"github.com/yosida95/uritemplate/v3"
 
+	"github.com/attache/attache/hostcore/expand"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // Conversations is the person's conversations and what is attached to them,
@@ -38,7 +40,7 @@ func (cv *Conversations) Host() *Host { return cv.host }
 //
 // It keeps no secret: no headers, no environment, and no URL userinfo.
 func Ref(sc ServerConfig) ServerRef {
-	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: StripUserinfo(sc.URL)}
+	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: redact.WithoutUserinfo(sc.URL)}
 }
 
 // ServerFor resolves an attachment's server: the configured or built-in
@@ -95,7 +97,7 @@ func (cv *Conversations) AttachTemplate(ctx context.Context, conv int64, c *Conn
 }
 
 func (cv *Conversations) attachExpanded(ctx context.Context, conv int64, c *Conn, t Template, values map[string]string, origin Origin) (Attachment, error) {
-	uri, err := Expand(t.URITemplate, values)
+	uri, err := expand.URI(t.URITemplate, values)
 	if err != nil {
 		return Attachment{}, err
 	}
@@ -126,7 +128,7 @@ func (c *Conn) IDTemplate(ctx context.Context) (Template, error) {
 		if err != nil {
 			return Template{}, err
 		}
-		if vars, err := TemplateVariables(t.URITemplate); err == nil && slices.Equal(vars, []string{"id"}) {
+		if vars, err := expand.Variables(t.URITemplate); err == nil && slices.Equal(vars, []string{"id"}) {
 			found = append(found, t)
 		}
 	}
@@ -219,7 +221,7 @@ func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*pack.Item, [
 	reads := cv.readAll(ctx, atts)
 	items := make([]*pack.Item, len(reads))
 	for i, r := range reads {
-		items[i] = r.item
+		items[i] = r.Item
 	}
 	return items, atts, nil
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/expand"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -93,7 +94,7 @@ func checkEra(t *testing.T, sc hostcore.ServerConfig, version string) {
 	if err != nil || len(got.Values) == 0 || len(got.Values) != len(mcptest.Items()[cat]) {
 		t.Errorf("completion of name in %s = %v, %v; want %v", cat, got.Values, err, mcptest.Items()[cat])
 	}
-	uri, err := hostcore.Expand(mcptest.ItemsTemplate, map[string]string{"category": cat, "name": got.Values[0]})
+	uri, err := expand.URI(mcptest.ItemsTemplate, map[string]string{"category": cat, "name": got.Values[0]})
 	if err != nil {
 		t.Fatal(err)
 	}

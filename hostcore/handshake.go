@@ -273,7 +273,7 @@ func (c *Conn) dial(ctx context.Context, auth *authContext, p dialPlan) (dialed,
 		t = c.sseTransport(auth)
 	}
 	d, status, err := c.open(ctx, t, p.version)
-	if err != nil && p.fallback && legacyFallback(status.outcome().code) && ctx.Err() == nil {
+	if err != nil && p.fallback && legacyFallback(status.outcome().code) && status.outcome().refusal == nil && ctx.Err() == nil {
 		c.host.log.Info("Streamable HTTP refused; trying HTTP+SSE", "server", c.Server.Name, "status", status.outcome().code)
 		sse, sseStatus, sseErr := c.open(ctx, c.sseTransport(auth), p.version)
 		if sseErr == nil {

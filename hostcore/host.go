@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // HostOptions configures a Host. The zero value is usable.
@@ -75,7 +77,9 @@ type Host struct {
 	hurryNow context.CancelFunc
 	guard    *watchdog // kills the stdio servers' groups if the host dies
 
-	memTokens memoryTokens // grants, when OAuth has no TokenStore
+	memTokens  memoryTokens // grants, when OAuth has no TokenStore
+	signIns    signInBoard  // where each account's sign-in stands (signin.go)
+	grantLocks keyedLocks   // one refresh of a grant at a time (grant_lock.go)
 
 	handshakes handshakeMemory // how each server was last opened, by identity
 
@@ -153,6 +157,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // Config returns the host's config.
 func (h *Host) Config() *Config { return h.cfg }
 
+// Clock returns the host's clock (HostOptions.Now; nil means time.Now),
+// for the features over the host that keep its time.
+func (h *Host) Clock() Clock { return h.opts.Now }
+
 // Servers returns every server the host knows: configured, imported, built in.
 func (h *Host) Servers() []ServerConfig { return h.cfg.All(h.opts.Builtin...) }
 
@@ -181,7 +189,7 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	if c, ok := h.conns[key]; ok {
 		return c, nil
 	}
-	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity,
+	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: wire.NewTap(h.opts.Now), identity: key.identity,
 		connecting: make(chan struct{}, 1)}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
 	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })

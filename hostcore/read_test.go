@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -37,7 +38,7 @@ func countSent(c *hostcore.Conn, method string) int {
 	n := 0
 	for _, m := range c.Tap().Messages() {
 		var env struct{ Method string }
-		if m.Dir == hostcore.Sent && json.Unmarshal(m.Raw, &env) == nil && env.Method == method {
+		if m.Dir == wire.Sent && json.Unmarshal(m.Raw, &env) == nil && env.Method == method {
 			n++
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/attache/attache/hostcore/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -170,7 +171,7 @@ func (c *Conn) cachedToolDef(ctx context.Context, name string) (toolDef, bool) {
 	for range maxPages {
 		e, ok, err := h.opts.Cache.Get(ctx, CacheKey{Server: c.identity, Method: methodListTools, Param: cursor}, partition)
 		var page toolPage
-		if err != nil || !ok || !fresh(e, now) || decodeWire(e.Value, &page) != nil {
+		if err != nil || !ok || !fresh(e, now) || wire.Decode(e.Value, &page) != nil {
 			return toolDef{}, false
 		}
 		for _, raw := range page.Tools {
@@ -196,7 +197,7 @@ func (c *Conn) headersOnWire() bool {
 // from the tool's definition (see above), or an error for a tool whose
 // annotations are invalid.
 func (c *Conn) toolHeaders(ctx context.Context, op, name string, args map[string]any) (map[string]string, error) {
-	if _, err := c.Session(ctx); err != nil { // the session says whether headers go on the wire
+	if _, err := c.session(ctx); err != nil { // the session says whether headers go on the wire
 		return nil, err
 	}
 	def, found, listed := c.defs.get(name)

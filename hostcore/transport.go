@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // stdioTransport starts a server process and speaks MCP over its stdin and
@@ -26,7 +28,7 @@ import (
 // a stdout that breaks the transport's rules (see framer).
 type stdioTransport struct {
 	cmd       *exec.Cmd
-	tap       *Tap
+	tap       *wire.Tap
 	maxLine   int
 	terminate time.Duration   // how long Close waits for a clean exit before signalling
 	hurry     context.Context // done when the host wants its servers gone at once
@@ -59,11 +61,11 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		unhurry := context.AfterFunc(t.hurry, p.hurry)
 		go func() { <-p.exited; unhurry() }()
 	}
-	in := &framer{emit: func(b []byte) { t.tap.record(Sent, b) }}
-	out := newGate(stdout, t.maxLine, &jsonSplit{})
-	out.record = func(b []byte, truncated bool) { t.tap.keep(Received, b, truncated) }
-	out.keepBig = func(b []byte, values []elided) { t.tap.keepElided(Received, b, values) }
-	out.fault, out.stdout = p.setFault, true
+	in := wire.NewFramer(func(b []byte) { t.tap.Record(wire.Sent, b) })
+	out := wire.NewGate(stdout, t.maxLine, wire.JSONValues())
+	out.Record = func(b []byte, truncated bool) { t.tap.Keep(wire.Received, b, truncated) }
+	out.KeepBig = func(b []byte, values []wire.Elided) { t.tap.KeepElided(wire.Received, b, values) }
+	out.Fault, out.Stdout = p.setFault, true
 	conn, err := (&mcp.IOTransport{
 		Reader: &exitAwareReader{r: io.NopCloser(out), closer: stdout, p: p},
 		Writer: teeWriteCloser{w: stdin, tee: in},

@@ -238,7 +238,7 @@ func (w *Watcher) reconnect(ctx context.Context) {
 		}
 		seen[it.conn] = true
 		if st := it.conn.Info().State; st == StateDisconnected || st == StateFailed {
-			it.conn.Session(ctx) // never revives a closed connection
+			it.conn.session(ctx) // never revives a closed connection
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -20,13 +21,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // Options configure the app. The zero value, and a nil *Options, are
 // usable.
 type Options struct {
 	// Icons fetches the icons servers give resources; nil shows none.
-	Icons *hostcore.IconFetcher
+	Icons *icon.Fetcher
 	// Now is the clock behind "checked 3 s ago"; nil means time.Now.
 	Now func() time.Time
 	// RefreshEvery is how often connection states are looked at again
@@ -43,11 +47,15 @@ type Options struct {
 	// Chat sends the conversation's messages to a model, with Models
 	// building the model of a provider of the config. With either nil,
 	// Send only shows the context a model would receive.
-	Chat   *hostcore.Chat
-	Models func(hostcore.ProviderConfig) (hostcore.Model, error)
+	Chat   *chat.Chat
+	Models func(models.Provider) (chat.Model, error)
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys
+	// OpenURL opens a sign-in page in the person's browser, and says
+	// whether it could; it is called off the main goroutine. Nil opens
+	// none: the sign-in rows say so and show the address to copy.
+	OpenURL func(u *url.URL) error
 	// AfterFirstFrame, if set, is handed the work New would otherwise
 	// start at once (connecting to the remembered server and listing its
 	// catalog, loading the conversation and its attachments, the periodic
@@ -92,6 +100,7 @@ type App struct {
 	convShown, catalogShown bool
 	closed                  bool
 	stopEnds                func() // unregisters watchContextEnds
+	unfollow                func() // stops following the host's sign-ins
 }
 
 // New builds the main window of fa over the person's conversations (and
@@ -118,6 +127,7 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	openWindows.Add(1)
 	a.buildUI()
 	a.watchContextEnds()
+	a.unfollow = a.servers.followSignIns()
 	a.showServers()
 	if o.AfterFirstFrame != nil {
 		o.AfterFirstFrame(a.start)
@@ -172,7 +182,7 @@ func (a *App) start() {
 		return
 	}
 	if c := a.sh.conn; c != nil {
-		a.useConn(c)
+		a.browse(c, false) // the remembered one: nobody asked for a sign-in yet
 	} else {
 		a.picker.setConn(nil)
 	}
@@ -219,9 +229,18 @@ func (a *App) refreshStates(every time.Duration) {
 	}
 }
 
-// useConn makes c the connection the picker browses and attaches through.
-func (a *App) useConn(c *hostcore.Conn) {
+// useConn makes c, which the person chose, the connection the picker
+// browses and attaches through: its listings may ask for a sign-in.
+func (a *App) useConn(c *hostcore.Conn) { a.browse(c, true) }
+
+// browse makes c the connection the picker browses and attaches through;
+// asked says the person chose it.
+func (a *App) browse(c *hostcore.Conn, asked bool) {
 	a.sh.conn = c
+	a.sh.browsing = a.sh.ctx
+	if asked {
+		a.sh.browsing = hostcore.MaySignIn(a.sh.ctx)
+	}
 	a.sh.prefs.SetString(prefServer, c.Server.Name)
 	a.sh.prefs.SetString(prefAccount, c.Account.Name)
 	a.servers.showCurrent()
@@ -292,6 +311,7 @@ func (a *App) Close() {
 		a.sh.prefs.SetFloat(prefWidth, float64(size.Width))
 		a.sh.prefs.SetFloat(prefHeight, float64(size.Height))
 	}
+	a.unfollow()
 	a.attachments.close()
 	a.console.close()
 	a.cancel()

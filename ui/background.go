@@ -57,6 +57,19 @@ func deliverThen(f, after func()) {
 	})
 }
 
+// deliverTracked is deliver for work counted in tr (add called before):
+// it counts as done once f has run, or would have.
+func deliverTracked(tr *tracker, f func()) {
+	if openWindows.Load() == 0 {
+		tr.done()
+		return
+	}
+	deliver(func() {
+		defer tr.done()
+		f()
+	})
+}
+
 // tracker counts background work that has not yet reported back, so a script
 // or a test can wait until the window shows the outcome of what it did.
 type tracker struct{ n atomic.Int64 }

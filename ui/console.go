@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // console is the tester's console, in a window of its own: the JSON-RPC
@@ -28,7 +29,7 @@ type console struct {
 	win fyne.Window // nil while closed
 
 	conn     *hostcore.Conn
-	entries  []hostcore.RPCEntry
+	entries  []wire.RPCEntry
 	dropped  int
 	shown    []int // indexes into entries that pass the filter
 	selected int   // index into shown; -1 for none
@@ -95,7 +96,7 @@ func (c *console) buildUI() fyne.CanvasObject {
 		l := o.(*widget.Label)
 		e := c.entries[c.shown[id]]
 		l.Importance = widget.MediumImportance
-		if e.Kind == hostcore.KindError || e.Kind == hostcore.KindUnparsed {
+		if e.Kind == wire.KindError || e.Kind == wire.KindUnparsed {
 			l.Importance = widget.DangerImportance
 		}
 		l.SetText(entryLine(e))
@@ -168,7 +169,7 @@ func (c *console) refresh() {
 
 // sameRecord reports whether entries and dropped are what the console
 // shows already.
-func (c *console) sameRecord(entries []hostcore.RPCEntry, dropped int) bool {
+func (c *console) sameRecord(entries []wire.RPCEntry, dropped int) bool {
 	if len(entries) != len(c.entries) || dropped != c.dropped || len(entries) == 0 {
 		return false
 	}
@@ -180,7 +181,7 @@ func (c *console) sameRecord(entries []hostcore.RPCEntry, dropped int) bool {
 // it hides, and so when it hides them all.
 func (c *console) applyFilter() {
 	q := strings.ToLower(strings.TrimSpace(c.filter.Text))
-	var keep *hostcore.RPCEntry
+	var keep *wire.RPCEntry
 	if c.selected >= 0 && c.selected < len(c.shown) && c.shown[c.selected] < len(c.entries) {
 		keep = &c.entries[c.shown[c.selected]]
 	}
@@ -322,7 +323,7 @@ func (c *console) askExport() {
 
 // export writes the whole exchange (not only what the filter shows).
 func (c *console) export(w io.Writer) error {
-	return hostcore.WriteExchange(w, hostcore.ExportedExchange{
+	return wire.WriteExchange(w, wire.ExportedExchange{
 		Server: c.conn.Server.Name, Account: c.conn.Account.Name, Exported: c.sh.now(), Dropped: c.dropped,
 	}, c.entries)
 }
@@ -340,9 +341,9 @@ func exportName(conn *hostcore.Conn) string {
 
 // entryLine is one message as a row: time, direction, kind, id, method
 // and, for a response, how long it took.
-func entryLine(e hostcore.RPCEntry) string {
+func entryLine(e wire.RPCEntry) string {
 	arrow := "→"
-	if e.Dir == hostcore.Received {
+	if e.Dir == wire.Received {
 		arrow = "←"
 	}
 	s := fmt.Sprintf("%s %s %-12s", e.At.Format("15:04:05.000"), arrow, e.Kind)
@@ -352,10 +353,10 @@ func entryLine(e hostcore.RPCEntry) string {
 	if e.Method != "" {
 		s += " " + e.Method
 	}
-	if answered := e.Kind == hostcore.KindResponse || e.Kind == hostcore.KindError; answered && e.Method != "" {
+	if answered := e.Kind == wire.KindResponse || e.Kind == wire.KindError; answered && e.Method != "" {
 		s += " · " + span(e.Elapsed) // paired with its request
 	}
-	if e.Kind == hostcore.KindError {
+	if e.Kind == wire.KindError {
 		var body struct {
 			Error struct {
 				Code    int    `json:"code"`
@@ -370,7 +371,7 @@ func entryLine(e hostcore.RPCEntry) string {
 }
 
 // entryMatches reports whether e matches the lower-case query q.
-func entryMatches(e hostcore.RPCEntry, q string) bool {
+func entryMatches(e wire.RPCEntry, q string) bool {
 	for _, s := range []string{string(e.Kind), string(e.Dir), e.Method, e.ID} {
 		if strings.Contains(strings.ToLower(s), q) {
 			return true

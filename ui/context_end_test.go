@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -33,7 +34,7 @@ func (h *harness) shownBody(id string) string {
 	h.settle()
 	h.do(func() {
 		for i, j := range c.shown {
-			if e := c.entries[j]; e.Dir == hostcore.Received && strings.Contains(string(e.Raw), uri) {
+			if e := c.entries[j]; e.Dir == wire.Received && strings.Contains(string(e.Raw), uri) {
 				c.list.Select(i)
 			}
 		}

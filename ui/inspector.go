@@ -15,6 +15,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // inspector is the centre's lower half: one read, as the host saw it. The
@@ -129,7 +130,7 @@ func (in *inspector) showDue() {
 }
 
 // setRaw makes the raw tab show ex once it is shown.
-func (in *inspector) setRaw(ex hostcore.Exchange, fromCache bool) {
+func (in *inspector) setRaw(ex wire.Exchange, fromCache bool) {
 	in.later(in.raw, func() fyne.CanvasObject { return rawView(ex, fromCache) })
 }
 
@@ -157,7 +158,7 @@ func (in *inspector) read(r readRequest) {
 		return
 	}
 	in.req = r
-	ctx, gen := in.busy.start(in.sh.ctx)
+	ctx, gen := in.busy.start(in.sh.asked()) // a read the person asked for
 	in.uri.SetText(r.uri)
 	in.progress.Show()
 	// The new uri is never shown above the previous read's body and badge.
@@ -201,7 +202,7 @@ func (in *inspector) showPlaceholder(badge, why string) {
 	l.Wrapping, l.TextStyle.Italic = fyne.TextWrapWord, true
 	in.setBody(l)
 	in.later(in.meta, func() fyne.CanvasObject { return widget.NewLabel("") })
-	in.setRaw(hostcore.Exchange{}, false)
+	in.setRaw(wire.Exchange{}, false)
 }
 
 // showResult fills every part of the inspector from a read.
@@ -234,7 +235,7 @@ func (in *inspector) showError(r readRequest, err error) {
 	in.setMeta(r, nil)
 	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
 	if !ok {
-		ex = hostcore.Exchange{}
+		ex = wire.Exchange{}
 	}
 	in.setRaw(ex, false)
 	in.tabs.SelectIndex(0)
@@ -316,7 +317,7 @@ func orNone(s, none string) string {
 
 // rawView shows the JSON-RPC request and response as they crossed the
 // wire, each in a viewer (indented, or as sent; searchable).
-func rawView(ex hostcore.Exchange, fromCache bool) fyne.CanvasObject {
+func rawView(ex wire.Exchange, fromCache bool) fyne.CanvasObject {
 	if fromCache {
 		return container.NewPadded(caption("Answered from the cache: nothing was sent to the server for this read."))
 	}

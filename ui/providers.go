@@ -12,17 +12,18 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // ProviderKeys keeps the model providers' API keys out of the config file:
 // in the OS keyring, or a 0600 file beside the config where no keyring
-// answers. cmd/attache wires the secret store behind it; the editor only
+// answers. internal/desktop wires the secret store behind it; the editor only
 // ever writes a key, never shows one.
 type ProviderKeys interface {
 	// Source says where a provider's key comes from: "env NAME",
 	// "keyring" or "none". It never returns the key.
-	Source(pc hostcore.ProviderConfig) string
+	Source(pc models.Provider) string
 	// SetAPIKey keeps a provider's key.
 	SetAPIKey(provider, key string) error
 	// DeleteAPIKey forgets it; it reports whether there was one.
@@ -94,10 +95,10 @@ func (e *providerEditor) list() {
 
 // describe is a provider's row: its kind, model, base URL and where its
 // key comes from.
-func (e *providerEditor) describe(pc hostcore.ProviderConfig) string {
+func (e *providerEditor) describe(pc models.Provider) string {
 	base := "the vendor's API"
 	if pc.BaseURL != "" {
-		base = hostcore.RedactURL(pc.BaseURL)
+		base = redact.URL(pc.BaseURL)
 	}
 	key := "none"
 	if e.sh.opts.Keys != nil {
@@ -119,16 +120,16 @@ type providerForm struct {
 }
 
 // edit shows the form for pc, or for a new provider when pc is nil.
-func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
+func (e *providerEditor) edit(pc *models.Provider) {
 	f := providerForm{name: newKeyEntry(), baseURL: newKeyEntry(), model: newKeyEntry(),
 		keyEnv: newKeyEntry(), key: widget.NewPasswordEntry(), maxTokens: newKeyEntry(),
-		kind: widget.NewSelect([]string{hostcore.ProviderOpenAI, hostcore.ProviderAnthropic}, nil)}
+		kind: widget.NewSelect([]string{models.OpenAI, models.Anthropic}, nil)}
 	f.baseURL.SetPlaceHolder("empty: the vendor's; Ollama: http://127.0.0.1:11434/v1")
 	f.model.SetPlaceHolder("llama3.2, gpt-4.1-mini, claude-sonnet-4-5…")
 	f.keyEnv.SetPlaceHolder("OPENAI_API_KEY (the variable's name, never the key)")
 	f.key.SetPlaceHolder("kept in the keyring; empty keeps the current one")
-	f.maxTokens.SetPlaceHolder(strconv.Itoa(hostcore.DefaultMaxTokens))
-	f.kind.SetSelected(hostcore.ProviderOpenAI)
+	f.maxTokens.SetPlaceHolder(strconv.Itoa(models.DefaultMaxTokens))
+	f.kind.SetSelected(models.OpenAI)
 	title := "Add a model provider"
 	if pc != nil {
 		title = "Edit " + pc.Name
@@ -148,7 +149,7 @@ func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
 		widget.NewFormItem("Key variable", f.keyEnv), widget.NewFormItem("API key", f.key),
 		widget.NewFormItem("Max tokens", f.maxTokens),
 	}
-	var old hostcore.ProviderConfig
+	var old models.Provider
 	if pc != nil {
 		old = *pc
 	}
@@ -166,7 +167,7 @@ func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
 
 // save checks the form, saves the provider to the config and its key (if
 // one was typed) to the key store, off the main goroutine.
-func (e *providerEditor) save(old hostcore.ProviderConfig, f providerForm) {
+func (e *providerEditor) save(old models.Provider, f providerForm) {
 	pc := old
 	pc.Name, pc.Kind = strings.TrimSpace(f.name.Text), f.kind.Selected
 	pc.BaseURL, pc.Model, pc.APIKeyEnv = strings.TrimSpace(f.baseURL.Text), strings.TrimSpace(f.model.Text), strings.TrimSpace(f.keyEnv.Text)

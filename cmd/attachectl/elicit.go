@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/attache/attache/hostcore/form"
 	"io"
 	"os"
 	"strings"
@@ -77,7 +78,7 @@ func (a *app) elicitor(mode string) hostcore.Elicitor {
 // acceptDefaults is the form as offered; a required field without a
 // default cannot be accepted so, and the form is declined.
 func acceptDefaults(req hostcore.ElicitRequest) hostcore.ElicitAnswer {
-	content := hostcore.Defaults(req.Fields)
+	content := form.Defaults(req.Fields)
 	for _, f := range req.Fields {
 		if _, ok := content[f.Name]; f.Required && !ok {
 			return hostcore.ElicitAnswer{Action: hostcore.ElicitDecline}
@@ -139,7 +140,7 @@ func (a *app) askForm(ctx context.Context, req hostcore.ElicitRequest) (hostcore
 // askField asks for one field until the answer fits; Enter keeps the
 // default (or leaves an optional field out). ok is false for a field left
 // out.
-func (a *app) askField(ctx context.Context, f hostcore.ElicitField) (any, bool, error) {
+func (a *app) askField(ctx context.Context, f form.Field) (any, bool, error) {
 	for {
 		fmt.Fprintf(a.stderr, "  %s", a.line(f.Label()))
 		if f.Description != "" {

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/expand"
 )
 
 func (a *app) expandCmd() *cobra.Command {
@@ -18,7 +19,7 @@ func (a *app) expandCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			uri, err := hostcore.Expand(args[0], values)
+			uri, err := expand.URI(args[0], values)
 			if err != nil {
 				return err
 			}

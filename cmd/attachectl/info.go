@@ -16,13 +16,13 @@ func (a *app) infoCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := c.Session(cmd.Context()); err != nil {
+			if err := c.Connect(cmd.Context()); err != nil {
 				return err
 			}
 			info := c.Info()
 			out := map[string]any{"server": c.Server.Name, "account": c.Account.Name,
 				"protocolVersion": info.ProtocolVersion, "implementation": info.Server,
-				"capabilities": info.Capabilities, "instructions": info.Instructions,
+				"capabilities": info.DeclaredCapabilities, "instructions": info.Instructions,
 				"handshake": info.Handshake}
 			if a.flags.json {
 				return a.printJSON(out)
@@ -41,10 +41,10 @@ func (a *app) infoCmd() *cobra.Command {
 				how = "remembered from an earlier connect"
 			}
 			fmt.Fprintf(a.stdout, "handshake:        %s over %s (%s)\n", hs.Opening, hs.Transport, how)
-			if caps := info.Capabilities; caps != nil {
-				fmt.Fprintf(a.stdout, "resources:        %v (subscribe %v, listChanged %v)\n", caps.Resources != nil,
-					caps.Resources != nil && caps.Resources.Subscribe, caps.Resources != nil && caps.Resources.ListChanged)
-				fmt.Fprintf(a.stdout, "tools:            %v\ncompletions:      %v\n", caps.Tools != nil, caps.Completions != nil)
+			if caps := info.Capabilities; info.DeclaredCapabilities != nil {
+				fmt.Fprintf(a.stdout, "resources:        %v (subscribe %v, listChanged %v)\n", caps.Resources,
+					caps.Resources && caps.Subscribe, caps.Resources && caps.ResourceListChanged)
+				fmt.Fprintf(a.stdout, "tools:            %v\ncompletions:      %v\n", caps.Tools, caps.Completions)
 			}
 			if info.Instructions != "" {
 				fmt.Fprintf(a.stdout, "instructions:     %s\n", a.line(info.Instructions))

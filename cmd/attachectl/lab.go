@@ -15,11 +15,13 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/internal/labreport"
 )
 
-// The comparison lab (see hostcore.RunLab): replay turns against a real
+// The comparison lab (see labrun.Run): replay turns against a real
 // server as the host attaching, the model fetching by tool, or both, and
 // measure reach, duplicates, the listing's cost and polling.
 
@@ -65,7 +67,7 @@ func (f *labFlags) add(cmd *cobra.Command, strategiesFlag bool) {
 }
 
 // runLab reads the replay and runs it.
-func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.LabReport, error) {
+func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*labrun.Report, error) {
 	turns, source, synthetic, err := a.readReplay(cmd.Context(), args, f.bundled)
 	if err != nil {
 		return nil, err
@@ -90,7 +92,7 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.
 	if err != nil {
 		return nil, err
 	}
-	opts := &hostcore.LabOptions{Strategies: strategies, PollInterval: f.poll, Source: source, Synthetic: synthetic}
+	opts := &labrun.Options{Strategies: strategies, PollInterval: f.poll, Source: source, Synthetic: synthetic}
 	if opts.Tools, err = hostcore.ParseToolPolicy(f.tools); err != nil || opts.Tools == hostcore.ToolsOff {
 		return nil, usageError(fmt.Sprintf("--tools %q: use read-only, ask or auto (--strategies host offers no tools)", f.tools))
 	}
@@ -104,7 +106,7 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.
 		}
 		opts.Model, opts.ModelName = m, pc.Name+" ("+pc.Model+")"
 	}
-	return hostcore.RunLab(cmd.Context(), c, turns, opts)
+	return labrun.Run(cmd.Context(), c, turns, opts)
 }
 
 // readReplay reads the replay named by args ("-" is stdin), or the
@@ -201,7 +203,7 @@ the bundled synthetic replay.`,
 }
 
 // withheld says which listed tools the run did not offer.
-func (a *app) withheld(r hostcore.LabReplay) string {
+func (a *app) withheld(r labrun.Replay) string {
 	if len(r.Withheld) == 0 {
 		return ""
 	}
@@ -209,10 +211,10 @@ func (a *app) withheld(r hostcore.LabReplay) string {
 }
 
 // printLab prints the report for a person.
-func (a *app) printLab(rep *hostcore.LabReport) {
+func (a *app) printLab(rep *labrun.Report) {
 	r := rep.Replay
 	if r.Synthetic {
-		fmt.Fprintf(a.stdout, "%s\n", hostcore.SyntheticNote)
+		fmt.Fprintf(a.stdout, "%s\n", labrun.SyntheticNote)
 	}
 	how := "recorded calls"
 	if r.Live != "" {
@@ -220,7 +222,7 @@ func (a *app) printLab(rep *hostcore.LabReport) {
 	}
 	fmt.Fprintf(a.stdout, "%s: %d turns in %d sessions against %s (%s); listing of %d tools: %d tokens; tools %s%s\n",
 		a.line(r.Source), r.Turns, r.Sessions, a.line(r.Server), how, len(r.Tools), r.ListingTokens, r.ToolPolicy, a.withheld(r))
-	io.WriteString(a.stdout, hostcore.LabTable(rep))
+	io.WriteString(a.stdout, labrun.Table(rep))
 	fr := rep.Freshness
 	fmt.Fprintf(a.stdout, "freshness: polling every %.0fs costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours)\n",
 		fr.PollIntervalSeconds, fr.PollReadsPerSessionHour, fr.PerTurnReadsPerSessionHour, fr.SessionHours)
@@ -291,7 +293,7 @@ Compare window), and needs nothing without any.`,
 				if err != nil {
 					return err
 				}
-				if relevant, err = hostcore.ParseRelevance(b); err != nil {
+				if relevant, err = labrun.ParseRelevance(b); err != nil {
 					return err
 				}
 			}
@@ -299,7 +301,7 @@ Compare window), and needs nothing without any.`,
 			if err != nil {
 				return err
 			}
-			out := hostcore.LabTurns(fmt.Sprintf("conv-%d", conv), turns, relevant)
+			out := labrun.FromTurns(fmt.Sprintf("conv-%d", conv), turns, relevant)
 			if len(out) == 0 {
 				return notFound("conversation %s has no turn yet", args[0])
 			}
@@ -325,7 +327,7 @@ func (a *app) labMarkCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			i := slices.IndexFunc(turns, func(t hostcore.Turn) bool { return t.Seq == seq })
+			i := slices.IndexFunc(turns, func(t chat.Turn) bool { return t.Seq == seq })
 			if i < 0 {
 				return notFound("conversation %s has no turn %d", args[0], seq)
 			}
@@ -361,7 +363,7 @@ func isShortfall(err error) bool {
 
 // conversationTurns resolves the conversation arg (an id or a title) and
 // returns the model loop and its turns, oldest first.
-func (a *app) conversationTurns(cmd *cobra.Command, arg string) (*hostcore.Chat, int64, []hostcore.Turn, error) {
+func (a *app) conversationTurns(cmd *cobra.Command, arg string) (*chat.Chat, int64, []chat.Turn, error) {
 	ch, cv, err := a.chat()
 	if err != nil {
 		return nil, 0, nil, err
@@ -370,6 +372,6 @@ func (a *app) conversationTurns(cmd *cobra.Command, arg string) (*hostcore.Chat,
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	turns, err := ch.Store().Turns(cmd.Context(), conv)
+	turns, err := ch.Turns(cmd.Context(), conv)
 	return ch, conv, turns, err
 }

@@ -12,8 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/labrun"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/testbin"
 )
@@ -49,7 +50,7 @@ func TestLabRunGolden(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("lab run --json differs from %s (run with -update if the change is meant):\n%s", golden, got)
 	}
-	for _, s := range []string{`"synthetic": true`, hostcore.SyntheticNote, `"strategy": "both"`, `"freshness"`} {
+	for _, s := range []string{`"synthetic": true`, labrun.SyntheticNote, `"strategy": "both"`, `"freshness"`} {
 		if !strings.Contains(string(got), s) {
 			t.Errorf("the report lacks %q", s)
 		}
@@ -61,7 +62,7 @@ func TestLabRunTableAndOut(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report")
 	r := must(t, env, "lab", "run", "--bundled", "--server", "demo", "--strategies", "tool,host", "--out", out)
 	lines := strings.Split(r.stdout, "\n")
-	if lines[0] != hostcore.SyntheticNote || !strings.Contains(lines[1], "249 turns in 30 sessions against demo") ||
+	if lines[0] != labrun.SyntheticNote || !strings.Contains(lines[1], "249 turns in 30 sessions against demo") ||
 		!strings.HasPrefix(lines[2], "STRATEGY") || !strings.HasPrefix(lines[3], "tool ") || !strings.HasPrefix(lines[4], "host ") ||
 		!strings.HasPrefix(lines[5], "freshness: polling every 60s costs ") {
 		t.Errorf("the table:\n%s", r.stdout)
@@ -135,7 +136,7 @@ func TestLabWithoutTheFetchTool(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "tg.db")
 	tg := testbin.Build(t, "cmd/threengram")
 	run := func(extra string) lab.Result {
-		var rep hostcore.LabReport
+		var rep labrun.Report
 		r := must(t, env, "lab", "run", "--bundled", "--strategies", "tool", "--json",
 			"--stdio", tg+" --stdio --seed --tenant acme --db "+db+extra)
 		if err := jsonUnmarshal(r.stdout, &rep); err != nil {
@@ -157,7 +158,7 @@ func TestLabWithoutTheFetchTool(t *testing.T) {
 func TestLabExportAndLive(t *testing.T) {
 	srv := modeltest.New(&modeltest.Options{Key: "sk-test"})
 	defer srv.Close()
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	attached, other := chatWithContext(t, env)
 	srv.Then(modeltest.Say(modeltest.Reply{ToolCalls: []modeltest.Call{
 		{ID: "call_1", Name: "get_memories", Arguments: fmt.Sprintf(`{"ids":[%q]}`, other)}}}),
@@ -177,7 +178,7 @@ func TestLabExportAndLive(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "turns.jsonl")
 	os.WriteFile(file, []byte(r.stdout), 0o644)
-	var rep hostcore.LabReport
+	var rep labrun.Report
 	if err := jsonUnmarshal(must(t, env, "lab", "run", file, "--server", "demo", "--json").stdout, &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	// Every command is the person's own: one that meets a server asking
+	// for a sign-in may start one (as --authorize-with says).
+	err := root.ExecuteContext(hostcore.MaySignIn(ctx))
 	if err == nil {
 		return 0
 	}
@@ -97,6 +99,9 @@ func (a *app) report(err error) {
 		return
 	}
 	fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", a.line(message(he)), he.Kind())
+	if !a.flags.verbose && errors.Is(err, hostcore.ErrSignInNeeded) {
+		fmt.Fprintf(a.stderr, "  next: %s\n", he.Hint()) // the action is the point of the message
+	}
 	a.details(he)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/redact"
 	"github.com/attache/attache/internal/secretstore"
 )
 
@@ -60,7 +61,11 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
 		Warn: func(msg string) { fmt.Fprintln(a.stderr, "attachectl: "+msg) },
 	})
-	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL")}, nil
+	// A server that moved to another authorization server (SEP-2352) is
+	// signed in there, as --authorize-with says: the command is the
+	// person's, and the page shows where.
+	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL"),
+		SignInOnMove: true}, nil
 }
 
 func (a *app) presentPrint(_ context.Context, page hostcore.SignInPage) error {
@@ -80,8 +85,12 @@ func (a *app) presentBrowser(ctx context.Context, page hostcore.SignInPage) erro
 // the last of which reaches the host's loopback listener. It is for test
 // authorization servers that approve without a person (the conformance
 // suite, threengram --oauth-auto-approve).
+//
+// The fetch outlives the sign-in's context (the host's answer page, at the
+// end of the redirects, comes once the sign-in has ended), bounded by its
+// own timeout.
 func presentHTTPGet(ctx context.Context, authURL string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {
@@ -101,7 +110,7 @@ func presentHTTPGet(ctx context.Context, authURL string) error {
 	if u, err := url.Parse(authURL); err == nil {
 		if want := u.Query().Get("redirect_uri"); want != "" && !strings.HasPrefix(resp.Request.URL.String(), want) {
 			return fmt.Errorf("the authorization page did not redirect back by itself (it waits for a person at %s); use --authorize-with browser or print",
-				hostcore.RedactURL(resp.Request.URL.Scheme+"://"+resp.Request.URL.Host+resp.Request.URL.Path))
+				redact.URL(resp.Request.URL.Scheme+"://"+resp.Request.URL.Host+resp.Request.URL.Path))
 		}
 	}
 	return nil
@@ -121,7 +130,11 @@ func (a *app) loginCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "signed in to %s as %s at %s (scopes: %s)\n", a.line(sc.Name), a.line(g.Account),
+			who := ""
+			if g.Subject != "" {
+				who = " (the server's account " + a.line(g.Subject) + ")"
+			}
+			fmt.Fprintf(a.stdout, "signed in to %s as %s%s at %s (scopes: %s)\n", a.line(sc.Name), a.line(g.Account), who,
 				a.line(g.Issuer), a.line(strings.Join(g.Scopes, " ")))
 			return nil
 		},
@@ -168,6 +181,7 @@ func (a *app) accountsCmd() *cobra.Command {
 			type row struct {
 				Server     string    `json:"server"`
 				Account    string    `json:"account"`
+				Subject    string    `json:"subject,omitempty"` // whom the server says the grant is for
 				Resource   string    `json:"resource"`
 				Issuer     string    `json:"issuer"`
 				Scopes     []string  `json:"scopes"`
@@ -177,7 +191,7 @@ func (a *app) accountsCmd() *cobra.Command {
 			}
 			rows := []row{}
 			for _, g := range grants {
-				r := row{Server: g.Server, Account: g.Account, Resource: hostcore.RedactURL(g.Resource), Issuer: g.Issuer,
+				r := row{Server: g.Server, Account: g.Account, Subject: g.Subject, Resource: redact.URL(g.Resource), Issuer: g.Issuer,
 					Scopes: g.Scopes, SignedInAt: g.SignedInAt}
 				if g.Token != nil {
 					r.Expires, r.Refresh = g.Token.Expiry, g.Token.RefreshToken != ""
@@ -192,7 +206,7 @@ func (a *app) accountsCmd() *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "SERVER\tACCOUNT\tISSUER\tSCOPES\tEXPIRES\tREFRESH")
+			fmt.Fprintln(tw, "SERVER\tACCOUNT\tSIGNED IN AS\tISSUER\tSCOPES\tEXPIRES\tREFRESH")
 			for _, r := range rows {
 				exp := "never"
 				if !r.Expires.IsZero() {
@@ -201,7 +215,11 @@ func (a *app) accountsCmd() *cobra.Command {
 						exp = "expired"
 					}
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%t\n", a.line(r.Server), a.line(r.Account), a.line(r.Issuer),
+				as := r.Subject
+				if as == "" {
+					as = "(not said)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%t\n", a.line(r.Server), a.line(r.Account), a.line(as), a.line(r.Issuer),
 					a.line(strings.Join(r.Scopes, " ")), exp, r.Refresh)
 			}
 			return tw.Flush()

@@ -13,6 +13,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/redact"
 	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/internal/secretstore"
 )
@@ -47,10 +50,10 @@ func (a *app) providerOptions() (*provider.Options, error) {
 }
 
 // model returns the named provider's model ("" is the first configured).
-func (a *app) model(name string) (hostcore.Model, hostcore.ProviderConfig, error) {
+func (a *app) model(name string) (chat.Model, models.Provider, error) {
 	h, err := a.hostFor()
 	if err != nil {
-		return nil, hostcore.ProviderConfig{}, err
+		return nil, models.Provider{}, err
 	}
 	pc, err := h.Config().FindProvider(name)
 	if err != nil {
@@ -91,7 +94,7 @@ func (a *app) providersCmd() *cobra.Command {
 			}
 			rows := []providerRow{}
 			for _, pc := range h.Config().ProviderList() {
-				rows = append(rows, providerRow{Name: pc.Name, Kind: pc.Kind, Model: pc.Model, BaseURL: hostcore.RedactURL(pc.BaseURL),
+				rows = append(rows, providerRow{Name: pc.Name, Kind: pc.Kind, Model: pc.Model, BaseURL: redact.URL(pc.BaseURL),
 					APIKeyEnv: pc.APIKeyEnv, Key: provider.KeySource(pc, opts)})
 			}
 			if a.flags.json {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,27 +8,28 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/pack"
 )
 
 // chat returns the model loop over the state database, which keeps the
 // turns beside the conversations.
-func (a *app) chat() (*hostcore.Chat, *hostcore.Conversations, error) {
+func (a *app) chat() (*chat.Chat, *hostcore.Conversations, error) {
 	cv, err := a.conversations()
 	if err != nil {
 		return nil, nil, err
 	}
-	store, ok := cv.Store().(hostcore.TurnStore)
-	if !ok {
-		return nil, nil, errors.New("the state store keeps no turns")
+	st, err := a.stateStore() // the state database keeps the turns beside the conversations
+	if err != nil {
+		return nil, nil, err
 	}
-	return hostcore.NewChat(cv, store, nil), cv, nil
+	return chat.New(cv, st, nil), cv, nil
 }
 
 // sendJSON is send's --json output: the final text and the whole turn.
 type sendJSON struct {
-	Text string        `json:"text"`
-	Turn hostcore.Turn `json:"turn"`
+	Text string    `json:"text"`
+	Turn chat.Turn `json:"turn"`
 }
 
 func (a *app) sendCmd() *cobra.Command {
@@ -71,7 +71,7 @@ for scripts (the default when stdin is not a terminal is off).`,
 				return err
 			}
 			out := &sendOutput{a: a}
-			opts := hostcore.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.Model, Budget: budget, Tools: policy,
+			opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.Model, Budget: budget, Tools: policy,
 				Approve: a.askTool}
 			if !a.flags.json {
 				opts.OnEvent = out.event
@@ -109,9 +109,9 @@ func (a *app) toolPolicy(flag string) (hostcore.ToolPolicy, error) {
 }
 
 // finalText is the text of the turn's last assistant message.
-func finalText(t hostcore.Turn) string {
+func finalText(t chat.Turn) string {
 	for i := len(t.Messages) - 1; i >= 0; i-- {
-		if m := t.Messages[i]; m.Role == hostcore.RoleAssistant && m.Text != "" {
+		if m := t.Messages[i]; m.Role == chat.RoleAssistant && m.Text != "" {
 			return m.Text
 		}
 	}
@@ -126,19 +126,19 @@ type sendOutput struct {
 	midLine bool // stdout has text not ended by a newline
 }
 
-func (o *sendOutput) event(e hostcore.Event) {
+func (o *sendOutput) event(e chat.Event) {
 	a := o.a
 	switch e.Kind {
-	case hostcore.EventText:
+	case chat.EventText:
 		io.WriteString(a.stdout, a.body(e.Text))
 		o.midLine = !strings.HasSuffix(e.Text, "\n")
-	case hostcore.EventWarning:
+	case chat.EventWarning:
 		o.newline()
 		fmt.Fprintf(a.stderr, "attachectl: warning: %s\n", a.line(e.Text))
-	case hostcore.EventToolCall:
+	case chat.EventToolCall:
 		o.newline()
 		fmt.Fprintf(a.stderr, "→ %s/%s %s\n", a.line(e.Tool.Server), a.line(e.Tool.Tool), a.line(e.Call.Arguments))
-	case hostcore.EventToolResult:
+	case chat.EventToolResult:
 		o.newline()
 		what := "result"
 		if e.Result.IsError {

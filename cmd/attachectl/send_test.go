@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/npmpeer"
@@ -24,7 +26,7 @@ import (
 // priority 1, its logo is for the user only).
 
 // modelKinds are the two wire formats every send test runs against.
-var modelKinds = []string{hostcore.ProviderOpenAI, hostcore.ProviderAnthropic}
+var modelKinds = []string{models.OpenAI, models.Anthropic}
 
 // modelEnv writes a config with the annotated server and a provider
 // "scripted" of kind pointing at srv (or at base, when not empty), and
@@ -34,14 +36,14 @@ func modelEnv(t *testing.T, kind string, srv *modeltest.Server, base string, ext
 	dir := t.TempDir()
 	if base == "" {
 		base = srv.OpenAIBaseURL()
-		if kind == hostcore.ProviderAnthropic {
+		if kind == models.Anthropic {
 			base = srv.AnthropicBaseURL()
 		}
 	}
 	zero := 0
 	servers := append([]hostcore.ServerConfig{{Name: "annotated", Command: testbin.Build(t, "internal/mcptest/mcptestd"),
 		Args: []string{"--mode", mcptest.ModeV2025Nov, "--stdio"}}}, extra...)
-	cfg := map[string]any{"servers": servers, "providers": []hostcore.ProviderConfig{
+	cfg := map[string]any{"servers": servers, "providers": []models.Provider{
 		{Name: "scripted", Kind: kind, BaseURL: base, Model: "model-x", APIKeyEnv: "TEST_MODEL_KEY", MaxRetries: &zero}}}
 	b, _ := json.Marshal(cfg)
 	path := filepath.Join(dir, "config.json")
@@ -75,9 +77,9 @@ func chatWithContext(t *testing.T, env []string) (attached, other string) {
 	return ids[0], ids[1]
 }
 
-func storedTurns(t *testing.T, env []string, conv string) []hostcore.Turn {
+func storedTurns(t *testing.T, env []string, conv string) []chat.Turn {
 	t.Helper()
-	var turns []hostcore.Turn
+	var turns []chat.Turn
 	if err := json.Unmarshal([]byte(must(t, env, "turns", conv, "--json").stdout), &turns); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func TestSendThroughCLI(t *testing.T) {
 			if len(turns) != 1 || len(turns[0].Messages) != 4 || turns[0].Context.System != first.System || len(turns[0].Requests) != 2 {
 				t.Fatalf("stored turn = %+v", turns)
 			}
-			var replay hostcore.ModelRequest
+			var replay chat.ModelRequest
 			if err := json.Unmarshal([]byte(must(t, env, "turns", "chat", "--request", "1").stdout), &replay); err != nil || replay.System != first.System {
 				t.Errorf("turns --request 1 does not rebuild the first request: %v", err)
 			}
@@ -173,14 +175,14 @@ func TestSendThroughCLI(t *testing.T) {
 func TestSendJSON(t *testing.T) {
 	srv := modeltest.New(&modeltest.Options{Key: "sk-test"}, modeltest.Say(modeltest.Reply{Text: "plain answer"}))
 	defer srv.Close()
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	must(t, env, "context", "new", "empty")
 	var out struct {
-		Text string        `json:"text"`
-		Turn hostcore.Turn `json:"turn"`
+		Text string    `json:"text"`
+		Turn chat.Turn `json:"turn"`
 	}
 	r := must(t, env, "send", "empty", "hi", "--json")
-	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Text != "plain answer" || out.Turn.Status != hostcore.TurnDone {
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Text != "plain answer" || out.Turn.Status != chat.TurnDone {
 		t.Errorf("send --json = %s (%v)", r.stdout, err)
 	}
 	if p, _ := srv.Requests()[0].Parse(); len(p.Tools) != 0 || !strings.Contains(p.System, "No resource is attached") {
@@ -199,15 +201,15 @@ func TestSendFailuresThroughCLI(t *testing.T) {
 			key    string // instead of sk-test
 			code   int
 			says   string
-			status hostcore.TurnStatus
+			status chat.TurnStatus
 			kept   string // assistant text stored
 		}{
-			{name: "provider down", base: "http://127.0.0.1:1", code: exitTransport, says: "cannot be reached at http://127.0.0.1:1", status: hostcore.TurnFailed},
-			{name: "401 key", key: "sk-wrong", code: exitUnauthorized, says: "refused the API key (HTTP 401)", status: hostcore.TurnFailed},
-			{name: "429", reply: modeltest.Reply{Status: 429, RetryAfter: "7"}, code: exitServer, says: "rate limiting (HTTP 429); it asks to wait 7s", status: hostcore.TurnFailed},
-			{name: "500", reply: modeltest.Reply{Status: 500}, code: exitServer, says: "failed (HTTP 500)", status: hostcore.TurnFailed},
+			{name: "provider down", base: "http://127.0.0.1:1", code: exitTransport, says: "cannot be reached at http://127.0.0.1:1", status: chat.TurnFailed},
+			{name: "401 key", key: "sk-wrong", code: exitUnauthorized, says: "refused the API key (HTTP 401)", status: chat.TurnFailed},
+			{name: "429", reply: modeltest.Reply{Status: 429, RetryAfter: "7"}, code: exitServer, says: "rate limiting (HTTP 429); it asks to wait 7s", status: chat.TurnFailed},
+			{name: "500", reply: modeltest.Reply{Status: 500}, code: exitServer, says: "failed (HTTP 500)", status: chat.TurnFailed},
 			{name: "malformed stream", reply: modeltest.Reply{Text: "the start of it", Malformed: true}, code: exitServer, says: "could not be understood",
-				status: hostcore.TurnFailed, kept: "the s"}, // the first of three pieces
+				status: chat.TurnFailed, kept: "the s"}, // the first of three pieces
 		} {
 			t.Run(kind+"/"+tt.name, func(t *testing.T) {
 				srv := modeltest.New(&modeltest.Options{Key: "sk-test"}, modeltest.Say(tt.reply))
@@ -272,7 +274,7 @@ func TestSendAskThroughCLI(t *testing.T) {
 		modeltest.Say(modeltest.Reply{ToolCalls: []modeltest.Call{{ID: "c3", Name: "briefing", Arguments: `{}`}}}),
 		modeltest.Say(modeltest.Reply{Text: "second done"}))
 	defer srv.Close()
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	chatWithContext(t, env)
 	r := ctlStdin(t, env, "a\nn\n", "send", "chat", "one", "--tools", "ask")
 	if r.code != 0 || strings.Count(r.stderr, "Run it?") != 2 {
@@ -294,7 +296,7 @@ func TestSendAskThroughCLI(t *testing.T) {
 func TestProvidersAndKeys(t *testing.T) {
 	srv := modeltest.New(&modeltest.Options{Key: "sk-kept"}, modeltest.Say(modeltest.Reply{Text: "with the kept key"}))
 	defer srv.Close()
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	env = append(env, "TEST_MODEL_KEY=") // the variable is empty: the keyring is next
 	r := must(t, env, "providers")
 	if !strings.Contains(r.stdout, "scripted") || !strings.Contains(r.stdout, "none") {
@@ -389,7 +391,7 @@ func TestSupersessionThroughCLI(t *testing.T) {
 // ATTACHE_LIVE_OPENAI_BASE_URL) or ATTACHE_LIVE_ANTHROPIC_KEY (and
 // ATTACHE_LIVE_ANTHROPIC_MODEL).
 func TestLiveProvider(t *testing.T) {
-	for _, tt := range []struct{ kind, model string }{{hostcore.ProviderOpenAI, "gpt-4o-mini"}, {hostcore.ProviderAnthropic, "claude-haiku-4-5"}} {
+	for _, tt := range []struct{ kind, model string }{{models.OpenAI, "gpt-4o-mini"}, {models.Anthropic, "claude-haiku-4-5"}} {
 		t.Run(tt.kind, func(t *testing.T) {
 			prefix := "ATTACHE_LIVE_" + strings.ToUpper(tt.kind) + "_"
 			key := os.Getenv(prefix + "KEY")
@@ -400,7 +402,7 @@ func TestLiveProvider(t *testing.T) {
 			env := modelEnv(t, tt.kind, nil, cmpOr(os.Getenv(prefix+"BASE_URL"), "https://unused.invalid"))
 			if os.Getenv(prefix+"BASE_URL") == "" {
 				// the vendor's own API: rewrite the config without a base URL
-				b, _ := json.Marshal(map[string]any{"providers": []hostcore.ProviderConfig{{Name: "scripted", Kind: tt.kind, Model: model, APIKeyEnv: "TEST_MODEL_KEY"}}})
+				b, _ := json.Marshal(map[string]any{"providers": []models.Provider{{Name: "scripted", Kind: tt.kind, Model: model, APIKeyEnv: "TEST_MODEL_KEY"}}})
 				os.WriteFile(strings.TrimPrefix(env[0], "ATTACHE_CONFIG="), b, 0o600)
 			}
 			env = append(env, "TEST_MODEL_KEY="+key)
@@ -450,14 +452,14 @@ func TestSendTimeout(t *testing.T) {
 	})
 	defer srv.Close()
 	defer close(release) // before Close, which waits for the handler
-	env := modelEnv(t, hostcore.ProviderOpenAI, srv, "")
+	env := modelEnv(t, models.OpenAI, srv, "")
 	must(t, env, "context", "new", "c")
 	r := ctl(t, env, "send", "c", "slow?", "--tools", "off", "--timeout", "2s")
 	if r.code != exitTransport || !strings.Contains(r.stderr, "in time") {
 		t.Errorf("exit %d, stderr %q; want exit %d saying it did not answer in time", r.code, r.stderr, exitTransport)
 	}
 	turns := storedTurns(t, env, "c")
-	if len(turns) != 1 || turns[0].Messages[0].Text != "slow?" || turns[0].Status == hostcore.TurnDone {
+	if len(turns) != 1 || turns[0].Messages[0].Text != "slow?" || turns[0].Status == chat.TurnDone {
 		t.Errorf("stored turns = %+v", turns)
 	}
 }

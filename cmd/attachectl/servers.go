@@ -5,8 +5,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/spf13/cobra"
+
+	"github.com/attache/attache/hostcore/redact"
 )
 
 func (a *app) serversCmd() *cobra.Command {
@@ -31,7 +32,7 @@ func (a *app) serversCmd() *cobra.Command {
 				r := row{Name: s.Name, Transport: "stdio", Target: strings.Join(append([]string{s.Command}, s.Args...), " "),
 					Accounts: s.AccountNames(), Source: s.Source}
 				if s.IsHTTP() {
-					r.Transport, r.Target = "http", hostcore.RedactURL(s.URL)
+					r.Transport, r.Target = "http", redact.URL(s.URL)
 				}
 				rows = append(rows, r)
 			}

@@ -81,7 +81,7 @@ func (a *app) switchTools(cmd *cobra.Command, args []string, conv, set string) e
 	if !slices.ContainsFunc(h.Servers(), func(s hostcore.ServerConfig) bool { return s.Name == args[0] }) {
 		return usageError(fmt.Sprintf("no server named %q", args[0]))
 	}
-	if err := ch.Store().SetServerTools(cmd.Context(), id, args[0], set == "on"); err != nil {
+	if err := ch.SwitchServerTools(cmd.Context(), id, args[0], set == "on"); err != nil {
 		return err
 	}
 	fmt.Fprintf(a.stderr, "attachectl: the tools of %s are %s in conversation %d\n", a.line(args[0]), set, id)

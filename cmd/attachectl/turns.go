@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 func (a *app) turnsCmd() *cobra.Command {
@@ -38,7 +38,7 @@ with the tool calls it asked for.`,
 				return a.replayTurn(cmd, ch, conv, replay, providerName)
 			}
 			if request > 0 {
-				req, err := hostcore.ReplayRequest(turns, request)
+				req, err := chat.ReplayRequest(turns, request)
 				if err != nil {
 					return err
 				}
@@ -68,7 +68,7 @@ with the tool calls it asked for.`,
 
 // replayTurn sends turn seq's first request again and prints the answer
 // as it streams, and the tools it would call on stderr.
-func (a *app) replayTurn(cmd *cobra.Command, ch *hostcore.Chat, conv int64, seq int, providerName string) error {
+func (a *app) replayTurn(cmd *cobra.Command, ch *chat.Chat, conv int64, seq int, providerName string) error {
 	m, _, err := a.model(providerName)
 	if err != nil {
 		return err
@@ -94,7 +94,7 @@ func (a *app) replayTurn(cmd *cobra.Command, ch *hostcore.Chat, conv int64, seq 
 }
 
 // printTurn prints one turn for a person.
-func (a *app) printTurn(t hostcore.Turn, brief bool) {
+func (a *app) printTurn(t chat.Turn, brief bool) {
 	w := a.stdout
 	fmt.Fprintf(w, "turn %d · %s · %s (%s) · %s", t.Seq, t.Status, a.line(t.Provider), a.line(t.Model),
 		t.StartedAt.Local().Format("2006-01-02 15:04:05"))
@@ -150,7 +150,7 @@ func (a *app) printTurn(t hostcore.Turn, brief bool) {
 	}
 }
 
-func (a *app) printTools(w io.Writer, t hostcore.Turn) {
+func (a *app) printTools(w io.Writer, t chat.Turn) {
 	if len(t.Tools) == 0 {
 		fmt.Fprintln(w, "tools: none offered")
 		return
@@ -165,16 +165,16 @@ func (a *app) printTools(w io.Writer, t hostcore.Turn) {
 	fmt.Fprintf(w, "tools: %d offered, the listing costs %d tokens a request: %s\n", len(t.Tools), t.ListingTokens, strings.Join(names, ", "))
 }
 
-func (a *app) printMessage(w io.Writer, m hostcore.Message) {
+func (a *app) printMessage(w io.Writer, m chat.Message) {
 	switch m.Role {
-	case hostcore.RoleAssistant:
+	case chat.RoleAssistant:
 		if m.Text != "" {
 			fmt.Fprintf(w, "  assistant: %s\n", a.line(m.Text))
 		}
 		for _, c := range m.ToolCalls {
 			fmt.Fprintf(w, "  assistant → %s %s\n", a.line(c.Name), a.line(c.Arguments))
 		}
-	case hostcore.RoleTool:
+	case chat.RoleTool:
 		what := "result"
 		if m.IsError {
 			what = "error"

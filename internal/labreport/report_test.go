@@ -11,11 +11,12 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/labrun"
 )
 
-func sampleReport(synthetic bool) *hostcore.LabReport {
-	return &hostcore.LabReport{
-		Replay: hostcore.LabReplay{Source: "turns.jsonl", Synthetic: synthetic, Turns: 4, Sessions: 1, Server: "demo",
+func sampleReport(synthetic bool) *labrun.Report {
+	return &labrun.Report{
+		Replay: labrun.Replay{Source: "turns.jsonl", Synthetic: synthetic, Turns: 4, Sessions: 1, Server: "demo",
 			Account: "acme", Tools: []string{"get_memories", "search"}, ListingTokens: 100,
 			Withheld: []string{"archive"}, ToolPolicy: hostcore.ToolsReadOnly},
 		Strategies: []lab.Result{
@@ -33,7 +34,7 @@ func sampleReport(synthetic bool) *hostcore.LabReport {
 
 func TestMarkdown(t *testing.T) {
 	md := Markdown(sampleReport(true))
-	for _, want := range []string{"> **" + hostcore.SyntheticNote + "**", "| tool | 4 | 33.3% | 50.0% | 0.0% | 100 | 25.0% | 420 | 0 | 0 | 0 | 0 | 0 | 1 |",
+	for _, want := range []string{"> **" + labrun.SyntheticNote + "**", "| tool | 4 | 33.3% | 50.0% | 0.0% | 100 | 25.0% | 420 | 0 | 0 | 0 | 0 | 0 | 1 |",
 		"costs 80 reads a session-hour; reading each again on every turn costs 10", "![listing](listing.png)",
 		"Only the tools the server marks read-only were offered and run. 2 tools were offered (get_memories, search)",
 		"Not offered, not read-only: archive.", "| tool | archive | not run: not read-only | 1 |", "| tool | get_memories | ran: read-only | 3 |"} {
@@ -55,7 +56,7 @@ func TestWrite(t *testing.T) {
 	if len(paths) != 5 {
 		t.Fatalf("wrote %v", paths)
 	}
-	var back hostcore.LabReport
+	var back labrun.Report
 	b, _ := os.ReadFile(filepath.Join(dir, JSONFile))
 	if err := json.Unmarshal(b, &back); err != nil || back.Strategies[2].DuplicateRate != 0.25 || !back.Replay.Synthetic {
 		t.Errorf("report.json: %v %+v", err, back)
