@@ -108,7 +108,8 @@ type Host struct {
 
 	consent *Consent // the one gate every tool call passes
 
-	subs *Subscriptions // the resource subscriptions, for people (subscriptions.go)
+	subs  *Subscriptions          // the resource subscriptions, for people (subscriptions.go)
+	ended hooks[func(ContextEnd)] // told when an authorization context ends (contextend.go)
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so

@@ -48,6 +48,7 @@ func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
 			if err != nil || !sameCredentials(acct, now) || old.Identity() != sc.Identity() ||
 				credentials(old, acct) != credentials(sc, now) {
 				errs = append(errs, h.logout(ctx, old, name))
+				defer h.contextEnded(ContextEnd{Server: sc.Name, Account: name, Reason: EndChanged})
 			}
 		}
 	}
@@ -72,6 +73,7 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 		errs = append(errs, err)
 	}
 	errs = append(errs, h.cfg.Save())
+	h.contextEnded(ContextEnd{Server: name, Reason: EndRemoved})
 	return errors.Join(errs...)
 }
 
@@ -96,7 +98,9 @@ func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) 
 			c.closeBecause(signInNeeded(c, endedSignedOut))
 		}
 	}
-	return h.logout(ctx, server, account)
+	err = h.logout(ctx, server, account)
+	h.contextEnded(ContextEnd{Server: server.Name, Account: acct.Name, Reason: EndLoggedOut})
+	return err
 }
 
 // connsOf returns the open connections of account at server.
@@ -119,6 +123,7 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 	closed := h.closeConns(func(k connKey) bool { return k.server == sc.Name && k.account == account })
 	var errs []error
 	for _, c := range closed {
+		c.tap.Clear() // the record of the context goes with it: it holds its bodies
 		if err := h.purgeContext(ctx, c); err != nil {
 			errs = append(errs, err)
 		}

@@ -106,6 +106,7 @@ type App struct {
 	ready                   func()
 	convShown, catalogShown bool
 	closed                  bool
+	stopEnds                func() // unregisters watchContextEnds
 	unfollow                func() // stops following the host's sign-ins
 }
 
@@ -136,6 +137,7 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a.sh.fail = a.fail
 	openWindows.Add(1)
 	a.buildUI()
+	a.watchContextEnds()
 	a.unfollow = a.servers.followSignIns()
 	a.showServers()
 	if o.AfterFirstFrame != nil {
@@ -259,6 +261,7 @@ func (a *App) browse(c *hostcore.Conn, asked bool) {
 	a.sh.prefs.SetString(prefAccount, c.Account.Name)
 	a.servers.showCurrent()
 	a.picker.setConn(c)
+	a.inspector.browsing(c)
 	a.console.setConn(c)
 	a.notify("Browsing " + c.Server.Name + " as " + c.Account.Name)
 }
@@ -317,6 +320,7 @@ func (a *App) Close() {
 		return
 	}
 	a.closed = true
+	a.stopEnds()
 	openWindows.Add(-1)
 	size := a.sh.win.Canvas().Size()
 	if size.Width > 0 && size.Height > 0 {

@@ -27,6 +27,9 @@ type inspector struct {
 	sh   *shell
 	req  readRequest
 	busy job
+	// shownScope is the cache scope of the body shown ("" for none): a
+	// public body stays when the person browses another account.
+	shownScope string
 
 	uri      *widget.Label
 	badge    *widget.Label
@@ -198,6 +201,7 @@ type shownRead struct {
 // showPlaceholder empties the badge, the body and the exchange, saying
 // why (a read under way, a read canceled).
 func (in *inspector) showPlaceholder(badge, why string) {
+	in.shownScope = ""
 	in.badge.Importance = widget.MediumImportance
 	in.badge.SetText(badge)
 	in.elapsed.SetText("")
@@ -220,6 +224,7 @@ func (in *inspector) showResult(r readRequest, read shownRead) {
 	} else {
 		in.elapsed.SetText("server answered in " + span(res.Elapsed))
 	}
+	in.shownScope = res.Cache.Scope
 	in.viewer.ShowPrepared(read.bodies)
 	in.body.Objects = []fyne.CanvasObject{in.viewer}
 	in.body.Refresh()

@@ -62,3 +62,25 @@ func TestPinsAreBounded(t *testing.T) {
 		t.Errorf("pin %d = %v; want a usage error", maxPins+1, err)
 	}
 }
+
+// Clear, when an authorization context ends, lets the pinned messages go
+// with the rest: a pin must not keep a private body past its account.
+func TestClearLetsThePinsGo(t *testing.T) {
+	tap := NewTap(nil)
+	for i := range tapCapacity + 5 {
+		tap.Record(Received, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"result":{"contents":[{"uri":"a://%d","text":"private %d"}]}}`, i, i, i))
+	}
+	msgs := tap.Messages()
+	if err := tap.Pin(msgs[0].Seq); err != nil {
+		t.Fatal(err)
+	}
+	tap.Record(Received, []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)) // trims the pinned one into the kept list
+	tap.Clear()
+	if entries, dropped := tap.History(); len(entries) != 0 || dropped != 0 || tap.Pinned() != 0 {
+		t.Errorf("after Clear: %d entries, %d let go, %d pinned; want nothing", len(entries), dropped, tap.Pinned())
+	}
+	tap.Record(Sent, []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+	if entries, _ := tap.History(); len(entries) != 1 || entries[0].Pinned {
+		t.Errorf("after Clear a new message records as %+v", entries)
+	}
+}

@@ -151,6 +151,16 @@ func (m *TapMessage) size() int {
 	return n
 }
 
+// Clear lets every recorded message go, the pinned ones too, when the
+// connection's authorization context ends: the record holds its private
+// bodies.
+func (t *Tap) Clear() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.msgs, t.bytes, t.dropped = nil, 0, 0
+	t.pins = pins{}
+}
+
 // Messages returns the recorded messages, oldest first: the pinned ones
 // the record's bounds let go of, then the most recent.
 func (t *Tap) Messages() []TapMessage {
