@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -47,7 +48,7 @@ func TestNoSignInAfterSignOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Read(context.Background(), threengram.MemoryURI(ids[0]), hostcore.ReadRefresh); !errors.Is(err, hostcore.ErrSignInNeeded) {
+	if _, err := c.Read(context.Background(), threengram.MemoryURI(ids[0]), hostcore.ReadRefresh); !errors.Is(err, signin.ErrNeeded) {
 		t.Errorf("a background read after Sign out: %v; want sign-in needed", err)
 	}
 	h.browseOAuth()
@@ -137,8 +138,8 @@ func TestMovedRow(t *testing.T) {
 	h := newOAuthHarness(t)
 	r := h.app.servers.rowOf(demoOAuthKey)
 	h.do(func() {
-		r.show(h.app.servers, rowView{host: hostcore.SignInState{MovedTo: "https://login.example.com/tenant/"},
-			own: &signIn{grant: &hostcore.Grant{Issuer: "https://old.example.com", Subject: "acme"}}})
+		r.show(h.app.servers, rowView{host: signin.State{MovedTo: "https://login.example.com/tenant/"},
+			own: &signIn{grant: &signin.Grant{Issuer: "https://old.example.com", Subject: "acme"}}})
 	})
 	if r.status.Text != "me · the server now signs in at login.example.com/tenant" || r.action.Text != "Sign in" || r.action.Hidden {
 		t.Errorf("moved: status %q, action %q", r.status.Text, r.action.Text)

@@ -1,4 +1,4 @@
-package hostcore
+package signin
 
 import (
 	"context"
@@ -14,9 +14,9 @@ import (
 // the person at a time, and the host starts one only when the person
 // asked for what needs it:
 //
-//   - a request whose context came through MaySignIn (Sign in, a read the
+//   - a request whose context came through MayStart (Sign in, a read the
 //     person started, every attachectl command) may present the page;
-//     any other (a watcher, a poll, a prefetch) gets ErrSignInNeeded;
+//     any other (a watcher, a poll, a prefetch) gets ErrNeeded;
 //   - a second request that needs the same sign-in while one waits joins
 //     that wait instead of presenting a second page;
 //   - CancelSignIn ends the wait, whoever started it, and every request
@@ -31,24 +31,24 @@ import (
 // The board is in memory: each process (the app, every attachectl run)
 // has its own, and the grants they share are in the TokenStore.
 
-// maySignInKey marks a context whose requests may start a sign-in.
-type maySignInKey struct{}
+// mayStartKey marks a context whose requests may start a sign-in.
+type mayStartKey struct{}
 
-// MaySignIn returns a context under which a request that a server answers
+// MayStart returns a context under which a request that a server answers
 // with "sign in first" may start a sign-in: present the authorization page
 // and wait for the person. Pass it for what the person asked for (a read,
 // a listing they opened); background work (watchers, polls, prefetches)
-// runs without it and gets an Unauthorized error (ErrSignInNeeded) that
+// runs without it and gets an Unauthorized error (ErrNeeded) that
 // says how to sign in.
-func MaySignIn(ctx context.Context) context.Context {
-	return context.WithValue(ctx, maySignInKey{}, true)
+func MayStart(ctx context.Context) context.Context {
+	return context.WithValue(ctx, mayStartKey{}, true)
 }
 
-func maySignIn(ctx context.Context) bool { v, _ := ctx.Value(maySignInKey{}).(bool); return v }
+func mayStart(ctx context.Context) bool { v, _ := ctx.Value(mayStartKey{}).(bool); return v }
 
-// SignInState is where an account's sign-in stands in this process, for
-// people to see. The grant itself is GrantOf's.
-type SignInState struct {
+// State is where an account's sign-in stands in this process, for people
+// to see. The grant itself is the TokenStore's.
+type State struct {
 	// Waiting is set while a sign-in is under way: the host is finding out
 	// where to sign in, or waits for the person at Page.
 	Waiting bool
@@ -65,18 +65,19 @@ type SignInState struct {
 	MovedTo string
 }
 
-// Why a sign-in ended, as SignInState.Ended says it.
-const (
-	endedSignedOut = "you signed out"
-	signInCanceled = "the sign-in was canceled"
-)
+// SignedOut is why a sign-in ended when the person signed out, as
+// State.Ended says it.
+const SignedOut = "you signed out"
+
+// signInCanceled is why a sign-in ended when the person canceled it.
+const signInCanceled = "the sign-in was canceled"
 
 // errSignInCanceled is the cause of a wait the person canceled.
 var errSignInCanceled = errors.New(signInCanceled)
 
-// signInBoard holds the sign-in state of every account. It is safe for
+// board holds the sign-in state of every account. It is safe for
 // concurrent use.
-type signInBoard struct {
+type board struct {
 	mu       sync.Mutex
 	accounts map[GrantKey]*accountSignIn
 	changed  hooks[func()]
@@ -97,7 +98,7 @@ type signInFlight struct {
 	cancel context.CancelCauseFunc
 }
 
-func (b *signInBoard) of(k GrantKey) *accountSignIn {
+func (b *board) of(k GrantKey) *accountSignIn {
 	if b.accounts == nil {
 		b.accounts = map[GrantKey]*accountSignIn{}
 	}
@@ -110,7 +111,7 @@ func (b *signInBoard) of(k GrantKey) *accountSignIn {
 }
 
 // update changes k's state under the lock, then tells the hooks.
-func (b *signInBoard) update(k GrantKey, f func(a *accountSignIn)) {
+func (b *board) update(k GrantKey, f func(a *accountSignIn)) {
 	b.mu.Lock()
 	f(b.of(k))
 	b.mu.Unlock()
@@ -119,11 +120,11 @@ func (b *signInBoard) update(k GrantKey, f func(a *accountSignIn)) {
 	}
 }
 
-func (b *signInBoard) state(k GrantKey) SignInState {
+func (b *board) state(k GrantKey) State {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	a := b.of(k)
-	st := SignInState{Ended: a.ended, MovedTo: a.movedTo}
+	st := State{Ended: a.ended, MovedTo: a.movedTo}
 	if a.flight != nil {
 		st.Waiting, st.Page = true, a.flight.page
 	}
@@ -132,7 +133,7 @@ func (b *signInBoard) state(k GrantKey) SignInState {
 
 // begin returns k's flight in progress, or starts one (owner), whose
 // cancel is cancel.
-func (b *signInBoard) begin(k GrantKey, cancel context.CancelCauseFunc) (fl *signInFlight, owner bool) {
+func (b *board) begin(k GrantKey, cancel context.CancelCauseFunc) (fl *signInFlight, owner bool) {
 	b.mu.Lock()
 	if a := b.of(k); a.flight != nil {
 		fl = a.flight
@@ -147,7 +148,7 @@ func (b *signInBoard) begin(k GrantKey, cancel context.CancelCauseFunc) (fl *sig
 }
 
 // shown records the page fl waits on.
-func (b *signInBoard) shown(k GrantKey, fl *signInFlight, page string) {
+func (b *board) shown(k GrantKey, fl *signInFlight, page string) {
 	b.update(k, func(a *accountSignIn) {
 		if a.flight == fl {
 			fl.page = page
@@ -157,7 +158,7 @@ func (b *signInBoard) shown(k GrantKey, fl *signInFlight, page string) {
 
 // finish ends fl with err: a grant clears what ended before and any move;
 // a cancel or a timeout the person let happen is recorded as ended.
-func (b *signInBoard) finish(k GrantKey, fl *signInFlight, err error, ended string) {
+func (b *board) finish(k GrantKey, fl *signInFlight, err error, ended string) {
 	b.update(k, func(a *accountSignIn) {
 		if a.flight == fl {
 			a.flight = nil
@@ -175,7 +176,7 @@ func (b *signInBoard) finish(k GrantKey, fl *signInFlight, err error, ended stri
 
 // end records that k's sign-in ended by the person's doing (a sign-out, a
 // cancel), and cancels a wait in flight.
-func (b *signInBoard) end(k GrantKey, why string) {
+func (b *board) end(k GrantKey, why string) {
 	b.update(k, func(a *accountSignIn) {
 		a.ended = why
 		if a.flight != nil {
@@ -185,49 +186,47 @@ func (b *signInBoard) end(k GrantKey, why string) {
 }
 
 // allow clears what ended k's last sign-in: the person asks again.
-func (b *signInBoard) allow(k GrantKey) { b.update(k, func(a *accountSignIn) { a.ended = "" }) }
+func (b *board) allow(k GrantKey) { b.update(k, func(a *accountSignIn) { a.ended = "" }) }
 
 // moved records that k's server now signs in at to.
-func (b *signInBoard) moved(k GrantKey, to string) {
+func (b *board) moved(k GrantKey, to string) {
 	b.update(k, func(a *accountSignIn) { a.movedTo = to })
 }
 
 // ended returns why k's last sign-in ended, if only the person can start
 // the next.
-func (b *signInBoard) ended(k GrantKey) string {
+func (b *board) ended(k GrantKey) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.of(k).ended
 }
 
-// SignInState returns where account's ("" for the first) sign-in at the
-// HTTP server sc stands in this host.
-func (h *Host) SignInState(sc ServerConfig, account string) SignInState {
-	k, ok := grantKeyOf(sc, account)
-	if !ok {
-		return SignInState{}
-	}
-	return h.signIns.state(k)
-}
+// State returns where the sign-in of key's account stands.
+func (k *Keeper) State(key GrantKey) State { return k.board.state(key) }
 
-// CancelSignIn ends the sign-in of account ("" for the first) at sc that
-// waits for the person, whoever started it (Sign in, or a read): the
-// loopback listener closes, and every request waiting on it fails as
-// canceled. Until the person signs in (Login), no request starts another.
-func (h *Host) CancelSignIn(sc ServerConfig, account string) {
-	if k, ok := grantKeyOf(sc, account); ok {
-		h.signIns.end(k, signInCanceled)
-	}
-}
+// Cancel ends key's sign-in that waits for the person, whoever started it
+// (Sign in, or a read): the loopback listener closes, and every request
+// waiting on it fails as canceled. Until the person signs in (Allow), no
+// request starts another.
+func (k *Keeper) Cancel(key GrantKey) { k.board.end(key, signInCanceled) }
 
-// OnSignInChange registers f to run whenever an account's SignInState
-// may have changed (a wait began or ended, a page was shown, an account
-// signed out or moved), and returns the function that unregisters it. f
-// runs on the host's goroutines and must not block.
-func (h *Host) OnSignInChange(f func()) (unregister func()) { return h.signIns.changed.add(f) }
+// SignOut records that key's account signed out: a wait for its sign-in
+// ends, and no request signs it in again until Allow.
+func (k *Keeper) SignOut(key GrantKey) { k.board.end(key, SignedOut) }
 
-// grantKeyOf is the grant key of account at the HTTP server sc.
-func grantKeyOf(sc ServerConfig, account string) (GrantKey, bool) {
+// Allow clears what ended key's last sign-in (a sign-out, a cancel, a
+// timeout): the person asks to sign in again.
+func (k *Keeper) Allow(key GrantKey) { k.board.allow(key) }
+
+// OnChange registers f to run whenever an account's State may have
+// changed (a wait began or ended, a page was shown, an account signed out
+// or moved), and returns the function that unregisters it. f runs on the
+// host's goroutines and must not block.
+func (k *Keeper) OnChange(f func()) (unregister func()) { return k.board.changed.add(f) }
+
+// KeyOf is the grant key of account ("" for the first) at the HTTP server
+// sc; false when sc is not an HTTP server or has no such account.
+func KeyOf(sc config.ServerConfig, account string) (GrantKey, bool) {
 	acct, err := sc.Account(account)
 	if err != nil || !sc.IsHTTP() {
 		return GrantKey{}, false
@@ -248,10 +247,10 @@ type callerDeadline struct {
 	ok bool
 }
 
-// withCallerDeadline records ctx's own deadline (a command's budget), once:
+// WithCallerDeadline records ctx's own deadline (a command's budget), once:
 // a sign-in outlasts the host's connect and request timeouts, a person
 // being slower than a server, but never the caller's.
-func withCallerDeadline(ctx context.Context) context.Context {
+func WithCallerDeadline(ctx context.Context) context.Context {
 	if _, ok := ctx.Value(callerDeadlineKey{}).(callerDeadline); ok {
 		return ctx
 	}
@@ -260,7 +259,7 @@ func withCallerDeadline(ctx context.Context) context.Context {
 }
 
 // patient returns a context with ctx's values and cancellation, and the
-// caller's own deadline (see withCallerDeadline), but not the deadlines
+// caller's own deadline (see WithCallerDeadline), but not the deadlines
 // the host added. It ends a little before the caller's deadline, so that
 // the sign-in's own error, which says what it waited for, reaches the
 // caller before the caller gives up on its own.
