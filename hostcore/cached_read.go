@@ -157,7 +157,7 @@ func (c *Conn) verified(ctx context.Context, e CacheEntry, res *ReadResult) (*Re
 	}
 	if o := c.oauthOf(); o != nil {
 		// A grant is live while its access token is valid or refreshes.
-		if err := c.grantLive(ctx, o); err != nil {
+		if err := o.Live(ctx); err != nil {
 			return nil, err
 		}
 	}

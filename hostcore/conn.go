@@ -404,7 +404,7 @@ func (c *Conn) transport(auth *authContext) mcp.Transport {
 			MaxEventSize: maxLine,
 		}
 		if o := c.oauthOf(); o != nil {
-			t.OAuthHandler = oauthTransport{o}
+			t.OAuthHandler = o
 			rt.signsIn = c.Server.Name
 		}
 		return t

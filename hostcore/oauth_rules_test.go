@@ -139,7 +139,7 @@ func TestNoSignInAfterLogout(t *testing.T) {
 			t.Errorf("%s after Logout: %v; want you signed out, Sign in to read this", name, err)
 		}
 	}
-	if st := h.SignInState(tg.sc, ""); pages.Load() != 1 || st.Ended != "you signed out" || st.Waiting {
+	if st := h.SignIns().StateOf(tg.sc, ""); pages.Load() != 1 || st.Ended != "you signed out" || st.Waiting {
 		t.Errorf("after Logout and two asked reads: %d pages, state %+v; want 1 page, ended by the sign-out", pages.Load(), st)
 	}
 	if _, err := h.Login(context.Background(), tg.sc, ""); err != nil || pages.Load() != 2 {
@@ -427,7 +427,7 @@ func TestRefreshesTakeTurns(t *testing.T) {
 	tg.clock.add(11 * time.Minute) // the access token has expired at the server
 	read("after the access token expired (a renewed token)")
 	read("after both renewed (the grant still good)")
-	if g, err := b.GrantOf(context.Background(), tg.sc, ""); err != nil || g == nil || pages.Load() != 1 {
+	if g, err := b.SignIns().GrantOf(context.Background(), tg.sc, ""); err != nil || g == nil || pages.Load() != 1 {
 		t.Errorf("after both renewed: grant %v, %v, %d pages; want still signed in, with no second sign-in", g, err, pages.Load())
 	}
 }

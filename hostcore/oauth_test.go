@@ -72,7 +72,7 @@ func TestPresentHoldsUntilSignedIn(t *testing.T) {
 				return err
 			}
 			<-ctx.Done()
-			g, err := h.GrantOf(context.Background(), sc, "me")
+			g, err := h.SignIns().GrantOf(context.Background(), sc, "me")
 			if err != nil {
 				t.Error(err)
 			}
@@ -163,7 +163,7 @@ func TestCanSignIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.h.CanSignIn(tt.sc, ""); got != tt.want {
+			if got := tt.h.SignIns().CanSignIn(tt.sc, ""); got != tt.want {
 				t.Errorf("CanSignIn = %v, want %v", got, tt.want)
 			}
 		})

@@ -94,7 +94,7 @@ func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) 
 	if err != nil {
 		return err
 	}
-	if k, ok := signin.KeyOf(server, acct.Name); ok && h.CanSignIn(server, acct.Name) {
+	if k, ok := signin.KeyOf(server, acct.Name); ok && h.signIns.CanSignIn(server, acct.Name) {
 		h.signIns.SignOut(k)
 		for _, c := range h.connsOf(server.Name, acct.Name) {
 			c.closeBecause(signin.Needed(c.String(), c.Server.Name, signin.SignedOut))

@@ -53,7 +53,7 @@ func (p *serversPanel) rowOf(key signInKey) *signInRow {
 func (p *serversPanel) viewOf(key signInKey) rowView {
 	v := rowView{own: p.signInOf(key)}
 	if c := p.cardOf(key.server); c != nil {
-		v.host = p.sh.host.SignInState(c.sc, key.account)
+		v.host = p.sh.host.SignIns().StateOf(c.sc, key.account)
 	}
 	return v
 }
@@ -71,7 +71,7 @@ func (p *serversPanel) followSignIns() (stop func()) {
 	// The host tells from whatever goroutine changed the state, which may
 	// be the main one (a Cancel): the rows show it from a goroutine of
 	// their own, each time as it is then.
-	return p.sh.host.OnSignInChange(func() {
+	return p.sh.host.SignIns().OnChange(func() {
 		p.sh.work.add()
 		go deliverTracked(p.sh.work, func() {
 			for _, c := range p.cards {
@@ -95,7 +95,7 @@ func (p *serversPanel) loadGrant(key signInKey) {
 	st.gen++
 	gen, sc := st.gen, c.sc
 	run(p.sh.work, p.sh.ctx, func(ctx context.Context) (*signin.Grant, error) {
-		return p.sh.host.GrantOf(ctx, sc, key.account)
+		return p.sh.host.SignIns().GrantOf(ctx, sc, key.account)
 	}, func(g *signin.Grant, err error) {
 		if st.gen != gen {
 			return // something changed since: its own outcome shows
@@ -128,7 +128,7 @@ func (p *serversPanel) signIn(key signInKey) {
 		cancel()
 		st.login = nil
 		switch {
-		case err != nil && (canceled || errors.Is(err, signin.ErrNeeded) && p.sh.host.SignInState(sc, key.account).Ended != ""):
+		case err != nil && (canceled || errors.Is(err, signin.ErrNeeded) && p.sh.host.SignIns().StateOf(sc, key.account).Ended != ""):
 			p.loadGrant(key)
 			p.showSignIn(key)
 			p.sh.notify(fmt.Sprintf("Sign-in to %s as %s canceled", sc.Name, key.account))
@@ -183,7 +183,7 @@ func (p *serversPanel) signOut(key signInKey) {
 // and the Sign in in flight.
 func (p *serversPanel) cancelSignIn(key signInKey) {
 	if c := p.cardOf(key.server); c != nil {
-		p.sh.host.CancelSignIn(c.sc, key.account)
+		p.sh.host.SignIns().CancelOf(c.sc, key.account)
 	}
 	if st := p.signInOf(key); st.login != nil {
 		st.login()

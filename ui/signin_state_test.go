@@ -56,7 +56,7 @@ func TestNoSignInAfterSignOut(t *testing.T) {
 	if n := h.opened.Load(); n != 1 {
 		t.Errorf("%d pages opened in the browser after Sign out, want none (1 in all)", n)
 	}
-	if st := h.host.SignInState(h.card(hostcore.DemoOAuthServerName).sc, "me"); st.Waiting || r.status.Text != "me · not signed in" || r.action.Text != "Sign in" {
+	if st := h.host.SignIns().StateOf(h.card(hostcore.DemoOAuthServerName).sc, "me"); st.Waiting || r.status.Text != "me · not signed in" || r.action.Text != "Sign in" {
 		t.Errorf("after Sign out and reads: host %+v, row %q / %q; want no wait, not signed in", st, r.status.Text, r.action.Text)
 	}
 
@@ -80,7 +80,7 @@ func TestOneWaitCancelEndsIt(t *testing.T) {
 	first := h.waitForPage(demoOAuthKey)
 	h.do(func() { test.Tap(r.cancel) })
 	h.settle()
-	if st := h.host.SignInState(sc, "me"); st.Waiting || h.opened.Load() != 1 || r.action.Text != "Sign in" || r.cancel.Visible() {
+	if st := h.host.SignIns().StateOf(sc, "me"); st.Waiting || h.opened.Load() != 1 || r.action.Text != "Sign in" || r.cancel.Visible() {
 		t.Fatalf("after the first Cancel: host %+v, %d pages opened, row %q; want no wait, 1 page, Sign in", st, h.opened.Load(), r.status.Text)
 	}
 	for try := range 2 {
@@ -91,7 +91,7 @@ func TestOneWaitCancelEndsIt(t *testing.T) {
 		}
 		h.do(func() { test.Tap(r.cancel) })
 		h.settle()
-		if st := h.host.SignInState(sc, "me"); st.Waiting || r.status.Text != "me · not signed in" || r.cancel.Visible() {
+		if st := h.host.SignIns().StateOf(sc, "me"); st.Waiting || r.status.Text != "me · not signed in" || r.cancel.Visible() {
 			t.Errorf("Cancel %d of a Sign in: host %+v, row %q; want no wait", try+2, st, r.status.Text)
 		}
 	}

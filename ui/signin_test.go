@@ -112,7 +112,7 @@ func approve(t *testing.T, page, tenant string) {
 // grantsOf returns the kept sign-ins of the demo's account.
 func (h *harness) grantsOf(key signInKey) []signin.Grant {
 	h.t.Helper()
-	all, err := h.host.Grants(context.Background())
+	all, err := h.host.SignIns().Grants(context.Background())
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -201,22 +201,9 @@ func (b *board) ended(k GrantKey) string {
 	return b.of(k).ended
 }
 
-// State returns where the sign-in of key's account stands.
-func (k *Keeper) State(key GrantKey) State { return k.board.state(key) }
-
-// Cancel ends key's sign-in that waits for the person, whoever started it
-// (Sign in, or a read): the loopback listener closes, and every request
-// waiting on it fails as canceled. Until the person signs in (Allow), no
-// request starts another.
-func (k *Keeper) Cancel(key GrantKey) { k.board.end(key, signInCanceled) }
-
 // SignOut records that key's account signed out: a wait for its sign-in
-// ends, and no request signs it in again until Allow.
+// ends, and no request signs it in again until Login.
 func (k *Keeper) SignOut(key GrantKey) { k.board.end(key, SignedOut) }
-
-// Allow clears what ended key's last sign-in (a sign-out, a cancel, a
-// timeout): the person asks to sign in again.
-func (k *Keeper) Allow(key GrantKey) { k.board.allow(key) }
 
 // OnChange registers f to run whenever an account's State may have
 // changed (a wait began or ended, a page was shown, an account signed out

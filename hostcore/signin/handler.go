@@ -50,6 +50,12 @@ type Conn struct {
 	// Purge purges the private entries of the partition of the grant id;
 	// nil purges nothing.
 	Purge func(ctx context.Context, grantID string)
+	// Refused is told of a refusal of the host's own in Authorize, under
+	// the request's ctx; nil ignores it.
+	Refused func(ctx context.Context, err *fault.Error)
+	// Explain gives a refresh's own error (the transport's, not a
+	// *fault.Error) a kind; nil leaves it as it is.
+	Explain func(err error) error
 }
 
 // Handler is a connection's auth.OAuthHandler: go-sdk's Streamable HTTP
@@ -74,8 +80,12 @@ func (k *Keeper) Handler(c Conn) *Handler {
 	if k.opts == nil {
 		return nil
 	}
+	keep := func(v string) string { return v }
 	if c.Secret == nil {
-		c.Secret = func(v string) string { return v }
+		c.Secret = keep
+	}
+	if c.Explain == nil {
+		c.Explain = func(err error) error { return err }
 	}
 	return &Handler{k: k, c: c, key: GrantKey{Resource: config.CanonicalURL(c.URL), Account: c.Account}}
 }
@@ -168,9 +178,7 @@ func (o *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 
 // Live checks that the grant, if there is one, still authenticates as far
 // as the host can tell without the server: its access token is valid or
-// refreshes. A refresh answered invalid_grant ends the grant. An error
-// that is not a *fault.Error is the refresh's own (the transport's), for
-// the caller to classify.
+// refreshes. A refresh answered invalid_grant ends the grant.
 func (o *Handler) Live(ctx context.Context) error {
 	g, src, err := o.current(ctx)
 	if err != nil || g == nil {
@@ -181,18 +189,25 @@ func (o *Handler) Live(ctx context.Context) error {
 			o.revoke(ctx, "the sign-in was revoked or expired (invalid_grant)")
 			return o.signInError("the sign-in was revoked or has expired")
 		}
-		return err
+		if errors.As(err, new(*fault.Error)) {
+			return err
+		}
+		return o.c.Explain(err)
 	}
 	return nil
 }
 
 // Authorize implements auth.OAuthHandler: it runs after a 401, or a 403.
-// A refusal of the host's own is a *fault.Error, which the caller records
-// where it outweighs what go-sdk meets next (it falls back from
-// server/discover to initialize on any error).
+// A refusal of the host's own goes to Conn.Refused, which records it where
+// it outweighs what go-sdk meets next (it falls back from server/discover
+// to initialize on any error).
 func (o *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
-	return o.authorize(ctx, req, resp)
+	err := o.authorize(ctx, req, resp)
+	if he := (*fault.Error)(nil); errors.As(err, &he) && o.c.Refused != nil {
+		o.c.Refused(ctx, he)
+	}
+	return err
 }
 
 func (o *Handler) authorize(ctx context.Context, req *http.Request, resp *http.Response) error {

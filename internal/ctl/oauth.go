@@ -175,7 +175,7 @@ func (a *app) accountsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			grants, err := h.Grants(cmd.Context())
+			grants, err := h.SignIns().Grants(cmd.Context())
 			if err != nil {
 				return err
 			}
