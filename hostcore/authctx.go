@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/attache/attache/hostcore/config"
 	"maps"
 	"net/url"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/signin"
 
 	"github.com/attache/attache/hostcore/redact"
 )
@@ -225,13 +227,13 @@ func (c *Conn) Partition(ctx context.Context) (string, error) {
 		return "", err
 	}
 	if o := c.oauthOf(); o != nil {
-		return o.partition(ctx, a.fingerprint)
+		return o.Partition(ctx, a.fingerprint)
 	}
 	return a.fingerprint, nil
 }
 
 // oauthOf returns the connection's OAuth handler, or nil.
-func (c *Conn) oauthOf() *oauthHandler {
+func (c *Conn) oauthOf() *signin.Handler {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.oauth

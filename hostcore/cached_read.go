@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -156,7 +157,7 @@ func (c *Conn) verified(ctx context.Context, e CacheEntry, res *ReadResult) (*Re
 	}
 	if o := c.oauthOf(); o != nil {
 		// A grant is live while its access token is valid or refreshes.
-		if err := o.live(ctx); err != nil {
+		if err := o.Live(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -202,7 +203,7 @@ func (h *Host) evict(ctx context.Context, key CacheKey) {
 func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, partition string) (*ReadResult, error) {
 	h := c.host
 	key := c.readKey(uri)
-	ctx = withCallerDeadline(ctx) // a sign-in inside the flight still ends by the caller's deadline
+	ctx = signin.WithCallerDeadline(ctx) // a sign-in inside the flight still ends by the caller's deadline
 	flight := fmt.Sprintf("%s\x00%s\x00%s\x00%d", key.Server, partition, uri, mode)
 	ch := h.flights.DoChan(flight, func() (any, error) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ConnectTimeout+h.opts.RequestTimeout+maxBackoff)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -77,7 +78,7 @@ type Conn struct {
 
 	mu       sync.Mutex // guards the fields below
 	auth     *authContext
-	oauth    *oauthHandler // signs in, for an HTTP server without an Authorization header
+	oauth    *signin.Handler // signs in, for an HTTP server without an Authorization header
 	closed   bool
 	closedBy error // why Close was called, when it was a sign-out (see errClosed)
 	cs       *mcp.ClientSession
@@ -344,7 +345,7 @@ func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
 func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSession, error) {
 	c.host.bg.add() // it may start a process: Shutdown waits for it
 	defer c.host.bg.done()
-	ctx, cancel := context.WithTimeout(withCallerDeadline(parent), c.host.opts.ConnectTimeout)
+	ctx, cancel := context.WithTimeout(signin.WithCallerDeadline(parent), c.host.opts.ConnectTimeout)
 	defer cancel()
 	defer context.AfterFunc(c.host.closing, cancel)() // a closing host makes no new session
 	ctx, status := withStatus(ctx)
@@ -357,7 +358,7 @@ func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSe
 		for errors.As(err, &he) && he.Unwrap() != nil {
 			err = he.Unwrap() // the handshake's own reading of the failure, a 401, is not what happened
 		}
-		return nil, auth.redactError(newError(KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.cancelReason()))
+		return nil, auth.redactError(newError(KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.CancelReason()))
 	}
 	if p := status.process(); p != nil {
 		c.mu.Lock()
@@ -435,7 +436,7 @@ func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Co
 	if err != nil {
 		return zero, err
 	}
-	ctx, cancel := context.WithTimeout(withCallerDeadline(ctx), c.host.opts.RequestTimeout)
+	ctx, cancel := context.WithTimeout(signin.WithCallerDeadline(ctx), c.host.opts.RequestTimeout)
 	defer cancel()
 	defer context.AfterFunc(c.host.hurry, cancel)() // a host out of time waits for no request
 	ctx, status := withStatus(ctx)

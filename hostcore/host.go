@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -45,7 +46,7 @@ type HostOptions struct {
 	// read goes to the server).
 	Cache BodyCache
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
-	OAuth *OAuthOptions
+	OAuth *signin.Options
 	// Transport, if set, gives the transport of a connect instead of the
 	// server's command or URL (see TransportFactory): tests connect
 	// in-process servers through mcp.NewInMemoryTransports.
@@ -89,9 +90,7 @@ type Host struct {
 	bg, asks background
 	guard    *watchdog // kills the stdio servers' groups if the host dies
 
-	memTokens  memoryTokens // grants, when OAuth has no TokenStore
-	signIns    signInBoard  // where each account's sign-in stands (signin.go)
-	grantLocks keyedLocks   // one refresh of a grant at a time (grant_lock.go)
+	signIns *signin.Keeper // the grants and where each account's sign-in stands (signin.go)
 
 	handshakes handshakeMemory // how each server was last opened, by identity
 
@@ -148,6 +147,8 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	}
 	h.hurry, h.hurryNow = context.WithCancel(context.Background())
 	h.closing, h.closeNow = context.WithCancel(context.Background())
+	h.signIns = signin.NewKeeper(h.opts.OAuth, signin.Env{Transport: h.opts.HTTPTransport,
+		Timeout: h.opts.RequestTimeout, Now: h.opts.Now.now, Log: h.log, Hurry: h.hurry})
 	h.guard = &watchdog{log: h.log}
 	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	h.consent = newConsent(h, h.opts.Grants)

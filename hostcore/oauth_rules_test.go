@@ -18,6 +18,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -91,8 +92,8 @@ func serveTG(t *testing.T, wrap func(issuer string, next http.Handler) http.Hand
 }
 
 // approving is a Present that approves tenant acme, counting its pages.
-func approving(n *atomic.Int32) func(context.Context, hostcore.SignInPage) error {
-	return func(ctx context.Context, page hostcore.SignInPage) error {
+func approving(n *atomic.Int32) func(context.Context, signin.Page) error {
+	return func(ctx context.Context, page signin.Page) error {
 		n.Add(1)
 		return approveAcme(ctx, page.URL)
 	}
@@ -103,14 +104,14 @@ func approving(n *atomic.Int32) func(context.Context, hostcore.SignInPage) error
 func TestNoSignInUnlessAsked(t *testing.T) {
 	tg := serveTG(t, nil)
 	var pages atomic.Int32
-	h := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{Present: approving(&pages)}})
+	h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Present: approving(&pages)}})
 	c := conn(t, h, tg.sc, "")
 	_, err := c.Complete(context.Background(), threengram.MemoryTemplate, "id", "m", nil)
 	var he *hostcore.Error
-	if !errors.Is(err, hostcore.ErrSignInNeeded) || !errors.As(err, &he) || !strings.HasPrefix(he.Hint(), "Sign in to read this") || pages.Load() != 0 {
+	if !errors.Is(err, signin.ErrNeeded) || !errors.As(err, &he) || !strings.HasPrefix(he.Hint(), "Sign in to read this") || pages.Load() != 0 {
 		t.Fatalf("a background request: %v (pages %d); want sign-in needed, Sign in to read this, no page", err, pages.Load())
 	}
-	if got, err := c.Complete(hostcore.MaySignIn(context.Background()), threengram.MemoryTemplate, "id", "m", nil); err != nil || len(got.Values) == 0 || pages.Load() != 1 {
+	if got, err := c.Complete(signin.MayStart(context.Background()), threengram.MemoryTemplate, "id", "m", nil); err != nil || len(got.Values) == 0 || pages.Load() != 1 {
 		t.Errorf("a request the person asked for: %v, %v (pages %d); want a sign-in, then the values", got, err, pages.Load())
 	}
 }
@@ -121,7 +122,7 @@ func TestNoSignInUnlessAsked(t *testing.T) {
 func TestNoSignInAfterLogout(t *testing.T) {
 	tg := serveTG(t, nil)
 	var pages atomic.Int32
-	h := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{Present: approving(&pages)}})
+	h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Present: approving(&pages)}})
 	if _, err := h.Login(context.Background(), tg.sc, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -129,16 +130,16 @@ func TestNoSignInAfterLogout(t *testing.T) {
 	if err := h.Logout(context.Background(), tg.sc, ""); err != nil {
 		t.Fatal(err)
 	}
-	asked := hostcore.MaySignIn(context.Background())
+	asked := signin.MayStart(context.Background())
 	for name, c := range map[string]*hostcore.Conn{"the closed connection": old, "a new connection": conn(t, h, tg.sc, "")} {
 		_, err := c.Complete(asked, threengram.MemoryTemplate, "id", "m", nil)
 		var he *hostcore.Error
-		if !errors.Is(err, hostcore.ErrSignInNeeded) || !errors.As(err, &he) || !strings.Contains(he.Message(), "you signed out") ||
+		if !errors.Is(err, signin.ErrNeeded) || !errors.As(err, &he) || !strings.Contains(he.Message(), "you signed out") ||
 			!strings.HasPrefix(he.Hint(), "Sign in to read this") {
 			t.Errorf("%s after Logout: %v; want you signed out, Sign in to read this", name, err)
 		}
 	}
-	if st := h.SignInState(tg.sc, ""); pages.Load() != 1 || st.Ended != "you signed out" || st.Waiting {
+	if st := h.SignIns().StateOf(tg.sc, ""); pages.Load() != 1 || st.Ended != "you signed out" || st.Waiting {
 		t.Errorf("after Logout and two asked reads: %d pages, state %+v; want 1 page, ended by the sign-out", pages.Load(), st)
 	}
 	if _, err := h.Login(context.Background(), tg.sc, ""); err != nil || pages.Load() != 2 {
@@ -152,13 +153,13 @@ func TestNoSignInAfterLogout(t *testing.T) {
 func TestSignInWaitKeepsTheCallersDeadline(t *testing.T) {
 	tg := serveTG(t, nil)
 	shown := make(chan struct{}, 1)
-	h := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{Timeout: 10 * time.Minute,
-		Present: func(ctx context.Context, _ hostcore.SignInPage) error {
+	h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Timeout: 10 * time.Minute,
+		Present: func(ctx context.Context, _ signin.Page) error {
 			shown <- struct{}{}
 			<-ctx.Done() // nobody comes
 			return ctx.Err()
 		}}})
-	ctx, cancel := context.WithTimeout(hostcore.MaySignIn(context.Background()), time.Second)
+	ctx, cancel := context.WithTimeout(signin.MayStart(context.Background()), time.Second)
 	defer cancel()
 	_, err := conn(t, h, tg.sc, "").Complete(ctx, threengram.MemoryTemplate, "id", "m", nil)
 	<-shown
@@ -175,8 +176,8 @@ func TestHonestCallback(t *testing.T) {
 	tg := serveTG(t, nil)
 	var real atomic.Bool
 	refusedPage := make(chan string, 1)
-	h := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{
-		Present: func(ctx context.Context, page hostcore.SignInPage) error {
+	h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{
+		Present: func(ctx context.Context, page signin.Page) error {
 			u, _ := url.Parse(page.URL)
 			q := u.Query()
 			redirect, state := q.Get("redirect_uri"), q.Get("state")
@@ -257,7 +258,7 @@ func TestRefusalsSayWhy(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tg := serveTG(t, rewriteMetadata(tt.edit))
 			var pages atomic.Int32
-			h := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{Present: approving(&pages)}})
+			h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Present: approving(&pages)}})
 			_, err := h.Login(context.Background(), tg.sc, "")
 			var he *hostcore.Error
 			if !errors.As(err, &he) || !strings.Contains(he.Message(), tt.says) || strings.Contains(he.Message(), "refused the credentials") ||
@@ -290,7 +291,7 @@ func always403(scope string) func(string, http.Handler) http.Handler {
 func TestStepUpLimitSaysTheScope(t *testing.T) {
 	tg := serveTG(t, always403(threengram.ScopeWrite))
 	var pages atomic.Int32
-	h := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{Present: approving(&pages)}})
+	h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Present: approving(&pages)}})
 	_, err := h.Login(context.Background(), tg.sc, "")
 	var he *hostcore.Error
 	if !errors.Is(err, hostcore.ErrForbidden) || !errors.As(err, &he) || !strings.Contains(he.Message(), "memory:write") || pages.Load() > 3 {
@@ -319,7 +320,7 @@ func TestTokensOnlyOverTLS(t *testing.T) {
 	var pages atomic.Int32
 	mem := &grantMap{}
 	h := newHost(t, &hostcore.HostOptions{HTTPTransport: elsewhere(addr),
-		OAuth: &hostcore.OAuthOptions{Tokens: mem, Present: approving(&pages)}})
+		OAuth: &signin.Options{Tokens: mem, Present: approving(&pages)}})
 
 	// Signing in: refused before any page, registration or token request.
 	_, err := h.Login(context.Background(), far, "")
@@ -331,7 +332,7 @@ func TestTokensOnlyOverTLS(t *testing.T) {
 	}
 
 	// A grant kept for it (from a sign-in over loopback) is never sent.
-	near := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{Tokens: mem, Present: approving(&pages)}})
+	near := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Tokens: mem, Present: approving(&pages)}})
 	g, err := near.Login(context.Background(), tg.sc, "")
 	if err != nil {
 		t.Fatal(err)
@@ -339,7 +340,7 @@ func TestTokensOnlyOverTLS(t *testing.T) {
 	g.Resource = "http://tg.test:" + addr[strings.LastIndex(addr, ":")+1:] + "/mcp"
 	mem.Save(context.Background(), g)
 	before := strings.Count(tg.seen.all(), "with a bearer")
-	_, err = conn(t, h, far, "").Complete(hostcore.MaySignIn(context.Background()), threengram.MemoryTemplate, "id", "m", nil)
+	_, err = conn(t, h, far, "").Complete(signin.MayStart(context.Background()), threengram.MemoryTemplate, "id", "m", nil)
 	if !errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), "plain http") {
 		t.Errorf("a read of %s with a kept grant: %v; want a refusal that says plain http", far.URL, err)
 	}
@@ -351,10 +352,10 @@ func TestTokensOnlyOverTLS(t *testing.T) {
 // grantMap is a TokenStore in memory that tests can fill.
 type grantMap struct {
 	mu sync.Mutex
-	m  map[hostcore.GrantKey]hostcore.Grant
+	m  map[signin.GrantKey]signin.Grant
 }
 
-func (s *grantMap) Load(_ context.Context, k hostcore.GrantKey) (*hostcore.Grant, error) {
+func (s *grantMap) Load(_ context.Context, k signin.GrantKey) (*signin.Grant, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if g, ok := s.m[k]; ok {
@@ -363,27 +364,27 @@ func (s *grantMap) Load(_ context.Context, k hostcore.GrantKey) (*hostcore.Grant
 	return nil, nil
 }
 
-func (s *grantMap) Save(_ context.Context, g *hostcore.Grant) error {
+func (s *grantMap) Save(_ context.Context, g *signin.Grant) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
-		s.m = map[hostcore.GrantKey]hostcore.Grant{}
+		s.m = map[signin.GrantKey]signin.Grant{}
 	}
 	s.m[g.Key()] = *g
 	return nil
 }
 
-func (s *grantMap) Delete(_ context.Context, k hostcore.GrantKey) error {
+func (s *grantMap) Delete(_ context.Context, k signin.GrantKey) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.m, k)
 	return nil
 }
 
-func (s *grantMap) List(context.Context) ([]hostcore.Grant, error) {
+func (s *grantMap) List(context.Context) ([]signin.Grant, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []hostcore.Grant
+	var out []signin.Grant
 	for _, g := range s.m {
 		out = append(out, g)
 	}
@@ -401,14 +402,14 @@ func TestRefreshesTakeTurns(t *testing.T) {
 	dir := t.TempDir()
 	var pages atomic.Int32
 	host := func() *hostcore.Host {
-		return newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{Present: approving(&pages),
+		return newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Present: approving(&pages),
 			Tokens: secretstore.Open(dir, &secretstore.Options{File: true})}})
 	}
 	a, b := host(), host()
 	if _, err := a.Login(context.Background(), tg.sc, ""); err != nil {
 		t.Fatal(err)
 	}
-	asked := hostcore.MaySignIn(context.Background())
+	asked := signin.MayStart(context.Background())
 	ca, cb := conn(t, a, tg.sc, ""), conn(t, b, tg.sc, "")
 	ids, err := ca.Complete(asked, threengram.MemoryTemplate, "id", "m", nil)
 	if err != nil || len(ids.Values) == 0 {
@@ -426,7 +427,7 @@ func TestRefreshesTakeTurns(t *testing.T) {
 	tg.clock.add(11 * time.Minute) // the access token has expired at the server
 	read("after the access token expired (a renewed token)")
 	read("after both renewed (the grant still good)")
-	if g, err := b.GrantOf(context.Background(), tg.sc, ""); err != nil || g == nil || pages.Load() != 1 {
+	if g, err := b.SignIns().GrantOf(context.Background(), tg.sc, ""); err != nil || g == nil || pages.Load() != 1 {
 		t.Errorf("after both renewed: grant %v, %v, %d pages; want still signed in, with no second sign-in", g, err, pages.Load())
 	}
 }

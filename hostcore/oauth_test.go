@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -61,9 +62,9 @@ func approveAcme(ctx context.Context, page string) error {
 func TestPresentHoldsUntilSignedIn(t *testing.T) {
 	sc := threengramOAuth(t)
 	var h *hostcore.Host
-	kept := make(chan *hostcore.Grant, 1)
-	h = newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{
-		Present: func(ctx context.Context, page hostcore.SignInPage) error {
+	kept := make(chan *signin.Grant, 1)
+	h = newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{
+		Present: func(ctx context.Context, page signin.Page) error {
 			if page.Server != "tg" || page.Account != "me" {
 				t.Errorf("presented %+v, want server tg, account me", page)
 			}
@@ -71,7 +72,7 @@ func TestPresentHoldsUntilSignedIn(t *testing.T) {
 				return err
 			}
 			<-ctx.Done()
-			g, err := h.GrantOf(context.Background(), sc, "me")
+			g, err := h.SignIns().GrantOf(context.Background(), sc, "me")
 			if err != nil {
 				t.Error(err)
 			}
@@ -98,8 +99,8 @@ func TestCanceledSignIn(t *testing.T) {
 	var presented atomic.Int32
 	var mode atomic.Int32 // 0: the person cancels; 1: the caller's context is canceled; 2: approve
 	var cancelLogin context.CancelFunc
-	h := newHost(t, &hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{
-		Present: func(ctx context.Context, page hostcore.SignInPage) error {
+	h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{
+		Present: func(ctx context.Context, page signin.Page) error {
 			presented.Add(1)
 			switch mode.Load() {
 			case 0:
@@ -117,8 +118,8 @@ func TestCanceledSignIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 { // reads the person asked for
-		_, err = c.Complete(hostcore.MaySignIn(ctx), threengram.MemoryTemplate, "id", "", nil)
-		if !errors.Is(err, hostcore.ErrSignInNeeded) || !strings.Contains(err.Error(), "the sign-in was canceled") {
+		_, err = c.Complete(signin.MayStart(ctx), threengram.MemoryTemplate, "id", "", nil)
+		if !errors.Is(err, signin.ErrNeeded) || !strings.Contains(err.Error(), "the sign-in was canceled") {
 			t.Errorf("reading after a canceled sign-in: %v; want sign-in needed, saying it was canceled", err)
 		}
 	}
@@ -141,7 +142,7 @@ func TestCanceledSignIn(t *testing.T) {
 // Which accounts sign in: those of an HTTP server that send no credential
 // of the config's own, in a host with sign-in on.
 func TestCanSignIn(t *testing.T) {
-	on := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{OAuth: &hostcore.OAuthOptions{}}))
+	on := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{OAuth: &signin.Options{}}))
 	defer on.Close()
 	off := hostcore.NewHost(nil, withInProcess(nil))
 	defer off.Close()
@@ -162,7 +163,7 @@ func TestCanSignIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.h.CanSignIn(tt.sc, ""); got != tt.want {
+			if got := tt.h.SignIns().CanSignIn(tt.sc, ""); got != tt.want {
 				t.Errorf("CanSignIn = %v, want %v", got, tt.want)
 			}
 		})
@@ -174,8 +175,8 @@ func TestCanSignIn(t *testing.T) {
 // is kept, and Login connects again with it.
 func TestSignInOutlastsTheConnectTimeout(t *testing.T) {
 	sc := threengramOAuth(t)
-	h := newHost(t, &hostcore.HostOptions{ConnectTimeout: 500 * time.Millisecond, OAuth: &hostcore.OAuthOptions{
-		Present: func(ctx context.Context, page hostcore.SignInPage) error {
+	h := newHost(t, &hostcore.HostOptions{ConnectTimeout: 500 * time.Millisecond, OAuth: &signin.Options{
+		Present: func(ctx context.Context, page signin.Page) error {
 			select {
 			case <-time.After(1500 * time.Millisecond): // reading the page, choosing a tenant
 			case <-ctx.Done():

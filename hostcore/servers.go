@@ -3,9 +3,11 @@ package hostcore
 import (
 	"context"
 	"errors"
-	"github.com/attache/attache/hostcore/config"
 	"maps"
 	"os"
+
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/signin"
 )
 
 // The Host owns the servers' lifetime as it owns their connections: adding,
@@ -92,10 +94,10 @@ func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) 
 	if err != nil {
 		return err
 	}
-	if k, ok := grantKeyOf(server, acct.Name); ok && h.CanSignIn(server, acct.Name) {
-		h.signIns.end(k, endedSignedOut)
+	if k, ok := signin.KeyOf(server, acct.Name); ok && h.signIns.CanSignIn(server, acct.Name) {
+		h.signIns.SignOut(k)
 		for _, c := range h.connsOf(server.Name, acct.Name) {
-			c.closeBecause(signInNeeded(c, endedSignedOut))
+			c.closeBecause(signin.Needed(c.String(), c.Server.Name, signin.SignedOut))
 		}
 	}
 	err = h.logout(ctx, server, account)
@@ -128,11 +130,11 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 			errs = append(errs, err)
 		}
 		if o := c.oauthOf(); o != nil {
-			errs = append(errs, o.forget(ctx))
+			errs = append(errs, o.Forget(ctx))
 		}
 	}
 	if sc.IsHTTP() {
-		errs = append(errs, h.tokens().Delete(ctx, GrantKey{Resource: config.CanonicalURL(sc.URL), Account: account}))
+		errs = append(errs, h.signIns.Tokens().Delete(ctx, signin.GrantKey{Resource: config.CanonicalURL(sc.URL), Account: account}))
 	}
 	h.mu.Lock()
 	delete(h.inputs, sc.Name)

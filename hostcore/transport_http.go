@@ -13,8 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
-
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -48,7 +47,7 @@ type credentialRoundTripper struct {
 	hurry   context.Context
 	// signsIn is set for a connection that signs in (OAuth): every
 	// Authorization header it carries is a grant's bearer token, which
-	// goes only over TLS or to loopback (oauth_tls.go).
+	// goes only over TLS or to loopback (package signin).
 	signsIn string // the server's name, for the refusal
 }
 
@@ -83,10 +82,10 @@ func (rt *credentialRoundTripper) RoundTrip(req *http.Request) (*http.Response, 
 		unhurry = context.AfterFunc(rt.hurry, cancel)
 	}
 	release := func() { unhurry(); cancel() }
-	if rt.signsIn != "" && req.Header.Get("Authorization") != "" && !tokensMayGo(req.URL) {
+	if rt.signsIn != "" && req.Header.Get("Authorization") != "" && !signin.TokensMayGo(req.URL) {
 		// The last guard: the token source refuses such a resource first.
 		release()
-		err := refuseCleartext(rt.signsIn, req.URL.String())
+		err := signin.RefuseCleartext(rt.signsIn, req.URL.String())
 		statusOf(req.Context()).refused(err)
 		return nil, err
 	}
@@ -197,7 +196,7 @@ func retryWait(v string, now time.Time) (time.Duration, bool) {
 func (rt *credentialRoundTripper) receive(req *http.Request, resp *http.Response) {
 	st := statusOf(req.Context())
 	mt := mediaType(resp.Header.Get("Content-Type"))
-	if scope, ok := insufficientScope(resp); ok {
+	if scope, ok := signin.InsufficientScope(resp); ok {
 		st.scopeRefused(scope)
 	} else if resp.StatusCode/100 == 2 {
 		st.scopeRefused("") // a step-up that worked
@@ -256,7 +255,7 @@ type requestStatus struct {
 	retryIn  time.Duration
 	breach   error // a reply that is not JSON (see framer)
 	proc     *process
-	refusal  error // the host's own refusal (a sign-in it would not make, see oauth_refusal.go)
+	refusal  error // the host's own refusal (a sign-in it would not make, see package signin)
 	// scope is what the last 403 insufficient_scope asked for, until a
 	// request succeeds: go-sdk retries once after a step-up, and a 403 on
 	// the retry is final (then it falls back to initialize, whose own
@@ -332,24 +331,6 @@ func (s *requestStatus) refused(err error) {
 // "", a success that ends one.
 func (s *requestStatus) scopeRefused(scope string) {
 	s.update(func(s *requestStatus) { s.scope, s.scopeRefuse = scope, scope != "" })
-}
-
-// insufficientScope reports whether resp is a 403 that asks for more
-// scope (RFC 6750 §3.1), and the scope it names.
-func insufficientScope(resp *http.Response) (string, bool) {
-	if resp.StatusCode != http.StatusForbidden {
-		return "", false
-	}
-	cs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
-	for _, c := range cs {
-		if c.Params["error"] == "insufficient_scope" {
-			if sc := c.Params["scope"]; sc != "" {
-				return sc, true
-			}
-			return "more", true
-		}
-	}
-	return "", false
 }
 
 func (s *requestStatus) setTooLarge() { s.update(func(s *requestStatus) { s.tooLarge = true }) }

@@ -24,6 +24,7 @@ import (
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/signin"
 )
 
 // Options configure the app. The zero value, and a nil *Options, are
@@ -255,7 +256,7 @@ func (a *App) browse(c *hostcore.Conn, asked bool) {
 	a.sh.conn = c
 	a.sh.browsing = a.sh.ctx
 	if asked {
-		a.sh.browsing = hostcore.MaySignIn(a.sh.ctx)
+		a.sh.browsing = signin.MayStart(a.sh.ctx)
 	}
 	a.sh.prefs.SetString(prefServer, c.Server.Name)
 	a.sh.prefs.SetString(prefAccount, c.Account.Name)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/internal/testbin"
@@ -48,7 +49,7 @@ type harness struct {
 	// extra are built-in servers beside the usual ones, and oauth the
 	// host's sign-in options (nil: off); set them before open.
 	extra []hostcore.ServerConfig
-	oauth *hostcore.OAuthOptions
+	oauth *signin.Options
 	// openURL is Options.OpenURL: the browser the sign-in pages go to.
 	openURL func(*url.URL) error
 	opened  atomic.Int32 // pages opened in the browser

@@ -137,7 +137,7 @@ func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
 		}
 	}
 	for _, name := range sc.AccountNames() {
-		if p.sh.host.CanSignIn(sc, name) {
+		if p.sh.host.SignIns().CanSignIn(sc, name) {
 			c.signIns = append(c.signIns, newSignInRow(p, signInKey{sc.Name, name}))
 		}
 	}

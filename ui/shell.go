@@ -8,6 +8,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/signin"
 )
 
 // shell is what the screens share: the host, the person's current choice of
@@ -28,7 +29,7 @@ type shell struct {
 	// account.
 	conn *hostcore.Conn
 	// browsing is the context of conn's listings: one that may sign in
-	// (hostcore.MaySignIn) when the person chose conn.
+	// (signin.MayStart) when the person chose conn.
 	browsing context.Context
 	// conv is the conversation attachments go to; ID 0 until one is loaded.
 	conv hostcore.Conversation
@@ -65,7 +66,7 @@ func (s *shell) listing() context.Context {
 
 // asked is the context of work the person asked for (a read, a search,
 // an attach): a server that asks for a sign-in gets one.
-func (s *shell) asked() context.Context { return hostcore.MaySignIn(s.ctx) }
+func (s *shell) asked() context.Context { return signin.MayStart(s.ctx) }
 
 // now is the shell's clock.
 func (s *shell) now() time.Time {

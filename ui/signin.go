@@ -9,19 +9,18 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 )
 
 // Signing in to HTTP servers that use OAuth. The card of such a server has
 // a row per account, a view of where the account's sign-in stands in the
-// host (hostcore.SignInState, told of changes by OnSignInChange) and of
+// host (signin.State, told of changes by OnSignInChange) and of
 // what the panel did itself (a Sign in or a Sign out in flight, whether a
 // browser could be opened, the kept grant). It never guesses: the host
 // says when a wait begins, which page it waits on, and when it ends.
 //
 //   - Sign in (Host.Login) is the person asking; so is a read they started
-//     (ui marks its work with hostcore.MaySignIn). Nothing else starts a
+//     (ui marks its work with signin.MayStart). Nothing else starts a
 //     sign-in: not a watcher, not a poll, not a Sign out or a Cancel.
 //   - While the host waits, the row shows the page's address, Copy and
 //     Cancel; when no browser could be opened, it says so.
@@ -37,11 +36,11 @@ type signInKey struct{ server, account string }
 // signIn is what the panel itself knows of one account's sign-in. It is
 // used on the main goroutine only.
 type signIn struct {
-	login     func()          // cancels the Sign in in flight, if any
-	grant     *hostcore.Grant // the kept sign-in; nil: none
-	busy      bool            // signing out
-	noBrowser string          // why no browser opened the page the host waits on
-	shownPage string          // the page noBrowser is about
+	login     func()        // cancels the Sign in in flight, if any
+	grant     *signin.Grant // the kept sign-in; nil: none
+	busy      bool          // signing out
+	noBrowser string        // why no browser opened the page the host waits on
+	shownPage string        // the page noBrowser is about
 	// gen is bumped by every change, so that a grant load that started
 	// before one lands on nothing.
 	gen uint64
@@ -77,7 +76,7 @@ func newSignInRow(p *serversPanel, key signInKey) *signInRow {
 
 // rowView is what one row shows: the host's state and the panel's.
 type rowView struct {
-	host hostcore.SignInState
+	host signin.State
 	own  *signIn
 }
 
@@ -138,7 +137,7 @@ func (r *signInRow) setAction(text string, icon fyne.Resource, tapped func()) {
 
 // signedInAs is the status of a row signed in with g: whom the grant is
 // for, when the server said.
-func signedInAs(g *hostcore.Grant) string {
+func signedInAs(g *signin.Grant) string {
 	if g.Subject != "" {
 		return "signed in as " + g.Subject
 	}
@@ -187,7 +186,7 @@ func pageText(raw string) string {
 
 // grantText says where a grant was given, for what, and until when: the
 // issuer, the scopes and the access token's expiry, never a token.
-func grantText(g *hostcore.Grant) string {
+func grantText(g *signin.Grant) string {
 	lines := []string{"at " + g.Issuer}
 	if len(g.Scopes) > 0 {
 		lines = append(lines, "scopes "+strings.Join(g.Scopes, " "))

@@ -6,8 +6,7 @@ import (
 	"fmt"
 
 	"fyne.io/fyne/v2"
-
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 )
 
 // What the sign-in rows do: Sign in, Sign out, Cancel, Copy link, and the
@@ -54,7 +53,7 @@ func (p *serversPanel) rowOf(key signInKey) *signInRow {
 func (p *serversPanel) viewOf(key signInKey) rowView {
 	v := rowView{own: p.signInOf(key)}
 	if c := p.cardOf(key.server); c != nil {
-		v.host = p.sh.host.SignInState(c.sc, key.account)
+		v.host = p.sh.host.SignIns().StateOf(c.sc, key.account)
 	}
 	return v
 }
@@ -72,7 +71,7 @@ func (p *serversPanel) followSignIns() (stop func()) {
 	// The host tells from whatever goroutine changed the state, which may
 	// be the main one (a Cancel): the rows show it from a goroutine of
 	// their own, each time as it is then.
-	return p.sh.host.OnSignInChange(func() {
+	return p.sh.host.SignIns().OnChange(func() {
 		p.sh.work.add()
 		go deliverTracked(p.sh.work, func() {
 			for _, c := range p.cards {
@@ -95,9 +94,9 @@ func (p *serversPanel) loadGrant(key signInKey) {
 	st := p.signInOf(key)
 	st.gen++
 	gen, sc := st.gen, c.sc
-	run(p.sh.work, p.sh.ctx, func(ctx context.Context) (*hostcore.Grant, error) {
-		return p.sh.host.GrantOf(ctx, sc, key.account)
-	}, func(g *hostcore.Grant, err error) {
+	run(p.sh.work, p.sh.ctx, func(ctx context.Context) (*signin.Grant, error) {
+		return p.sh.host.SignIns().GrantOf(ctx, sc, key.account)
+	}, func(g *signin.Grant, err error) {
 		if st.gen != gen {
 			return // something changed since: its own outcome shows
 		}
@@ -123,13 +122,13 @@ func (p *serversPanel) signIn(key signInKey) {
 	st.gen++
 	p.showSignIn(key)
 	sc := c.sc
-	run(p.sh.work, ctx, func(ctx context.Context) (*hostcore.Grant, error) {
+	run(p.sh.work, ctx, func(ctx context.Context) (*signin.Grant, error) {
 		return p.sh.host.Login(ctx, sc, key.account)
-	}, func(g *hostcore.Grant, err error) {
+	}, func(g *signin.Grant, err error) {
 		cancel()
 		st.login = nil
 		switch {
-		case err != nil && (canceled || errors.Is(err, hostcore.ErrSignInNeeded) && p.sh.host.SignInState(sc, key.account).Ended != ""):
+		case err != nil && (canceled || errors.Is(err, signin.ErrNeeded) && p.sh.host.SignIns().StateOf(sc, key.account).Ended != ""):
 			p.loadGrant(key)
 			p.showSignIn(key)
 			p.sh.notify(fmt.Sprintf("Sign-in to %s as %s canceled", sc.Name, key.account))
@@ -184,7 +183,7 @@ func (p *serversPanel) signOut(key signInKey) {
 // and the Sign in in flight.
 func (p *serversPanel) cancelSignIn(key signInKey) {
 	if c := p.cardOf(key.server); c != nil {
-		p.sh.host.CancelSignIn(c.sc, key.account)
+		p.sh.host.SignIns().CancelOf(c.sc, key.account)
 	}
 	if st := p.signInOf(key); st.login != nil {
 		st.login()
@@ -201,14 +200,14 @@ func (p *serversPanel) copyPage(key signInKey) {
 	p.sh.notify("Copied the address of the sign-in page of " + key.server)
 }
 
-// PresentSignIn is hostcore.OAuthOptions.Present for the window: it opens
+// PresentSignIn is signin.Options.Present for the window: it opens
 // page in the person's browser (Options.OpenURL), notes on the account's
 // row whether that worked, and holds the page up until ctx ends, which
 // the host does when the sign-in ends (a grant, a failure, a timeout, or
 // Cancel, which ends it through Host.CancelSignIn). The row shows the
 // wait from the host's own state. The host calls it from its own
 // goroutine, never from the main goroutine, which it would block.
-func (a *App) PresentSignIn(ctx context.Context, page hostcore.SignInPage) error {
+func (a *App) PresentSignIn(ctx context.Context, page signin.Page) error {
 	why := ""
 	if u := webURL(page.URL); u == nil {
 		why = "the sign-in page is not a web address, so no browser was asked to open it"

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -47,7 +48,7 @@ func TestNoSignInAfterSignOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Read(context.Background(), threengram.MemoryURI(ids[0]), hostcore.ReadRefresh); !errors.Is(err, hostcore.ErrSignInNeeded) {
+	if _, err := c.Read(context.Background(), threengram.MemoryURI(ids[0]), hostcore.ReadRefresh); !errors.Is(err, signin.ErrNeeded) {
 		t.Errorf("a background read after Sign out: %v; want sign-in needed", err)
 	}
 	h.browseOAuth()
@@ -55,7 +56,7 @@ func TestNoSignInAfterSignOut(t *testing.T) {
 	if n := h.opened.Load(); n != 1 {
 		t.Errorf("%d pages opened in the browser after Sign out, want none (1 in all)", n)
 	}
-	if st := h.host.SignInState(h.card(hostcore.DemoOAuthServerName).sc, "me"); st.Waiting || r.status.Text != "me · not signed in" || r.action.Text != "Sign in" {
+	if st := h.host.SignIns().StateOf(h.card(hostcore.DemoOAuthServerName).sc, "me"); st.Waiting || r.status.Text != "me · not signed in" || r.action.Text != "Sign in" {
 		t.Errorf("after Sign out and reads: host %+v, row %q / %q; want no wait, not signed in", st, r.status.Text, r.action.Text)
 	}
 
@@ -79,7 +80,7 @@ func TestOneWaitCancelEndsIt(t *testing.T) {
 	first := h.waitForPage(demoOAuthKey)
 	h.do(func() { test.Tap(r.cancel) })
 	h.settle()
-	if st := h.host.SignInState(sc, "me"); st.Waiting || h.opened.Load() != 1 || r.action.Text != "Sign in" || r.cancel.Visible() {
+	if st := h.host.SignIns().StateOf(sc, "me"); st.Waiting || h.opened.Load() != 1 || r.action.Text != "Sign in" || r.cancel.Visible() {
 		t.Fatalf("after the first Cancel: host %+v, %d pages opened, row %q; want no wait, 1 page, Sign in", st, h.opened.Load(), r.status.Text)
 	}
 	for try := range 2 {
@@ -90,7 +91,7 @@ func TestOneWaitCancelEndsIt(t *testing.T) {
 		}
 		h.do(func() { test.Tap(r.cancel) })
 		h.settle()
-		if st := h.host.SignInState(sc, "me"); st.Waiting || r.status.Text != "me · not signed in" || r.cancel.Visible() {
+		if st := h.host.SignIns().StateOf(sc, "me"); st.Waiting || r.status.Text != "me · not signed in" || r.cancel.Visible() {
 			t.Errorf("Cancel %d of a Sign in: host %+v, row %q; want no wait", try+2, st, r.status.Text)
 		}
 	}
@@ -137,8 +138,8 @@ func TestMovedRow(t *testing.T) {
 	h := newOAuthHarness(t)
 	r := h.app.servers.rowOf(demoOAuthKey)
 	h.do(func() {
-		r.show(h.app.servers, rowView{host: hostcore.SignInState{MovedTo: "https://login.example.com/tenant/"},
-			own: &signIn{grant: &hostcore.Grant{Issuer: "https://old.example.com", Subject: "acme"}}})
+		r.show(h.app.servers, rowView{host: signin.State{MovedTo: "https://login.example.com/tenant/"},
+			own: &signIn{grant: &signin.Grant{Issuer: "https://old.example.com", Subject: "acme"}}})
 	})
 	if r.status.Text != "me · the server now signs in at login.example.com/tenant" || r.action.Text != "Sign in" || r.action.Hidden {
 		t.Errorf("moved: status %q, action %q", r.status.Text, r.action.Text)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -53,8 +54,8 @@ func newOAuthHarnessWith(t *testing.T, edit func(*harness)) *harness {
 	t.Helper()
 	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir()}
 	h.extra = []hostcore.ServerConfig{hostcore.DemoOAuthServer(oauthServer(t))}
-	h.oauth = &hostcore.OAuthOptions{Timeout: waitTimeout,
-		Present: func(ctx context.Context, page hostcore.SignInPage) error { return h.app.PresentSignIn(ctx, page) }}
+	h.oauth = &signin.Options{Timeout: waitTimeout,
+		Present: func(ctx context.Context, page signin.Page) error { return h.app.PresentSignIn(ctx, page) }}
 	h.openURL = func(u *url.URL) error { // the browser: it takes the page, and the test plays the person
 		h.opened.Add(1)
 		return nil
@@ -109,13 +110,13 @@ func approve(t *testing.T, page, tenant string) {
 }
 
 // grantsOf returns the kept sign-ins of the demo's account.
-func (h *harness) grantsOf(key signInKey) []hostcore.Grant {
+func (h *harness) grantsOf(key signInKey) []signin.Grant {
 	h.t.Helper()
-	all, err := h.host.Grants(context.Background())
+	all, err := h.host.SignIns().Grants(context.Background())
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	var out []hostcore.Grant
+	var out []signin.Grant
 	for _, g := range all {
 		if g.Server == key.server && g.Account == key.account {
 			out = append(out, g)

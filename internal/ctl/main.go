@@ -21,6 +21,7 @@ import (
 	"os"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 )
 
 // Main runs the command line of this process and exits. full is what the
@@ -50,7 +51,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetErr(stderr)
 	// Every command is the person's own: one that meets a server asking
 	// for a sign-in may start one (as --authorize-with says).
-	err := root.ExecuteContext(hostcore.MaySignIn(ctx))
+	err := root.ExecuteContext(signin.MayStart(ctx))
 	if err == nil {
 		return 0
 	}

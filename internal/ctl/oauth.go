@@ -17,6 +17,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/redact"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/secretstore"
 )
 
@@ -32,7 +33,7 @@ func hasDisplay() bool { return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND
 
 // oauthOptions are the host's sign-in settings: grants in the OS keyring
 // (or a 0600 file beside the config), and the page shown as the flag says.
-func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
+func (a *app) oauthOptions(configPath string) (*signin.Options, error) {
 	mode := a.flags.authorizeWith
 	if mode == "" {
 		mode = authorizePrint
@@ -40,7 +41,7 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 			mode = authorizeBrowser
 		}
 	}
-	var present func(ctx context.Context, page hostcore.SignInPage) error
+	var present func(ctx context.Context, page signin.Page) error
 	switch mode {
 	case authorizeBrowser:
 		present = a.presentBrowser
@@ -51,7 +52,7 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 		if err != nil {
 			return nil, err
 		}
-		present = func(ctx context.Context, page hostcore.SignInPage) error {
+		present = func(ctx context.Context, page signin.Page) error {
 			return presentHTTPGet(ctx, withParams(page.URL, extra))
 		}
 	default:
@@ -64,16 +65,16 @@ func (a *app) oauthOptions(configPath string) (*hostcore.OAuthOptions, error) {
 	// A server that moved to another authorization server (SEP-2352) is
 	// signed in there, as --authorize-with says: the command is the
 	// person's, and the page shows where.
-	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL"),
+	return &signin.Options{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL"),
 		SignInOnMove: true}, nil
 }
 
-func (a *app) presentPrint(_ context.Context, page hostcore.SignInPage) error {
+func (a *app) presentPrint(_ context.Context, page signin.Page) error {
 	fmt.Fprintf(a.stderr, "attachectl: %s asks you to sign in. Open this page in a browser (waiting for it):\n%s\n", page.Server, page.URL)
 	return nil
 }
 
-func (a *app) presentBrowser(ctx context.Context, page hostcore.SignInPage) error {
+func (a *app) presentBrowser(ctx context.Context, page signin.Page) error {
 	a.presentPrint(ctx, page)
 	if err := exec.Command("xdg-open", page.URL).Start(); err != nil {
 		fmt.Fprintf(a.stderr, "attachectl: could not open a browser (%v); open the page yourself\n", err)
@@ -174,7 +175,7 @@ func (a *app) accountsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			grants, err := h.Grants(cmd.Context())
+			grants, err := h.SignIns().Grants(cmd.Context())
 			if err != nil {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -35,10 +36,10 @@ func TestDemoOAuthServer(t *testing.T) {
 	sc := hostcore.DemoOAuthServer(d.endpoint)
 	var (
 		mu    sync.Mutex
-		pages []hostcore.SignInPage
+		pages []signin.Page
 	)
 	h := hostcore.NewHost(nil, &hostcore.HostOptions{Builtin: []hostcore.ServerConfig{sc},
-		OAuth: &hostcore.OAuthOptions{Present: func(_ context.Context, page hostcore.SignInPage) error {
+		OAuth: &signin.Options{Present: func(_ context.Context, page signin.Page) error {
 			mu.Lock()
 			pages = append(pages, page)
 			mu.Unlock()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/internal/state"
@@ -208,13 +209,13 @@ func (w *wiring) elicit(ctx context.Context, req hostcore.ElicitRequest) (hostco
 // anyway), where attachectl keeps them too, so the two share sign-ins; the
 // page opens in the system browser, and the server's card shows the wait
 // (with the address to copy, and Cancel) until the sign-in ends.
-func (w *wiring) oauthOptions(cfgPath string, logger *slog.Logger) *hostcore.OAuthOptions {
+func (w *wiring) oauthOptions(cfgPath string, logger *slog.Logger) *signin.Options {
 	store := secretstore.Open(filepath.Dir(cfgPath), &secretstore.Options{
 		File: os.Getenv("ATTACHE_TOKEN_STORE") == "file",
 		Warn: func(msg string) { logger.Warn(msg) },
 	})
-	present := func(ctx context.Context, page hostcore.SignInPage) error { return w.app.PresentSignIn(ctx, page) }
-	return &hostcore.OAuthOptions{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL")}
+	present := func(ctx context.Context, page signin.Page) error { return w.app.PresentSignIn(ctx, page) }
+	return &signin.Options{Tokens: store, Present: present, ClientMetadataURL: os.Getenv("ATTACHE_CLIENT_METADATA_URL")}
 }
 
 // opener opens sign-in pages (ui.Options.OpenURL): the command's own

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 )
 
-var key = hostcore.GrantKey{Resource: "https://mcp.example.com/mcp", Account: "me"}
+var key = signin.GrantKey{Resource: "https://mcp.example.com/mcp", Account: "me"}
 
 // fileStore is a store in the fallback file, with a grant saved, and the
 // warnings it gave.
@@ -21,7 +21,7 @@ func fileStore(t *testing.T) (*Store, *[]string) {
 	t.Helper()
 	var warned []string
 	s := Open(t.TempDir(), &Options{File: true, Warn: func(m string) { warned = append(warned, m) }})
-	if err := s.Save(context.Background(), &hostcore.Grant{ID: "g1", Resource: key.Resource, Account: key.Account}); err != nil {
+	if err := s.Save(context.Background(), &signin.Grant{ID: "g1", Resource: key.Resource, Account: key.Account}); err != nil {
 		t.Fatal(err)
 	}
 	return s, &warned
@@ -108,7 +108,7 @@ func TestStaleTempsRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Open(dir, &Options{File: true})
-	if err := s.Save(context.Background(), &hostcore.Grant{ID: "g1", Resource: key.Resource, Account: key.Account}); err != nil {
+	if err := s.Save(context.Background(), &signin.Grant{ID: "g1", Resource: key.Resource, Account: key.Account}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
@@ -137,7 +137,7 @@ func TestLockGrant(t *testing.T) {
 	if _, err := b.LockGrant(ctx, key); err == nil {
 		t.Fatal("a second holder got the lock while the first held it")
 	}
-	other, err := b.LockGrant(context.Background(), hostcore.GrantKey{Resource: key.Resource, Account: "you"})
+	other, err := b.LockGrant(context.Background(), signin.GrantKey{Resource: key.Resource, Account: "you"})
 	if err != nil {
 		t.Fatalf("another grant's lock: %v", err)
 	}

@@ -9,15 +9,15 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/signin"
 )
 
-// LockGrant implements hostcore.GrantLocker: an exclusive flock on a lock
+// LockGrant implements signin.GrantLocker: an exclusive flock on a lock
 // file of the grant's own in the config directory, which every process
 // that shares the grants (the app, each attachectl run) opens. flock locks
 // an open file, so two openings in one process exclude each other too.
 // The lock goes with the process if it dies.
-func (s *Store) LockGrant(ctx context.Context, k hostcore.GrantKey) (func(), error) {
+func (s *Store) LockGrant(ctx context.Context, k signin.GrantKey) (func(), error) {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -42,4 +42,4 @@ func (s *Store) LockGrant(ctx context.Context, k hostcore.GrantKey) (func(), err
 	}
 }
 
-var _ hostcore.GrantLocker = (*Store)(nil)
+var _ signin.GrantLocker = (*Store)(nil)

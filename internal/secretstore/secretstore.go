@@ -3,7 +3,7 @@
 // Credential Manager on Windows) through github.com/zalando/go-keyring,
 // or, where no keyring answers (a headless Linux machine, CI), in a file of
 // mode 0600 in the config directory, saying so once. It implements
-// hostcore.TokenStore; cmd/ wires it in.
+// signin.TokenStore; cmd/ wires it in.
 //
 // Grants never go into the config, the cache or the state database. Beside
 // the keyring entries, an index file names which grants exist (resource
@@ -22,9 +22,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/attache/attache/hostcore/signin"
 	"github.com/zalando/go-keyring"
-
-	"github.com/attache/attache/hostcore"
 )
 
 // service is the keyring service the grants are kept under.
@@ -40,7 +39,7 @@ type Options struct {
 	ProbeTimeout time.Duration
 }
 
-// Store is a hostcore.TokenStore. It is safe for concurrent use, and for
+// Store is a signin.TokenStore. It is safe for concurrent use, and for
 // use by several processes at once (a lock file orders their writes).
 type Store struct {
 	dir  string
@@ -112,14 +111,14 @@ func (s *Store) warn() {
 	})
 }
 
-func user(k hostcore.GrantKey) string { return k.Account + " at " + k.Resource }
+func user(k signin.GrantKey) string { return k.Account + " at " + k.Resource }
 
-// Load implements hostcore.TokenStore.
-func (s *Store) Load(_ context.Context, k hostcore.GrantKey) (*hostcore.Grant, error) {
+// Load implements signin.TokenStore.
+func (s *Store) Load(_ context.Context, k signin.GrantKey) (*signin.Grant, error) {
 	s.decide()
 	if s.useFile {
-		var g *hostcore.Grant
-		err := s.withFile(false, func(all map[string]hostcore.Grant) bool {
+		var g *signin.Grant
+		err := s.withFile(false, func(all map[string]signin.Grant) bool {
 			if v, ok := all[user(k)]; ok {
 				g = &v
 			}
@@ -134,20 +133,20 @@ func (s *Store) Load(_ context.Context, k hostcore.GrantKey) (*hostcore.Grant, e
 	if err != nil {
 		return nil, fmt.Errorf("reading the keyring: %w", err)
 	}
-	var g hostcore.Grant
+	var g signin.Grant
 	if err := json.Unmarshal([]byte(v), &g); err != nil {
 		return nil, fmt.Errorf("a keyring entry of %s is damaged: %w", service, err)
 	}
 	return &g, nil
 }
 
-// Save implements hostcore.TokenStore.
-func (s *Store) Save(_ context.Context, g *hostcore.Grant) error {
+// Save implements signin.TokenStore.
+func (s *Store) Save(_ context.Context, g *signin.Grant) error {
 	s.decide()
 	k := user(g.Key())
 	if s.useFile {
 		s.warn()
-		return s.withFile(true, func(all map[string]hostcore.Grant) bool { all[k] = *g; return true })
+		return s.withFile(true, func(all map[string]signin.Grant) bool { all[k] = *g; return true })
 	}
 	b, err := json.Marshal(g)
 	if err != nil {
@@ -156,15 +155,15 @@ func (s *Store) Save(_ context.Context, g *hostcore.Grant) error {
 	if err := keyring.Set(service, k, string(b)); err != nil {
 		return fmt.Errorf("writing the keyring: %w", err)
 	}
-	return s.withIndex(true, func(idx map[string]hostcore.GrantKey) { idx[k] = g.Key() })
+	return s.withIndex(true, func(idx map[string]signin.GrantKey) { idx[k] = g.Key() })
 }
 
-// Delete implements hostcore.TokenStore.
-func (s *Store) Delete(_ context.Context, key hostcore.GrantKey) error {
+// Delete implements signin.TokenStore.
+func (s *Store) Delete(_ context.Context, key signin.GrantKey) error {
 	s.decide()
 	k := user(key)
 	if s.useFile {
-		return s.withFile(true, func(all map[string]hostcore.Grant) bool {
+		return s.withFile(true, func(all map[string]signin.Grant) bool {
 			_, ok := all[k]
 			delete(all, k)
 			return ok
@@ -173,15 +172,15 @@ func (s *Store) Delete(_ context.Context, key hostcore.GrantKey) error {
 	if err := keyring.Delete(service, k); err != nil && !errors.Is(err, keyring.ErrNotFound) {
 		return fmt.Errorf("deleting from the keyring: %w", err)
 	}
-	return s.withIndex(true, func(idx map[string]hostcore.GrantKey) { delete(idx, k) })
+	return s.withIndex(true, func(idx map[string]signin.GrantKey) { delete(idx, k) })
 }
 
-// List implements hostcore.TokenStore.
-func (s *Store) List(ctx context.Context) ([]hostcore.Grant, error) {
+// List implements signin.TokenStore.
+func (s *Store) List(ctx context.Context) ([]signin.Grant, error) {
 	s.decide()
-	var out []hostcore.Grant
+	var out []signin.Grant
 	if s.useFile {
-		err := s.withFile(false, func(all map[string]hostcore.Grant) bool {
+		err := s.withFile(false, func(all map[string]signin.Grant) bool {
 			for _, g := range all {
 				out = append(out, g)
 			}
@@ -190,8 +189,8 @@ func (s *Store) List(ctx context.Context) ([]hostcore.Grant, error) {
 		sortGrants(out)
 		return out, err
 	}
-	var keys []hostcore.GrantKey
-	if err := s.withIndex(false, func(idx map[string]hostcore.GrantKey) {
+	var keys []signin.GrantKey
+	if err := s.withIndex(false, func(idx map[string]signin.GrantKey) {
 		for _, k := range idx {
 			keys = append(keys, k)
 		}
@@ -211,7 +210,7 @@ func (s *Store) List(ctx context.Context) ([]hostcore.Grant, error) {
 	return out, nil
 }
 
-func sortGrants(gs []hostcore.Grant) {
+func sortGrants(gs []signin.Grant) {
 	sort.Slice(gs, func(i, j int) bool {
 		if gs[i].Resource != gs[j].Resource {
 			return gs[i].Resource < gs[j].Resource
@@ -222,15 +221,15 @@ func sortGrants(gs []hostcore.Grant) {
 
 // withFile runs f on the fallback file's grants under the lock, and writes
 // them back when f says it changed them.
-func (s *Store) withFile(write bool, f func(map[string]hostcore.Grant) bool) error {
-	all := map[string]hostcore.Grant{}
+func (s *Store) withFile(write bool, f func(map[string]signin.Grant) bool) error {
+	all := map[string]signin.Grant{}
 	return s.locked(s.FilePath(), write, &all, func() bool { return f(all) })
 }
 
 // withIndex runs f on the keyring index under the lock, and writes it back
 // when write says f changed it.
-func (s *Store) withIndex(write bool, f func(map[string]hostcore.GrantKey)) error {
-	idx := map[string]hostcore.GrantKey{}
+func (s *Store) withIndex(write bool, f func(map[string]signin.GrantKey)) error {
+	idx := map[string]signin.GrantKey{}
 	return s.locked(s.indexPath(), write, &idx, func() bool { f(idx); return write })
 }
 
@@ -308,4 +307,4 @@ func (s *Store) removeStaleTemps() {
 	}
 }
 
-var _ hostcore.TokenStore = (*Store)(nil)
+var _ signin.TokenStore = (*Store)(nil)

@@ -1,4 +1,4 @@
-package hostcore
+package signin
 
 import (
 	"context"
@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // Grants: what a sign-in leaves behind, how it is kept between runs, and
-// the token source that refreshes it (see oauth.go for the sign-in).
+// the token source that refreshes it (see handler.go and flow.go for the sign-in).
 
 // Grant is one sign-in: what the host keeps to act for an account at one
 // resource, between runs.
@@ -103,7 +105,7 @@ func (m *memoryTokens) List(context.Context) ([]Grant, error) {
 }
 
 // sourceFor returns the refreshing, persisting token source of g.
-func (o *oauthHandler) sourceFor(g *Grant) *grantSource {
+func (o *Handler) sourceFor(g *Grant) *grantSource {
 	return &grantSource{o: o, grant: *g}
 }
 
@@ -114,7 +116,7 @@ func (o *oauthHandler) sourceFor(g *Grant) *grantSource {
 // and keeps the new token in the store, under the same grant. It is safe
 // for concurrent use.
 type grantSource struct {
-	o *oauthHandler
+	o *Handler
 
 	mu    sync.Mutex
 	grant Grant
@@ -150,10 +152,10 @@ func (s *grantSource) refresh(refused string) error {
 // renew gets a fresh access token under the grant's lock (call with s.mu
 // held). refused, if set, is an access token that will not do.
 func (s *grantSource) renew(refused string) (*oauth2.Token, error) {
-	h := s.o.c.host
-	ctx, done := h.tokenWork()
+	k := s.o.k
+	ctx, done := k.tokenWork()
 	defer done()
-	unlock, err := h.lockGrant(ctx, s.o.key)
+	unlock, err := k.lockGrant(ctx, s.o.key)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +189,7 @@ func (s *grantSource) renew(refused string) (*oauth2.Token, error) {
 // grant when the caller should refresh it, or an error when the grant
 // went (signed out elsewhere) or was replaced by another sign-in.
 func (s *grantSource) reread(ctx context.Context, refused string) (*Grant, error) {
-	stored, err := s.o.c.host.tokens().Load(ctx, s.o.key)
+	stored, err := s.o.k.Tokens().Load(ctx, s.o.key)
 	switch {
 	case err != nil:
 		return nil, err
@@ -196,7 +198,7 @@ func (s *grantSource) reread(ctx context.Context, refused string) (*Grant, error
 		return nil, s.dead
 	case stored.ID != s.grant.ID:
 		s.o.reload() // the next use takes the new grant
-		return nil, newError(KindUnauthorized, nil, "%s: the account signed in again in another window or process; try again", s.o.c)
+		return nil, fault.New(fault.KindUnauthorized, nil, "%s: the account signed in again in another window or process; try again", s.o.c.Name)
 	}
 	if tok := stored.Token; tok.AccessToken != s.grant.Token.AccessToken && tok.AccessToken != refused && freshToken(tok) {
 		s.grant.Token = tok
@@ -219,11 +221,11 @@ func refreshWith(ctx context.Context, g Grant, tok *oauth2.Token) (*oauth2.Token
 func (s *grantSource) keep(ctx context.Context, tok *oauth2.Token) {
 	s.grant.Token = tok
 	g := s.grant
-	h := s.o.c.host
-	if err := h.tokens().Save(ctx, &g); err != nil {
-		h.log.Warn("keeping a refreshed token failed", "server", s.o.c.Server.Name, "err", err)
+	k := s.o.k
+	if err := k.Tokens().Save(ctx, &g); err != nil {
+		k.env.Log.Warn("keeping a refreshed token failed", "server", s.o.c.Server, "err", err)
 	}
-	h.log.Info("refreshed a sign-in", "server", s.o.c.Server.Name, "account", s.o.c.Account.Name)
+	k.env.Log.Info("refreshed a sign-in", "server", s.o.c.Server, "account", s.o.c.Account)
 }
 
 // expiryMargin is how long before its expiry an access token is renewed,

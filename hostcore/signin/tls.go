@@ -1,10 +1,11 @@
-package hostcore
+package signin
 
 import (
 	"net"
 	"net/url"
 	"strings"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/redact"
 )
 
@@ -29,9 +30,9 @@ func loopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// tokensMayGo reports whether a bearer token may be sent to u: https, or
+// TokensMayGo reports whether a bearer token may be sent to u: https, or
 // plain http to a loopback host.
-func tokensMayGo(u *url.URL) bool {
+func TokensMayGo(u *url.URL) bool {
 	switch strings.ToLower(u.Scheme) {
 	case "https":
 		return true
@@ -41,18 +42,18 @@ func tokensMayGo(u *url.URL) bool {
 	return false
 }
 
-// refuseCleartext returns the error of a sign-in, or a token, the host
+// RefuseCleartext returns the error of a sign-in, or a token, the host
 // will not send to rawURL, or nil when it may.
-func refuseCleartext(server, rawURL string) error {
+func RefuseCleartext(server, rawURL string) error {
 	u, err := url.Parse(rawURL)
-	if err == nil && tokensMayGo(u) {
+	if err == nil && TokensMayGo(u) {
 		return nil
 	}
 	where := redact.URL(rawURL)
 	if err == nil {
 		where = u.Hostname()
 	}
-	e := newError(KindUsage, nil, "the host refuses to sign in to %s over plain http: a sign-in's tokens go only over https or to this machine (loopback), "+
+	e := fault.New(fault.KindUsage, nil, "the host refuses to sign in to %s over plain http: a sign-in's tokens go only over https or to this machine (loopback), "+
 		"as OAuth 2.1 and RFC 6750 require, and %s is neither; use the server's https address", server, where)
 	e.Next = "Change the server's URL to its https address."
 	return e

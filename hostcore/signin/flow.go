@@ -1,4 +1,4 @@
-package hostcore
+package signin
 
 import (
 	"context"
@@ -12,26 +12,28 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // One sign-in: the authorization code flow with a loopback redirect, run
-// once per account at a time (see signin.go for when it may start).
+// once per account at a time (see board.go for when it may start).
 
 // errSignInTimedOut is the cause of a wait the person let run out.
 var errSignInTimedOut = errors.New("no sign-in came in time")
 
 // signIn runs a sign-in for the request that a server refused, or joins
 // the one under way for the same account.
-func (o *oauthHandler) signIn(ctx context.Context, req *http.Request, resp *http.Response) error {
-	board := &o.c.host.signIns
+func (o *Handler) signIn(ctx context.Context, req *http.Request, resp *http.Response) error {
+	board := &o.k.board
 	switch ended := board.ended(o.key); {
-	case o.c.host.opts.OAuth.Present == nil:
+	case o.k.opts.Present == nil:
 		return o.signInError("the server asks for a sign-in")
 	case ended != "":
 		return o.signInError(ended)
-	case !maySignIn(ctx):
-		if scope, ok := insufficientScope(resp); ok {
-			return o.signInError("the server asks for scope " + clip(scope))
+	case !mayStart(ctx):
+		if scope, ok := InsufficientScope(resp); ok {
+			return o.signInError("the server asks for scope " + fault.Clip(scope))
 		}
 		return o.signInError("not signed in")
 	}
@@ -56,7 +58,7 @@ func (o *oauthHandler) signIn(ctx context.Context, req *http.Request, resp *http
 
 // join waits for another request's sign-in of the same account, and takes
 // its grant.
-func (o *oauthHandler) join(ctx context.Context, fl *signInFlight) error {
+func (o *Handler) join(ctx context.Context, fl *signInFlight) error {
 	select {
 	case <-fl.done:
 	case <-ctx.Done():
@@ -71,8 +73,8 @@ func (o *oauthHandler) join(ctx context.Context, fl *signInFlight) error {
 
 // runSignIn runs the flow through go-sdk's handler. ended says why it
 // ended without a grant when only the person can start the next one.
-func (o *oauthHandler) runSignIn(ctx context.Context, fl *signInFlight, req *http.Request, resp *http.Response) (ended string, err error) {
-	cb, err := listenCallback(o.c.Server.Name)
+func (o *Handler) runSignIn(ctx context.Context, fl *signInFlight, req *http.Request, resp *http.Response) (ended string, err error) {
+	cb, err := listenCallback(o.c.Server)
 	if err != nil {
 		return "", err
 	}
@@ -82,7 +84,7 @@ func (o *oauthHandler) runSignIn(ctx context.Context, fl *signInFlight, req *htt
 	shown, endShown := context.WithCancel(ctx)
 	defer endShown()
 	facts := &signInFacts{mcpURL: req.URL.String()}
-	cfg := o.handlerConfig(cb.redirect, facts.client(o.c.host.oauthHTTPClient()), facts)
+	cfg := o.handlerConfig(cb.redirect, facts.client(o.k.httpClient()), facts)
 	cfg.AuthorizationCodeFetcher = func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 		res, why, err := o.awaitRedirect(ctx, shown, fl, cb, args.URL)
 		ended = why
@@ -105,8 +107,8 @@ func (o *oauthHandler) runSignIn(ctx context.Context, fl *signInFlight, req *htt
 }
 
 // handlerConfig is go-sdk's configuration of one sign-in.
-func (o *oauthHandler) handlerConfig(redirect string, client *http.Client, facts *signInFacts) *auth.AuthorizationCodeHandlerConfig {
-	opts := o.c.host.opts.OAuth
+func (o *Handler) handlerConfig(redirect string, client *http.Client, facts *signInFacts) *auth.AuthorizationCodeHandlerConfig {
+	opts := o.k.opts
 	name := opts.ClientName
 	if name == "" {
 		name = "Attaché"
@@ -130,9 +132,9 @@ func (o *oauthHandler) handlerConfig(redirect string, client *http.Client, facts
 			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
 		}},
 	}
-	if pre := o.c.Server.OAuth; pre != nil && pre.ClientID != "" {
+	if pre := o.c.Client; pre != nil && pre.ClientID != "" {
 		creds := &oauthex.ClientCredentials{ClientID: pre.ClientID}
-		if secret := o.c.resolvedSecret(pre.ClientSecret); secret != "" {
+		if secret := o.c.Secret(pre.ClientSecret); secret != "" {
 			creds.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
 		}
 		cfg.PreregisteredClient = creds
@@ -147,8 +149,8 @@ func (o *oauthHandler) handlerConfig(redirect string, client *http.Client, facts
 
 // granted records a new grant (NewTokenSource of the code handler): where
 // it was made, and, when the server tells, who it is for.
-func (o *oauthHandler) granted(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token, facts *signInFacts) (oauth2.TokenSource, error) {
-	h := o.c.host
+func (o *Handler) granted(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token, facts *signInFacts) (oauth2.TokenSource, error) {
+	k := o.k
 	meta, _ := facts.accepted()
 	issuer := meta.meta.Issuer
 	if issuer == "" { // no metadata (the 2025-03-26 fallback): the authorization server's origin
@@ -156,22 +158,22 @@ func (o *oauthHandler) granted(ctx context.Context, cfg *oauth2.Config, tok *oau
 			issuer = u.Scheme + "://" + u.Host
 		}
 	}
-	g := &Grant{ID: rand.Text(), Server: o.c.Server.Name, Resource: o.key.Resource, Account: o.key.Account,
+	g := &Grant{ID: rand.Text(), Server: o.c.Server, Resource: o.key.Resource, Account: o.key.Account,
 		Issuer: issuer, AuthServer: facts.authServer(), ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret,
 		TokenURL: cfg.Endpoint.TokenURL, AuthStyle: cfg.Endpoint.AuthStyle, Scopes: tokenScopes(tok, cfg.Scopes),
-		SignedInAt: h.opts.Now.now(), Token: tok}
+		SignedInAt: k.env.Now(), Token: tok}
 	if g.AuthServer == "" {
 		g.AuthServer = issuer
 	}
 	g.Subject = o.subjectOf(ctx, meta.meta, cfg, tok)
-	if err := h.tokens().Save(ctx, g); err != nil {
+	if err := k.Tokens().Save(ctx, g); err != nil {
 		return nil, fmt.Errorf("keeping the sign-in: %w", err)
 	}
 	src := o.sourceFor(g)
 	o.mu.Lock()
 	o.grant, o.source, o.loaded = g, src, true
 	o.mu.Unlock()
-	h.log.Info("signed in", "server", o.c.Server.Name, "account", o.c.Account.Name, "issuer", issuer, "scopes", g.Scopes)
+	k.env.Log.Info("signed in", "server", o.c.Server, "account", o.c.Account, "issuer", issuer, "scopes", g.Scopes)
 	return src, nil
 }
 
@@ -179,8 +181,8 @@ func (o *oauthHandler) granted(ctx context.Context, cfg *oauth2.Config, tok *oau
 // lasts) and waits for its answer at the loopback listener, the timeout,
 // a cancel, or an error from Present. why says why it ended without an
 // answer, when only the person can start the next sign-in.
-func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, fl *signInFlight, cb *callback, authURL string) (_ *auth.AuthorizationResult, why string, _ error) {
-	opts := o.c.host.opts.OAuth
+func (o *Handler) awaitRedirect(ctx, shown context.Context, fl *signInFlight, cb *callback, authURL string) (_ *auth.AuthorizationResult, why string, _ error) {
+	opts := o.k.opts
 	timeout := opts.Timeout
 	if timeout <= 0 {
 		timeout = 5 * time.Minute
@@ -188,11 +190,11 @@ func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, fl *signInFligh
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errSignInTimedOut)
 	defer cancel()
 	answers := cb.expect(stateOf(authURL))
-	o.c.host.signIns.shown(o.key, fl, authURL)
+	o.k.board.shown(o.key, fl, authURL)
 	// Present runs beside the wait: it may hold the page up, and the
 	// answer may come while it does.
 	presented := make(chan error, 1)
-	page := SignInPage{Server: o.c.Server.Name, Account: o.c.Account.Name, URL: authURL}
+	page := Page{Server: o.c.Server, Account: o.c.Account, URL: authURL}
 	go func() { presented <- opts.Present(shown, page) }()
 	for {
 		select {
@@ -201,15 +203,15 @@ func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, fl *signInFligh
 				return nil, signInCanceled, o.signInError(signInCanceled)
 			} else if err != nil && ctx.Err() == nil {
 				why := "the sign-in page could not be shown"
-				e := newError(KindUnauthorized, err, "%s: %s", o.c, why)
-				e.Next = signInHint(o.c.Server.Name, "Sign in to try again")
+				e := fault.New(fault.KindUnauthorized, err, "%s: %s", o.c.Name, why)
+				e.Next = signInHint(o.c.Server, "Sign in to try again")
 				return nil, why, e
 			}
 			presented = nil // shown; keep waiting
 		case q := <-answers:
 			if e := q.Get("error"); e != "" {
-				return nil, "", newError(KindUnauthorized, nil, "%s: the authorization server did not sign you in (%s)", o.c,
-					clip(e+": "+q.Get("error_description")))
+				return nil, "", fault.New(fault.KindUnauthorized, nil, "%s: the authorization server did not sign you in (%s)", o.c.Name,
+					fault.Clip(e+": "+q.Get("error_description")))
 			}
 			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, "", nil
 		case <-ctx.Done():
@@ -222,7 +224,7 @@ func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, fl *signInFligh
 // waitEnded is the outcome of a wait whose context ended: the person let
 // it time out, or canceled it (CancelSignIn), or the caller's deadline or
 // cancel ended it.
-func (o *oauthHandler) waitEnded(ctx context.Context, timeout time.Duration) (why string, _ error) {
+func (o *Handler) waitEnded(ctx context.Context, timeout time.Duration) (why string, _ error) {
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, errSignInTimedOut):
 		why := fmt.Sprintf("no sign-in came within %s", timeout)
@@ -245,10 +247,10 @@ func stateOf(authURL string) string {
 // stopped is the error of a sign-in whose context ended before it did: the
 // caller's deadline (a command's budget) ran out, or the person or the
 // caller canceled it.
-func (o *oauthHandler) stopped(ctx context.Context) error {
+func (o *Handler) stopped(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		e := newError(KindTimeout, ctx.Err(), "%s: the time allowed ran out while waiting for the sign-in", o.c)
-		e.Next = fmt.Sprintf("Sign in first (attachectl login %s waits up to 5 minutes), or allow more time.", o.c.Server.Name)
+		e := fault.New(fault.KindTimeout, ctx.Err(), "%s: the time allowed ran out while waiting for the sign-in", o.c.Name)
+		e.Next = fmt.Sprintf("Sign in first (attachectl login %s waits up to 5 minutes), or allow more time.", o.c.Server)
 		return e
 	}
 	return o.canceled(context.Cause(ctx))
@@ -257,15 +259,15 @@ func (o *oauthHandler) stopped(ctx context.Context) error {
 // canceled is the error of a sign-in that the person or the caller
 // canceled. It carries its kind, so that the 401 that started the sign-in
 // does not make it read as refused credentials.
-func (o *oauthHandler) canceled(cause error) error {
-	return newError(KindCanceled, cause, "%s: %s", o.c, signInCanceled)
+func (o *Handler) canceled(cause error) error {
+	return fault.New(fault.KindCanceled, cause, "%s: %s", o.c.Name, signInCanceled)
 }
 
-// cancelReason says what a canceled connect was doing: "the sign-in was
+// CancelReason says what a canceled connect was doing: "the sign-in was
 // canceled" when the account's last sign-in ended that way, else
 // "canceled". o may be nil.
-func (o *oauthHandler) cancelReason() string {
-	if o != nil && o.c.host.signIns.ended(o.key) == signInCanceled {
+func (o *Handler) CancelReason() string {
+	if o != nil && o.k.board.ended(o.key) == signInCanceled {
 		return signInCanceled
 	}
 	return "canceled"

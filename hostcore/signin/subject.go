@@ -1,4 +1,4 @@
-package hostcore
+package signin
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/oauth2"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // Who a grant is for. The host signs an account in without learning whom
@@ -22,12 +24,12 @@ import (
 // names no endpoint, and a failure only leaves the subject unknown.
 
 // subjectOf asks meta's introspection endpoint who tok is for.
-func (o *oauthHandler) subjectOf(ctx context.Context, meta authServerMeta, cfg *oauth2.Config, tok *oauth2.Token) string {
+func (o *Handler) subjectOf(ctx context.Context, meta authServerMeta, cfg *oauth2.Config, tok *oauth2.Token) string {
 	endpoint := meta.IntrospectionEndpoint
 	if endpoint == "" || tok.AccessToken == "" {
 		return ""
 	}
-	if u, err := url.Parse(endpoint); err != nil || !tokensMayGo(u) {
+	if u, err := url.Parse(endpoint); err != nil || !TokensMayGo(u) {
 		return ""
 	}
 	form := url.Values{"token": {tok.AccessToken}, "token_type_hint": {"access_token"}}
@@ -47,9 +49,9 @@ func (o *oauthHandler) subjectOf(ctx context.Context, meta authServerMeta, cfg *
 	if basic {
 		req.SetBasicAuth(url.QueryEscape(cfg.ClientID), url.QueryEscape(cfg.ClientSecret))
 	}
-	resp, err := o.c.host.oauthHTTPClient().Do(req)
+	resp, err := o.k.httpClient().Do(req)
 	if err != nil {
-		o.c.host.log.Info("introspecting the new token failed", "server", o.c.Server.Name, "err", err)
+		o.k.env.Log.Info("introspecting the new token failed", "server", o.c.Server, "err", err)
 		return ""
 	}
 	defer resp.Body.Close()
@@ -59,11 +61,11 @@ func (o *oauthHandler) subjectOf(ctx context.Context, meta authServerMeta, cfg *
 		Sub      string `json:"sub"`
 	}
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(io.LimitReader(resp.Body, 64<<10)).Decode(&ans) != nil || !ans.Active {
-		o.c.host.log.Info("the token introspection said nothing of use", "server", o.c.Server.Name, "status", resp.StatusCode)
+		o.k.env.Log.Info("the token introspection said nothing of use", "server", o.c.Server, "status", resp.StatusCode)
 		return ""
 	}
 	if ans.Username != "" {
-		return clip(ans.Username)
+		return fault.Clip(ans.Username)
 	}
-	return clip(ans.Sub)
+	return fault.Clip(ans.Sub)
 }

@@ -1,4 +1,4 @@
-package hostcore
+package signin
 
 import (
 	"context"
@@ -54,12 +54,12 @@ func (l *keyedLocks) lock(ctx context.Context, key GrantKey) (func(), error) {
 }
 
 // lockGrant holds key's lock in this process, then the store's.
-func (h *Host) lockGrant(ctx context.Context, key GrantKey) (func(), error) {
-	unlock, err := h.grantLocks.lock(ctx, key)
+func (k *Keeper) lockGrant(ctx context.Context, key GrantKey) (func(), error) {
+	unlock, err := k.locks.lock(ctx, key)
 	if err != nil {
 		return nil, fmt.Errorf("waiting for another refresh of the sign-in: %w", err)
 	}
-	locker, ok := h.tokens().(GrantLocker)
+	locker, ok := k.Tokens().(GrantLocker)
 	if !ok {
 		return unlock, nil
 	}
@@ -74,24 +74,24 @@ func (h *Host) lockGrant(ctx context.Context, key GrantKey) (func(), error) {
 // tokenWork is the context of a refresh, which the token source's
 // interface does not give: bounded like a request, and cut short when the
 // host is out of time.
-func (h *Host) tokenWork() (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithTimeout(h.oauthContext(), h.opts.RequestTimeout)
-	stop := context.AfterFunc(h.hurry, cancel)
+func (k *Keeper) tokenWork() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(k.oauthContext(), k.env.Timeout)
+	stop := context.AfterFunc(k.env.Hurry, cancel)
 	return ctx, func() { stop(); cancel() }
 }
 
 // deleteGrantIf deletes key's stored grant under its lock, if it is still
 // the grant id: a grant another process has since replaced (a new sign-in)
 // stays.
-func (h *Host) deleteGrantIf(ctx context.Context, key GrantKey, id string) error {
-	unlock, err := h.lockGrant(ctx, key)
+func (k *Keeper) deleteGrantIf(ctx context.Context, key GrantKey, id string) error {
+	unlock, err := k.lockGrant(ctx, key)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	g, err := h.tokens().Load(ctx, key)
+	g, err := k.Tokens().Load(ctx, key)
 	if err != nil || g == nil || g.ID != id {
 		return err
 	}
-	return h.tokens().Delete(ctx, key)
+	return k.Tokens().Delete(ctx, key)
 }

@@ -1,4 +1,4 @@
-package hostcore
+package signin
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // Refusals say why. go-sdk's sign-in refuses metadata that breaks the
@@ -204,7 +205,7 @@ func (f *signInFacts) answer(iss string) {
 
 // refusal names the rule a fetched document, or the authorization
 // response, broke; nil if none.
-func (f *signInFacts) refusal(server string) *Error {
+func (f *signInFacts) refusal(server string) *fault.Error {
 	if e := f.issRefusal(server); e != nil {
 		return e
 	}
@@ -233,7 +234,7 @@ func (f *signInFacts) refusal(server string) *Error {
 		return refused("the host refused %s's resource metadata: it is for %q, not %q (RFC 9728 §3.3)", server, wrong.resource, wrong.expected)
 	}
 	if f.register != 0 {
-		return newError(KindUnauthorized, nil, "the authorization server of %s refused to register the host as a client (HTTP %d)", server, f.register)
+		return fault.New(fault.KindUnauthorized, nil, "the authorization server of %s refused to register the host as a client (HTTP %d)", server, f.register)
 	}
 	return nil
 }
@@ -241,7 +242,7 @@ func (f *signInFacts) refusal(server string) *Error {
 // issRefusal names an RFC 9207 breach of the authorization response: an
 // iss that is not the issuer of the metadata the sign-in used (a mix-up),
 // or none where that metadata promised one.
-func (f *signInFacts) issRefusal(server string) *Error {
+func (f *signInFacts) issRefusal(server string) *fault.Error {
 	meta, ok := f.accepted()
 	f.mu.Lock()
 	answered, iss := f.answered, f.iss
@@ -260,16 +261,16 @@ func (f *signInFacts) issRefusal(server string) *Error {
 
 // refused is a refusal of the host's own, of metadata the protocol does
 // not allow.
-func refused(format string, args ...any) *Error {
-	e := newError(KindProtocol, nil, format, args...)
+func refused(format string, args ...any) *fault.Error {
+	e := fault.New(fault.KindProtocol, nil, format, args...)
 	e.Next = "The server's sign-in is misconfigured; tell its administrator what the message says."
 	return e
 }
 
 // explainSignIn gives a failed sign-in a kind and a message that says why,
 // from the error's type and the facts the sign-in's requests recorded.
-func (o *oauthHandler) explainSignIn(err error, f *signInFacts) error {
-	var he *Error
+func (o *Handler) explainSignIn(err error, f *signInFacts) error {
+	var he *fault.Error
 	var re *oauth2.RetrieveError
 	switch {
 	case errors.As(err, &he):
@@ -282,10 +283,10 @@ func (o *oauthHandler) explainSignIn(err error, f *signInFacts) error {
 		if msg == "" {
 			msg = fmt.Sprintf("HTTP %d", re.Response.StatusCode)
 		}
-		return newError(KindUnauthorized, err, "signing in to %s: the authorization server refused the sign-in's code (%s)", o.c.Server.Name, clip(msg))
+		return fault.New(fault.KindUnauthorized, err, "signing in to %s: the authorization server refused the sign-in's code (%s)", o.c.Server, fault.Clip(msg))
 	}
-	if r := f.refusal(o.c.Server.Name); r != nil {
+	if r := f.refusal(o.c.Server); r != nil {
 		return r.WithCause(err)
 	}
-	return newError(KindUnauthorized, err, "signing in to %s failed: %s", o.c.Server.Name, clip(err.Error()))
+	return fault.New(fault.KindUnauthorized, err, "signing in to %s failed: %s", o.c.Server, fault.Clip(err.Error()))
 }

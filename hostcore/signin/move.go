@@ -1,4 +1,4 @@
-package hostcore
+package signin
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // SEP-2352: a resource may move to another authorization server. Its
@@ -15,15 +17,15 @@ import (
 // server and is never carried to the new: no refresh is tried, and the
 // new server gets a registration of its own and a sign-in of its own.
 // That sign-in is one the person is asked for, not a sign-out: where
-// OAuthOptions.SignInOnMove is set (attachectl, whose every command is the
+// Options.SignInOnMove is set (attachectl, whose every command is the
 // person's), a request that may sign in signs in there; otherwise (the
-// app) the account is "moved" (SignInState.MovedTo) until the person signs
+// app) the account is "moved" (State.MovedTo) until the person signs
 // in (Login), and requests say where.
 
 // movedTo returns the authorization server the resource now names, when
 // it is not the one g came from; "" when it is the same, or the metadata
 // cannot be read (the refresh that follows then decides).
-func (o *oauthHandler) movedTo(ctx context.Context, req *http.Request, challenges []oauthex.Challenge, g *Grant) string {
+func (o *Handler) movedTo(ctx context.Context, req *http.Request, challenges []oauthex.Challenge, g *Grant) string {
 	was := g.AuthServer
 	if was == "" {
 		return "" // a grant from before the host kept it: nothing to compare
@@ -39,8 +41,8 @@ func (o *oauthHandler) movedTo(ctx context.Context, req *http.Request, challenge
 // the order go-sdk does (the challenge's resource_metadata, then the
 // well-known URL at the endpoint's path, then at the root) and returns the
 // first authorization server it names; "" if none answers.
-func (o *oauthHandler) currentAuthServer(ctx context.Context, endpoint *url.URL, challenges []oauthex.Challenge) string {
-	client := o.c.host.oauthHTTPClient()
+func (o *Handler) currentAuthServer(ctx context.Context, endpoint *url.URL, challenges []oauthex.Challenge) string {
+	client := o.k.httpClient()
 	type try struct{ url, resource string }
 	var tries []try
 	for _, c := range challenges {
@@ -66,15 +68,14 @@ func (o *oauthHandler) currentAuthServer(ctx context.Context, endpoint *url.URL,
 
 // signInAt handles a resource that moved to the authorization server to:
 // the account is moved, and signs in there when it may (see above).
-func (o *oauthHandler) signInAt(ctx context.Context, req *http.Request, resp *http.Response, to string, old *Grant) error {
-	h := o.c.host
-	h.log.Info("the server's authorization server changed", "server", o.c.Server.Name, "account", o.c.Account.Name,
+func (o *Handler) signInAt(ctx context.Context, req *http.Request, resp *http.Response, to string, old *Grant) error {
+	o.k.env.Log.Info("the server's authorization server changed", "server", o.c.Server, "account", o.c.Account,
 		"was", old.AuthServer, "now", to)
-	h.signIns.moved(o.key, to)
-	if !h.opts.OAuth.SignInOnMove || !maySignIn(ctx) {
-		e := newError(KindUnauthorized, ErrSignInNeeded, "%s: the server now signs in at %s, not at %s", o.c, hostOf(to), hostOf(old.AuthServer))
+	o.k.board.moved(o.key, to)
+	if !o.k.opts.SignInOnMove || !mayStart(ctx) {
+		e := fault.New(fault.KindUnauthorized, ErrNeeded, "%s: the server now signs in at %s, not at %s", o.c.Name, hostOf(to), hostOf(old.AuthServer))
 		e.HTTPStatus = http.StatusUnauthorized
-		e.Next = signInHint(o.c.Server.Name, "Sign in at "+hostOf(to)+" to read this")
+		e.Next = signInHint(o.c.Server, "Sign in at "+hostOf(to)+" to read this")
 		return e
 	}
 	if err := o.signIn(ctx, req, resp); err != nil {

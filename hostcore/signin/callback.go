@@ -1,4 +1,4 @@
-package hostcore
+package signin
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // The loopback redirect listener (RFC 8252 §7.3) of one sign-in, honest
@@ -129,7 +131,7 @@ func (cb *callback) finish(err error) {
 // signInReason is what a page may say of a failed sign-in: the message of
 // a host error (safe to show), else that it failed.
 func signInReason(err error) string {
-	if he := (*Error)(nil); errors.As(err, &he) {
+	if he := (*fault.Error)(nil); errors.As(err, &he) {
 		return he.Message()
 	}
 	return "the host could not finish it"
