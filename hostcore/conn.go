@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -90,7 +91,7 @@ type Conn struct {
 	acks     ackWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo completionMemo
-	defs toolDefs // the tools of the last listing (toolcall.go)
+	defs toolcall.Defs // the tools of the last listing (toolcall.go)
 
 	onUpdate  hooks[func(uri string)]
 	onList    hooks[func()]
