@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/yosida95/uritemplate/v3"
 )
 
@@ -25,7 +26,7 @@ import (
 // matches, field by field; its title is the link's title or name, else
 // the template's, else the uri. The resource is read first (see add): one
 // the server says does not exist is not attached.
-func (cv *Conversations) AttachToolContent(ctx context.Context, conv int64, c *Conn, tc ToolContent) (Attachment, error) {
+func (cv *Conversations) AttachToolContent(ctx context.Context, conv int64, c *Conn, tc toolcall.Content) (Attachment, error) {
 	uri := tc.ResourceURI()
 	if uri == "" {
 		return Attachment{}, newError(KindUsage, nil, "a %s entry of a tool result is no resource to attach", tc.Kind)
@@ -45,8 +46,18 @@ func (cv *Conversations) AttachToolContent(ctx context.Context, conv int64, c *C
 		}
 	}
 	att, err := cv.add(ctx, c, withListed(ctx, c, a))
-	if errors.Is(err, ErrNotFound) && tc.Kind == ContentResource {
+	if errors.Is(err, ErrNotFound) && tc.Kind == toolcall.ContentResource {
 		return Attachment{}, newError(KindNotFound, err, "%s cannot read %s by its uri, so it is not attached; the tool's result keeps the body it delivered", c.Server.Name, uri)
 	}
 	return att, err
+}
+
+// firstOf is the first of s that is not empty.
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/signin"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -91,7 +92,7 @@ type Conn struct {
 	acks     ackWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo completionMemo
-	defs toolDefs // the tools of the last listing (toolcall.go)
+	defs toolcall.Defs // the tools of the last listing (toolcall.go)
 
 	onUpdate  hooks[func(uri string)]
 	onList    hooks[func()]

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // The consent gate. Every tool call the host makes passes one gate,
@@ -122,9 +124,9 @@ type ToolRequest struct {
 	// Server and Account name the connection; Tool is the tool as the
 	// server listed it (the gate fills in its annotations from its own
 	// listing before asking).
-	Server  string `json:"server"`
-	Account string `json:"account,omitempty"`
-	Tool    Tool   `json:"tool"`
+	Server  string        `json:"server"`
+	Account string        `json:"account,omitempty"`
+	Tool    toolcall.Tool `json:"tool"`
 	// Name is the name the model called the tool by, when it differs.
 	Name string `json:"name,omitempty"`
 	// Arguments is the call's arguments as written; the gate checks that

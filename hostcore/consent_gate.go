@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // maxRecentDecisions bounds the gate's record kept in memory.
@@ -112,7 +114,7 @@ type Scope struct {
 	opts ScopeOptions
 
 	mu       sync.Mutex
-	listings map[*Conn][]Tool
+	listings map[*Conn][]toolcall.Tool
 	answers  map[string]Approval // grant key -> always or never, in this scope
 	grants   []ToolGrant         // the conversation's, once read
 	read     bool
@@ -134,7 +136,7 @@ func (g *Consent) Scope(opts ScopeOptions) (*Scope, error) {
 	if _, err := ParseToolPolicy(string(opts.Policy)); err != nil {
 		return nil, err
 	}
-	return &Scope{g: g, opts: opts, listings: map[*Conn][]Tool{}, answers: map[string]Approval{}}, nil
+	return &Scope{g: g, opts: opts, listings: map[*Conn][]toolcall.Tool{}, answers: map[string]Approval{}}, nil
 }
 
 // Policy returns the scope's policy.
@@ -143,7 +145,7 @@ func (s *Scope) Policy() ToolPolicy { return s.opts.Policy }
 // Offer lists c's tools (once per scope) and returns those the policy
 // offers, and those it holds back: none under ToolsOff, the read-only
 // ones under ToolsReadOnly, all of them otherwise.
-func (s *Scope) Offer(ctx context.Context, c *Conn) (offered, withheld []Tool, err error) {
+func (s *Scope) Offer(ctx context.Context, c *Conn) (offered, withheld []toolcall.Tool, err error) {
 	tools, err := s.listing(ctx, c)
 	if err != nil {
 		return nil, nil, err
@@ -158,7 +160,7 @@ func (s *Scope) Offer(ctx context.Context, c *Conn) (offered, withheld []Tool, e
 	return offered, withheld, nil
 }
 
-func (s *Scope) offers(t Tool) bool {
+func (s *Scope) offers(t toolcall.Tool) bool {
 	switch s.opts.Policy {
 	case ToolsOff:
 		return false
@@ -169,7 +171,7 @@ func (s *Scope) offers(t Tool) bool {
 }
 
 // listing returns c's tools as this scope listed them.
-func (s *Scope) listing(ctx context.Context, c *Conn) ([]Tool, error) {
+func (s *Scope) listing(ctx context.Context, c *Conn) ([]toolcall.Tool, error) {
 	s.mu.Lock()
 	tools, ok := s.listings[c]
 	s.mu.Unlock()
@@ -215,7 +217,7 @@ func (s *Scope) Decide(ctx context.Context, c *Conn, req ToolRequest) *Permit {
 	return s.g.approve(d, by, args)
 }
 
-func indexTool(tools []Tool, name string) int {
+func indexTool(tools []toolcall.Tool, name string) int {
 	for i, t := range tools {
 		if t.Name == name {
 			return i

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/state"
 )
 
@@ -31,7 +32,7 @@ func decideSearch(t *testing.T, h *hostcore.Host, s *hostcore.Scope, server stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.Decide(context.Background(), c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: "search"}, Arguments: []byte(`{"query":"x"}`)})
+	return s.Decide(context.Background(), c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "search"}, Arguments: []byte(`{"query":"x"}`)})
 }
 
 // give grants Always for search on server in a new conversation, checks

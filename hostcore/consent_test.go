@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // gateFixture is the reference server over stdio, as acme, on a host
@@ -91,7 +92,7 @@ func TestGateDecides(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: tt.tool}, Arguments: []byte(tt.args)})
+			d := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: tt.tool}, Arguments: []byte(tt.args)})
 			if d.String() != tt.want || (len(k.asked) == 1) != tt.askedFor {
 				t.Errorf("decided %q (asked %v); want %q (asked: %v)", d.String(), k.asked, tt.want, tt.askedFor)
 			}
@@ -118,7 +119,7 @@ func TestPermitRunsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: "archive"}, Arguments: fmt.Appendf(nil, `{"id":%q}`, f.ids[0])})
+	d := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: fmt.Appendf(nil, `{"id":%q}`, f.ids[0])})
 	if _, err := f.c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestPermitRunsOnce(t *testing.T) {
 		t.Errorf("a spent decision ran again: %v", err)
 	}
 	globex := conn(t, f.h, f.c.Server, "globex")
-	other := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: "archive"}, Arguments: fmt.Appendf(nil, `{"id":%q}`, f.ids[1])})
+	other := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: fmt.Appendf(nil, `{"id":%q}`, f.ids[1])})
 	forged := &hostcore.Permit{ToolDecision: hostcore.ToolDecision{Tool: "archive", Run: true, By: hostcore.ApprovedAuto}}
 	for name, call := range map[string]func() error{
 		"on another connection": func() error { _, err := globex.CallTool(ctx, other); return err },

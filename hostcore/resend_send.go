@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -191,7 +192,7 @@ func (c *Conn) resendCall(ctx context.Context, p sentParams, opts *ResendOptions
 	if err != nil {
 		return nil, "", err
 	}
-	permit := scope.Decide(ctx, c, ToolRequest{Tool: Tool{Name: p.Name}, Arguments: p.Arguments})
+	permit := scope.Decide(ctx, c, ToolRequest{Tool: toolcall.Tool{Name: p.Name}, Arguments: p.Arguments})
 	d := permit.ToolDecision
 	res, err := c.CallTool(ctx, permit)
 	if err != nil {

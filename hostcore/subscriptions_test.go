@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -33,7 +34,7 @@ func askedCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, name, args stri
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	res, err := c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: name}, Arguments: json.RawMessage(args)}))
+	res, err := c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: name}, Arguments: json.RawMessage(args)}))
 	if err != nil {
 		t.Fatalf("calling %s: %v", name, err)
 	}

@@ -3,15 +3,15 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The host knows each tool's definition before it calls it (SEP-2243,
 // toolheaders.go). A listing records the definitions of the connection
-// (toolDefs) and stores its pages in the cache under their hints, in the
+// (toolcall.Defs) and stores its pages in the cache under their hints, in the
 // partition of the authorization context that fetched them: a later
 // command, a new process, finds them there without listing again. A call
 // looks the tool up in this order: the connection's last listing, a fresh
@@ -20,41 +20,6 @@ import (
 
 const methodListTools = "tools/list"
 
-// toolDef is what the host knows of one listed tool.
-type toolDef struct {
-	bindings []headerBinding
-	// invalid is why the tool's x-mcp-header annotations break SEP-2243:
-	// such a tool is not offered and never called.
-	invalid error
-}
-
-// toolDefs are a connection's tool definitions from its last whole
-// listing. It is safe for concurrent use.
-type toolDefs struct {
-	mu     sync.Mutex
-	listed bool
-	defs   map[string]toolDef
-}
-
-func (d *toolDefs) set(defs map[string]toolDef) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.listed, d.defs = true, defs
-}
-
-func (d *toolDefs) get(name string) (toolDef, bool, bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	def, ok := d.defs[name]
-	return def, ok, d.listed
-}
-
-func (d *toolDefs) reset() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.listed, d.defs = false, nil
-}
-
 // toolPage is a tools/list page as the cache stores it: each tool as go-sdk
 // decoded it, before go-sdk's filter.
 type toolPage struct {
@@ -62,31 +27,18 @@ type toolPage struct {
 	Next  string            `json:"next,omitempty"`
 }
 
-// defineTool reads a listed tool's definition.
-func defineTool(raw json.RawMessage) (string, toolDef) {
-	var t struct {
-		Name        string          `json:"name"`
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}
-	if json.Unmarshal(raw, &t) != nil {
-		return "", toolDef{}
-	}
-	b, err := headerBindings(t.InputSchema)
-	return t.Name, toolDef{bindings: b, invalid: err}
-}
-
 // Tools lists every tool of every page. A tool whose x-mcp-header
 // annotations are invalid is left out (and logged), as go-sdk leaves it
 // out. A server that repeats a cursor, or lists more than
 // DefaultMaxListItems tools, gets an error rather than being asked for
 // ever. Every page is stored in the cache under its hints.
-func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
+func (c *Conn) Tools(ctx context.Context) ([]toolcall.Tool, error) {
 	partition, err := c.Partition(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []Tool
-	defs := map[string]toolDef{}
+	var out []toolcall.Tool
+	defs := map[string]toolcall.Def{}
 	seen := map[string]bool{}
 	cursor := ""
 	for {
@@ -96,10 +48,10 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 		}
 		start := len(out)
 		for i, t := range tools {
-			name, def := defineTool(page.Tools[i])
+			name, def := toolcall.Define(page.Tools[i])
 			defs[name] = def
-			if def.invalid != nil {
-				c.host.log.Info("leaving out a tool whose x-mcp-header annotation is invalid", "server", c.Server.Name, "tool", name, "why", def.invalid)
+			if def.Invalid != nil {
+				c.host.log.Info("leaving out a tool whose x-mcp-header annotation is invalid", "server", c.Server.Name, "tool", name, "why", def.Invalid)
 				continue
 			}
 			out = append(out, toolOf(t))
@@ -107,7 +59,7 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 		c.toolsAsSent(cursor, out[start:])
 		switch cursor = page.Next; {
 		case cursor == "":
-			c.defs.set(defs)
+			c.defs.Set(defs)
 			return out, nil
 		case seen[cursor]:
 			return nil, protocolError("", "%s: tools/list repeated the cursor %q", c.Server.Name, clip(cursor))
@@ -160,32 +112,32 @@ func (c *Conn) toolsPage(ctx context.Context, cursor, partition string) (toolPag
 
 // cachedToolDef looks name up in a fresh cached listing of this
 // authorization context: every page fresh, from the first to the last.
-func (c *Conn) cachedToolDef(ctx context.Context, name string) (toolDef, bool) {
+func (c *Conn) cachedToolDef(ctx context.Context, name string) (toolcall.Def, bool) {
 	h := c.host
 	if h.opts.Cache == nil {
-		return toolDef{}, false
+		return toolcall.Def{}, false
 	}
 	partition, err := c.Partition(ctx)
 	if err != nil {
-		return toolDef{}, false
+		return toolcall.Def{}, false
 	}
 	cursor, now := "", h.opts.Now.now()
 	for range maxPages {
 		e, ok, err := h.opts.Cache.Get(ctx, CacheKey{Server: c.identity, Method: methodListTools, Param: cursor}, partition)
 		var page toolPage
 		if err != nil || !ok || !fresh(e, now) || wire.Decode(e.Value, &page) != nil {
-			return toolDef{}, false
+			return toolcall.Def{}, false
 		}
 		for _, raw := range page.Tools {
-			if n, def := defineTool(raw); n == name {
+			if n, def := toolcall.Define(raw); n == name {
 				return def, true
 			}
 		}
 		if cursor = page.Next; cursor == "" {
-			return toolDef{}, false
+			return toolcall.Def{}, false
 		}
 	}
-	return toolDef{}, false
+	return toolcall.Def{}, false
 }
 
 // headersOnWire reports whether this connection's tool calls carry
@@ -202,7 +154,7 @@ func (c *Conn) toolHeaders(ctx context.Context, op, name string, args map[string
 	if _, err := c.session(ctx); err != nil { // the session says whether headers go on the wire
 		return nil, err
 	}
-	def, found, listed := c.defs.get(name)
+	def, found, listed := c.defs.Get(name)
 	if !found {
 		def, found = c.cachedToolDef(ctx, name)
 	}
@@ -211,17 +163,17 @@ func (c *Conn) toolHeaders(ctx context.Context, op, name string, args map[string
 			if _, err := c.Tools(ctx); err != nil {
 				return nil, err
 			}
-			def, found, _ = c.defs.get(name)
+			def, found, _ = c.defs.Get(name)
 		}
 	}
 	if !found {
 		return nil, nil // not listed: nothing is known to mirror
 	}
-	if def.invalid != nil {
-		return nil, protocolError("", "%s: the tool's x-mcp-header annotation is invalid (%v), so the host does not call it", op, def.invalid)
+	if def.Invalid != nil {
+		return nil, protocolError("", "%s: the tool's x-mcp-header annotation is invalid (%v), so the host does not call it", op, def.Invalid)
 	}
 	if !c.headersOnWire() {
 		return nil, nil
 	}
-	return paramHeaders(def.bindings, args)
+	return toolcall.ParamHeaders(def.Bindings, args)
 }

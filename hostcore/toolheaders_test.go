@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -78,7 +79,7 @@ func personCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, name string, a
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	return c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: name}, Arguments: b}))
+	return c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: name}, Arguments: b}))
 }
 
 // tapText is the whole tap of c, as text.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -22,7 +23,7 @@ func panelCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, tool, args stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: tool}, Arguments: json.RawMessage(args)}))
+	res, err := c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: tool}, Arguments: json.RawMessage(args)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,13 +38,13 @@ func TestToolResultContent(t *testing.T) {
 	c := conn(t, h, mcptestStdio(t, mcptest.ModeV2026), "")
 	res := panelCall(t, h, c, mcptest.DeliverTool, `{}`)
 	one := 1.0
-	want := []hostcore.ToolContent{
-		{Kind: hostcore.ContentText, Text: mcptest.DeliverIntro},
-		{Kind: hostcore.ContentResource, Resource: &pack.Content{URI: mcptest.NotesURI, MIMEType: "text/plain", Text: mcptest.DeliveredNotesText},
+	want := []toolcall.Content{
+		{Kind: toolcall.ContentText, Text: mcptest.DeliverIntro},
+		{Kind: toolcall.ContentResource, Resource: &pack.Content{URI: mcptest.NotesURI, MIMEType: "text/plain", Text: mcptest.DeliveredNotesText},
 			Annotations: pack.Annotations{Audience: []string{"user"}}},
-		{Kind: hostcore.ContentResource, Resource: &pack.Content{URI: mcptest.ReadmeURI, MIMEType: "text/markdown", Text: mcptest.ReadmeText},
+		{Kind: toolcall.ContentResource, Resource: &pack.Content{URI: mcptest.ReadmeURI, MIMEType: "text/markdown", Text: mcptest.ReadmeText},
 			Annotations: pack.Annotations{Audience: []string{"user", "assistant"}, Priority: &one}},
-		{Kind: hostcore.ContentLink, URI: mcptest.LogoURI, Name: "logo", Title: "Logo", MIMEType: "image/png", Description: "the test logo"},
+		{Kind: toolcall.ContentLink, URI: mcptest.LogoURI, Name: "logo", Title: "Logo", MIMEType: "image/png", Description: "the test logo"},
 	}
 	if diff := cmp.Diff(want, res.Content); diff != "" {
 		t.Errorf("content (-want +got):\n%s", diff)
@@ -84,9 +85,9 @@ func TestToolResultModelTextHoldsBackUserOnly(t *testing.T) {
 // entry is and how big it was.
 func TestToolResultKeptContent(t *testing.T) {
 	big := strings.Repeat("x", 70<<10)
-	res := &hostcore.ToolResult{Content: []hostcore.ToolContent{
-		{Kind: hostcore.ContentText, Text: "small"},
-		{Kind: hostcore.ContentResource, Resource: &pack.Content{URI: "a://b", MIMEType: "text/plain", Text: big}},
+	res := &hostcore.ToolResult{Content: []toolcall.Content{
+		{Kind: toolcall.ContentText, Text: "small"},
+		{Kind: toolcall.ContentResource, Resource: &pack.Content{URI: "a://b", MIMEType: "text/plain", Text: big}},
 	}}
 	kept := res.KeptContent()
 	if kept[0].Cut || kept[0].Text != "small" {
@@ -113,7 +114,7 @@ func TestCheckStructured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var measure, deliver hostcore.Tool
+	var measure, deliver toolcall.Tool
 	for _, tl := range tools {
 		switch tl.Name {
 		case mcptest.MeasureTool:
@@ -125,17 +126,17 @@ func TestCheckStructured(t *testing.T) {
 	if len(measure.OutputSchema) == 0 {
 		t.Fatalf("measure has no outputSchema: %+v", measure)
 	}
-	if got := hostcore.CheckStructured(measure, panelCall(t, h, c, mcptest.MeasureTool, `{}`)); got.Verdict != hostcore.SchemaValid {
+	if got := checkResult(measure, panelCall(t, h, c, mcptest.MeasureTool, `{}`)); got.Verdict != toolcall.SchemaValid {
 		t.Errorf("a conforming result: %+v", got)
 	}
-	got := hostcore.CheckStructured(measure, panelCall(t, h, c, mcptest.MeasureTool, `{"conform": false}`))
-	if got.Verdict != hostcore.SchemaInvalid || !strings.Contains(got.Problem, "celsius") {
+	got := checkResult(measure, panelCall(t, h, c, mcptest.MeasureTool, `{"conform": false}`))
+	if got.Verdict != toolcall.SchemaInvalid || !strings.Contains(got.Problem, "celsius") {
 		t.Errorf("a result whose celsius is a string: %+v", got)
 	}
-	if got := hostcore.CheckStructured(deliver, panelCall(t, h, c, mcptest.DeliverTool, `{}`)); got.Verdict != hostcore.SchemaNone {
+	if got := checkResult(deliver, panelCall(t, h, c, mcptest.DeliverTool, `{}`)); got.Verdict != toolcall.SchemaNone {
 		t.Errorf("a tool without an outputSchema: %+v", got)
 	}
-	if got := hostcore.CheckStructured(measure, &hostcore.ToolResult{}); got.Verdict != hostcore.SchemaMissing {
+	if got := checkResult(measure, &hostcore.ToolResult{}); got.Verdict != toolcall.SchemaMissing {
 		t.Errorf("a result without structuredContent: %+v", got)
 	}
 }
@@ -220,8 +221,13 @@ func TestAttachToolContent(t *testing.T) {
 			t.Errorf("%s: %s; want held back for the user", d.Item.URI, d.Verdict)
 		}
 	}
-	gone := hostcore.ToolContent{Kind: hostcore.ContentResource, Resource: &pack.Content{URI: "test://items/none/none", Text: "x"}}
+	gone := toolcall.Content{Kind: toolcall.ContentResource, Resource: &pack.Content{URI: "test://items/none/none", Text: "x"}}
 	if _, err := cv.AttachToolContent(ctx, conv.ID, c, gone); err == nil || !strings.Contains(err.Error(), "is not attached; the tool's result keeps the body") {
 		t.Errorf("an embedded resource the server cannot read: %v", err)
 	}
+}
+
+// checkResult checks r's structuredContent against t's outputSchema.
+func checkResult(t toolcall.Tool, r *hostcore.ToolResult) toolcall.SchemaCheck {
+	return toolcall.CheckStructured(t, r.Structured, r.IsError)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -14,36 +15,6 @@ import (
 // authorization scenarios sign in on a tools/call. Every call runs on a
 // Decision of the consent gate (see consent.go), and goes through call, so
 // its errors carry a kind and the HTTP status of its own request.
-
-// Tool is one entry of tools/list.
-type Tool struct {
-	Name        string `json:"name"`
-	Title       string `json:"title,omitempty"`
-	Description string `json:"description,omitempty"`
-	// InputSchema is the JSON Schema of the tool's arguments, as the
-	// server sent it; the model is given it as is.
-	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-	// ReadOnly is the server's readOnlyHint. The consent gate runs such a
-	// tool without asking only where the person's policy says so (the
-	// lab's default, --tools read-only); a conversation asks all the same.
-	ReadOnly bool `json:"readOnly,omitempty"`
-	// Destructive is the server's destructiveHint for a tool that is not
-	// read-only, true when absent (the protocol's default); Idempotent is
-	// its idempotentHint.
-	Destructive bool `json:"destructive,omitempty"`
-	Idempotent  bool `json:"idempotent,omitempty"`
-	// OpenWorld is the server's openWorldHint: the tool reaches beyond
-	// the server's own data (the web, another service). True when absent,
-	// the protocol's default.
-	OpenWorld bool `json:"openWorld,omitempty"`
-	// Unstated names the hints the server left out, whose values above
-	// are the protocol's defaults: "readOnlyHint", "destructiveHint",
-	// "idempotentHint", "openWorldHint".
-	Unstated []string `json:"unstated,omitempty"`
-	// OutputSchema is the JSON Schema of the tool's structuredContent, as
-	// the server sent it, if it gave one (see CheckStructured).
-	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-}
 
 // ToolResult is what a tools/call returned.
 type ToolResult struct {
@@ -59,7 +30,7 @@ type ToolResult struct {
 	Omitted []string `json:"omitted,omitempty"`
 	// Content is every content entry, in order, in the host's terms (see
 	// toolresult.go).
-	Content []ToolContent `json:"content,omitempty"`
+	Content []toolcall.Content `json:"content,omitempty"`
 	// Rounds are the multi round-trip rounds before the final result
 	// (mrtr.go): what the server asked, and what the host answered.
 	Rounds []InputRound `json:"rounds,omitempty"`
@@ -97,7 +68,7 @@ func (c *Conn) callTool(ctx context.Context, name string, args map[string]any) (
 	if err != nil {
 		return nil, err
 	}
-	ctx = withParamHeaders(ctx, headers)
+	ctx = toolcall.WithParamHeaders(ctx, headers)
 	res, rounds, err := multiRound(ctx, c, op, func(ctx context.Context, answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		return call(ctx, c, op, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
 			return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: answers, RequestState: state})
@@ -112,8 +83,8 @@ func (c *Conn) callTool(ctx context.Context, name string, args map[string]any) (
 }
 
 // toolOf converts a go-sdk tool to the host's.
-func toolOf(t *mcp.Tool) Tool {
-	out := Tool{Name: t.Name, Title: t.Title, Description: t.Description}
+func toolOf(t *mcp.Tool) toolcall.Tool {
+	out := toolcall.Tool{Name: t.Name, Title: t.Title, Description: t.Description}
 	if t.InputSchema != nil {
 		out.InputSchema, _ = json.Marshal(t.InputSchema)
 	}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore/signin"
+
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -120,7 +122,7 @@ func (rt *credentialRoundTripper) credentials(req *http.Request) *http.Request {
 		for k, v := range rt.headers {
 			req.Header.Set(k, v)
 		}
-		for k, v := range paramHeadersOf(req.Context()) { // SEP-2243, this call's only (toolheaders.go)
+		for k, v := range toolcall.ParamHeadersOf(req.Context()) { // SEP-2243, this call's only (toolheaders.go)
 			req.Header.Set(k, v)
 		}
 		return req

@@ -12,6 +12,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -141,7 +142,7 @@ func TestStaleReread(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: "touch"}, Arguments: []byte(`{"uri":"` + mcptest.ReadmeURI + `"}`)})
+	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "touch"}, Arguments: []byte(`{"uri":"` + mcptest.ReadmeURI + `"}`)})
 	if _, err := c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // approve asks the person whether to run a tool call
@@ -165,7 +166,7 @@ func (c *chatView) switchTools(server string, on bool) {
 
 // toolHint says what the server says of a tool, for a person asked to
 // approve a call of it.
-func toolHint(t hostcore.Tool) string {
+func toolHint(t toolcall.Tool) string {
 	switch {
 	case t.ReadOnly:
 		return "The server says it only reads."

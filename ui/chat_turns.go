@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // shownTurns is how many of a conversation's earlier turns the window
@@ -200,12 +201,12 @@ func (c *chatView) resourceActions(d *hostcore.ToolDecision) contentActions {
 		return cn, true
 	}
 	return contentActions{
-		read: func(tc hostcore.ToolContent) {
+		read: func(tc toolcall.Content) {
 			if cn, ok := conn(); ok {
 				c.sh.readToolContent(cn, tc)
 			}
 		},
-		attach: func(tc hostcore.ToolContent) {
+		attach: func(tc toolcall.Content) {
 			if cn, ok := conn(); ok {
 				c.sh.attachToolContent(cn, tc)
 			}

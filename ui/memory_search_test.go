@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // Search memories calls the server's search tool when the person asks:
@@ -89,7 +90,7 @@ func TestAttachmentLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: "archive"}, Arguments: []byte(fmt.Sprintf(`{"id":%q}`, id))})
+	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: []byte(fmt.Sprintf(`{"id":%q}`, id))})
 	if _, err := c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}

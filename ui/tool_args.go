@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/toolform"
 )
 
@@ -60,7 +60,7 @@ func (a *toolArgs) buildUI() fyne.CanvasObject {
 }
 
 // setTool shows tl's arguments as the form first fills them (defaults).
-func (a *toolArgs) setTool(tl hostcore.Tool) {
+func (a *toolArgs) setTool(tl toolcall.Tool) {
 	f, err := toolform.Parse(tl.InputSchema)
 	a.fromJSON, a.jsonErr, a.field = false, "", f
 	a.fit.Hide()

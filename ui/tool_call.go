@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // toolCall is the tools tab's call under way: one at a time. It asks the
@@ -27,15 +28,15 @@ type toolCall struct {
 type calledTool struct {
 	decision hostcore.ToolDecision
 	result   *hostcore.ToolResult // nil when the call did not run or failed
-	check    hostcore.SchemaCheck
+	check    toolcall.SchemaCheck
 }
 
 // start calls tool on c with args; done is told when it lands.
-func (k *toolCall) start(scope *hostcore.Scope, c *hostcore.Conn, tool hostcore.Tool, args json.RawMessage, done func()) {
+func (k *toolCall) start(scope *hostcore.Scope, c *hostcore.Conn, tool toolcall.Tool, args json.RawMessage, done func()) {
 	ctx, gen := k.busy.start(k.sh.ctx)
 	k.results.calling(c, tool, args)
 	run(k.sh.work, ctx, func(ctx context.Context) (calledTool, error) {
-		d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: tool.Name}, Arguments: args})
+		d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: tool.Name}, Arguments: args})
 		out := calledTool{decision: d.ToolDecision}
 		if !d.Run {
 			return out, nil
@@ -44,7 +45,7 @@ func (k *toolCall) start(scope *hostcore.Scope, c *hostcore.Conn, tool hostcore.
 		if err != nil {
 			return out, err
 		}
-		out.result, out.check = res, hostcore.CheckStructured(tool, res)
+		out.result, out.check = res, toolcall.CheckStructured(tool, res.Structured, res.IsError)
 		return out, nil
 	}, func(r calledTool, err error) {
 		if !k.busy.current(gen) {

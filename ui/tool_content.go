@@ -12,6 +12,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // A tool result's entries, as the tools panel and the conversation show
@@ -21,38 +22,38 @@ import (
 // hostcore.Conversations.AttachToolContent).
 
 // contentTitle names an entry in a line: its kind and what it is.
-func contentTitle(tc hostcore.ToolContent) string {
+func contentTitle(tc toolcall.Content) string {
 	switch tc.Kind {
-	case hostcore.ContentText:
+	case toolcall.ContentText:
 		return "Text · " + byteSize(int64(len(tc.Text)))
-	case hostcore.ContentImage, hostcore.ContentAudio:
+	case toolcall.ContentImage, toolcall.ContentAudio:
 		return kindWord(tc.Kind) + " · " + orNone(tc.MIMEType, "no mimeType") + " · " + byteSize(int64(entrySize(tc)))
-	case hostcore.ContentResource:
+	case toolcall.ContentResource:
 		if tc.Resource == nil {
 			return "Embedded resource (no contents)"
 		}
 		return "Embedded resource · " + tc.Resource.URI
-	case hostcore.ContentLink:
+	case toolcall.ContentLink:
 		return "Resource link · " + tc.URI
 	}
 	return tc.Describe()
 }
 
-func kindWord(k hostcore.ContentKind) string {
-	if k == hostcore.ContentAudio {
+func kindWord(k toolcall.ContentKind) string {
+	if k == toolcall.ContentAudio {
 		return "Audio"
 	}
 	return "Image"
 }
 
 // entrySize is the size of an entry's body as the server sent it.
-func entrySize(tc hostcore.ToolContent) int {
+func entrySize(tc toolcall.Content) int {
 	switch {
 	case tc.Cut:
 		return tc.Bytes
 	case tc.Resource != nil:
 		return tc.Resource.Size()
-	case tc.Kind == hostcore.ContentText:
+	case tc.Kind == toolcall.ContentText:
 		return len(tc.Text)
 	}
 	return len(tc.Data)
@@ -60,10 +61,10 @@ func entrySize(tc hostcore.ToolContent) int {
 
 // contentFacts says what else is known of an entry: a resource's type and
 // size, a link's name and description, the annotations.
-func contentFacts(tc hostcore.ToolContent) string {
+func contentFacts(tc toolcall.Content) string {
 	var parts []string
 	switch tc.Kind {
-	case hostcore.ContentResource:
+	case toolcall.ContentResource:
 		if r := tc.Resource; r != nil {
 			field := "text"
 			if r.IsBlob {
@@ -71,7 +72,7 @@ func contentFacts(tc hostcore.ToolContent) string {
 			}
 			parts = append(parts, orNone(r.MIMEType, "no mimeType"), field+", "+byteSize(int64(entrySize(tc))))
 		}
-	case hostcore.ContentLink:
+	case toolcall.ContentLink:
 		parts = append(parts, linkFacts(tc)...)
 	}
 	a := tc.Annotations
@@ -91,7 +92,7 @@ func contentFacts(tc hostcore.ToolContent) string {
 }
 
 // linkFacts are what a resource link says of its resource.
-func linkFacts(tc hostcore.ToolContent) []string {
+func linkFacts(tc toolcall.Content) []string {
 	var parts []string
 	if name := firstNonEmpty(tc.Title, tc.Name); name != "" {
 		parts = append(parts, name)
@@ -119,15 +120,15 @@ func firstNonEmpty(s ...string) string {
 
 // contentBody is an entry as the body viewer shows it; ok is false for a
 // link (it has no body: Read reads it) and a body that was not kept.
-func contentBody(tc hostcore.ToolContent) (pack.Content, bool) {
+func contentBody(tc toolcall.Content) (pack.Content, bool) {
 	switch {
 	case tc.Cut:
 		return pack.Content{}, false
-	case tc.Kind == hostcore.ContentText:
+	case tc.Kind == toolcall.ContentText:
 		return pack.Content{MIMEType: "text/plain", Text: tc.Text}, true
-	case tc.Kind == hostcore.ContentImage || tc.Kind == hostcore.ContentAudio:
+	case tc.Kind == toolcall.ContentImage || tc.Kind == toolcall.ContentAudio:
 		return pack.Content{MIMEType: tc.MIMEType, Blob: tc.Data, IsBlob: true}, true
-	case tc.Kind == hostcore.ContentResource && tc.Resource != nil:
+	case tc.Kind == toolcall.ContentResource && tc.Resource != nil:
 		return *tc.Resource, true
 	}
 	return pack.Content{}, false
@@ -135,13 +136,13 @@ func contentBody(tc hostcore.ToolContent) (pack.Content, bool) {
 
 // contentActions are what a screen does with a resource entry.
 type contentActions struct {
-	read   func(hostcore.ToolContent)
-	attach func(hostcore.ToolContent)
+	read   func(toolcall.Content)
+	attach func(toolcall.Content)
 }
 
 // resourceButtons are Read and Attach for a resource entry (nil for an
 // entry that is no resource).
-func resourceButtons(tc hostcore.ToolContent, act contentActions) *fyne.Container {
+func resourceButtons(tc toolcall.Content, act contentActions) *fyne.Container {
 	if tc.ResourceURI() == "" {
 		return nil
 	}
@@ -152,7 +153,7 @@ func resourceButtons(tc hostcore.ToolContent, act contentActions) *fyne.Containe
 
 // resourceRows lists the resources of a result for the conversation: each
 // with its facts, whether the model was sent it, Read and Attach.
-func resourceRows(content []hostcore.ToolContent, act contentActions) fyne.CanvasObject {
+func resourceRows(content []toolcall.Content, act contentActions) fyne.CanvasObject {
 	box := container.NewVBox()
 	for _, tc := range content {
 		buttons := resourceButtons(tc, act)
@@ -180,14 +181,14 @@ func resourceRows(content []hostcore.ToolContent, act contentActions) fyne.Canva
 
 // readToolContent reads the resource of tc from its tool's server and
 // account, in the inspector.
-func (s *shell) readToolContent(c *hostcore.Conn, tc hostcore.ToolContent) {
+func (s *shell) readToolContent(c *hostcore.Conn, tc toolcall.Content) {
 	uri := tc.ResourceURI()
 	s.read(readRequest{conn: c, uri: uri, title: firstNonEmpty(tc.Title, tc.Name, uri), annotations: tc.Annotations})
 }
 
 // attachToolContent attaches the resource of tc, by its uri, from its
 // tool's server and account.
-func (s *shell) attachToolContent(c *hostcore.Conn, tc hostcore.ToolContent) {
+func (s *shell) attachToolContent(c *hostcore.Conn, tc toolcall.Content) {
 	cv := s.cv
 	what := fmt.Sprintf("from a result of %s", c.Server.Name)
 	s.attach(what, func(ctx context.Context, conv int64, _ *hostcore.Conn) (hostcore.Attachment, error) {

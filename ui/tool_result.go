@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // toolResultPane is the centre's lower half while it shows a call of the
@@ -25,7 +26,7 @@ type toolResultPane struct {
 	front func(bool)
 
 	conn    *hostcore.Conn
-	content []hostcore.ToolContent
+	content []toolcall.Content
 
 	title      *widget.Label
 	facts      *widget.Label
@@ -80,7 +81,7 @@ func (p *toolResultPane) buildUI() fyne.CanvasObject {
 }
 
 // contentLine is an entry's row in the list.
-func contentLine(i int, tc hostcore.ToolContent) string {
+func contentLine(i int, tc toolcall.Content) string {
 	line := fmt.Sprintf("%d. %s", i+1, contentTitle(tc))
 	if !tc.ForModel() {
 		line += " · for the user only"
@@ -89,7 +90,7 @@ func contentLine(i int, tc hostcore.ToolContent) string {
 }
 
 // calling shows a call under way.
-func (p *toolResultPane) calling(c *hostcore.Conn, tool hostcore.Tool, args json.RawMessage) {
+func (p *toolResultPane) calling(c *hostcore.Conn, tool toolcall.Tool, args json.RawMessage) {
 	p.conn, p.content = c, nil
 	p.title.SetText(tool.Name + " of " + c.Server.Name + " as " + c.Account.Name)
 	p.facts.Importance = widget.MediumImportance
@@ -106,7 +107,7 @@ func (p *toolResultPane) calling(c *hostcore.Conn, tool hostcore.Tool, args json
 }
 
 // show shows what a call came to.
-func (p *toolResultPane) show(c *hostcore.Conn, tool hostcore.Tool, args json.RawMessage, r calledTool, err error) {
+func (p *toolResultPane) show(c *hostcore.Conn, tool toolcall.Tool, args json.RawMessage, r calledTool, err error) {
 	p.progress.Hide()
 	p.front(true)
 	switch {
@@ -163,33 +164,33 @@ func countWord(n int, one, many string) string {
 }
 
 // checkWord is a schema check in a few words.
-func checkWord(c hostcore.SchemaCheck) string {
+func checkWord(c toolcall.SchemaCheck) string {
 	switch c.Verdict {
-	case hostcore.SchemaValid:
+	case toolcall.SchemaValid:
 		return "conforms to the outputSchema"
-	case hostcore.SchemaInvalid:
+	case toolcall.SchemaInvalid:
 		return "does NOT conform to the outputSchema"
-	case hostcore.SchemaMissing:
+	case toolcall.SchemaMissing:
 		return "missing, though the tool declares an outputSchema"
-	case hostcore.SchemaUnusable:
+	case toolcall.SchemaUnusable:
 		return "not checked: the outputSchema cannot be used"
-	case hostcore.SchemaSkipped:
+	case toolcall.SchemaSkipped:
 		return "none (an error result need not carry it)"
 	}
 	return "none, and no outputSchema"
 }
 
 // showStructured shows the structuredContent and its check.
-func (p *toolResultPane) showStructured(tool hostcore.Tool, res *hostcore.ToolResult, c hostcore.SchemaCheck) {
+func (p *toolResultPane) showStructured(tool toolcall.Tool, res *hostcore.ToolResult, c toolcall.SchemaCheck) {
 	text := "structuredContent " + checkWord(c) + "."
 	if c.Problem != "" {
 		text += " " + c.Problem
 	}
-	if c.Verdict == hostcore.SchemaValid || c.Verdict == hostcore.SchemaInvalid {
+	if c.Verdict == toolcall.SchemaValid || c.Verdict == toolcall.SchemaInvalid {
 		text += " (checked with a JSON Schema 2020-12 validator, github.com/google/jsonschema-go)"
 	}
-	p.check.Importance = map[hostcore.SchemaVerdict]widget.Importance{hostcore.SchemaValid: widget.SuccessImportance,
-		hostcore.SchemaInvalid: widget.DangerImportance, hostcore.SchemaMissing: widget.DangerImportance}[c.Verdict]
+	p.check.Importance = map[toolcall.SchemaVerdict]widget.Importance{toolcall.SchemaValid: widget.SuccessImportance,
+		toolcall.SchemaInvalid: widget.DangerImportance, toolcall.SchemaMissing: widget.DangerImportance}[c.Verdict]
 	p.check.SetText(text)
 	switch {
 	case len(res.Structured) > 0:
@@ -212,8 +213,8 @@ func (p *toolResultPane) choose(i widget.ListItemID) {
 	p.entryBtns.RemoveAll()
 	c := p.conn
 	if b := resourceButtons(tc, contentActions{
-		read:   func(tc hostcore.ToolContent) { p.sh.readToolContent(c, tc) },
-		attach: func(tc hostcore.ToolContent) { p.sh.attachToolContent(c, tc) },
+		read:   func(tc toolcall.Content) { p.sh.readToolContent(c, tc) },
+		attach: func(tc toolcall.Content) { p.sh.attachToolContent(c, tc) },
 	}); b != nil {
 		p.entryBtns.Add(b)
 	}
@@ -226,8 +227,8 @@ func (p *toolResultPane) choose(i widget.ListItemID) {
 }
 
 // noBodyText says why an entry has no body to show.
-func noBodyText(tc hostcore.ToolContent) string {
-	if tc.Kind == hostcore.ContentLink {
+func noBodyText(tc toolcall.Content) string {
+	if tc.Kind == toolcall.ContentLink {
 		return "A link to " + tc.URI + ": the result holds no body. Read reads it from " + "the server; Attach attaches it."
 	}
 	return "The body of this entry is over 64 KiB and was not kept."

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // toolsTab is the picker's Tools tab: the tools of the server and account
@@ -27,8 +28,8 @@ type toolsTab struct {
 	conn  *hostcore.Conn
 	scope *hostcore.Scope // the gate's, for this listing: its tools are the gate's own
 	load  job
-	tools []hostcore.Tool
-	tool  *hostcore.Tool // the chosen one
+	tools []toolcall.Tool
+	tool  *toolcall.Tool // the chosen one
 	args  *toolArgs
 	call  *toolCall
 
@@ -85,7 +86,7 @@ func (t *toolsTab) buildUI() fyne.CanvasObject {
 }
 
 // toolName is a tool's title and name, as the list shows it.
-func toolName(tl hostcore.Tool) string {
+func toolName(tl toolcall.Tool) string {
 	if tl.Title != "" && tl.Title != tl.Name {
 		return tl.Title + " · " + tl.Name
 	}
@@ -93,7 +94,7 @@ func toolName(tl hostcore.Tool) string {
 }
 
 // hintBadges says in a short line what the server says of a tool.
-func hintBadges(tl hostcore.Tool) string {
+func hintBadges(tl toolcall.Tool) string {
 	var b []string
 	switch {
 	case tl.ReadOnly:
@@ -117,7 +118,7 @@ func hintBadges(tl hostcore.Tool) string {
 
 // hintLines says plainly what the server says of a tool, hint by hint,
 // and which it left out (their values are the protocol's defaults).
-func hintLines(tl hostcore.Tool) string {
+func hintLines(tl toolcall.Tool) string {
 	said := func(hint string, on bool, yes, no string) string {
 		text := no
 		if on {
@@ -174,7 +175,7 @@ func (t *toolsTab) setConn(c *hostcore.Conn) {
 // listedTools is a listing of the gate's scope.
 type listedTools struct {
 	scope   *hostcore.Scope
-	tools   []hostcore.Tool
+	tools   []toolcall.Tool
 	offered bool // the server declares tools
 }
 

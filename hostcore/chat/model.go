@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // The model side of the host. hostcore says what it needs of a model in
@@ -78,7 +79,7 @@ type Message struct {
 	// Content is a tool message's result, entry by entry, as the person
 	// is shown it (each body over 64 KiB dropped: see
 	// ToolResult.KeptContent); the providers send Text alone.
-	Content []hostcore.ToolContent `json:"content,omitempty"`
+	Content []toolcall.Content `json:"content,omitempty"`
 	// HeldBack says what of the result the model was not sent: each
 	// entry whose audience is the user alone.
 	HeldBack []string `json:"heldBack,omitempty"`

@@ -8,6 +8,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // Every tool call the model asks for goes to the consent gate (see
@@ -34,7 +35,7 @@ func (r *turnRun) runTool(ctx context.Context, round int, call ToolCall) Message
 		r.emit(Event{Kind: EventToolResult, Round: round, Call: &call, Tool: &t, Result: &res, Approval: hostcore.ApproveDeny})
 		return res
 	}
-	d := r.scope.Decide(ctx, c, hostcore.ToolRequest{Turn: r.turn.Seq, Round: round, Tool: hostcore.Tool{Name: t.Tool},
+	d := r.scope.Decide(ctx, c, hostcore.ToolRequest{Turn: r.turn.Seq, Round: round, Tool: toolcall.Tool{Name: t.Tool},
 		Name: t.Name, Arguments: json.RawMessage(call.Arguments)})
 	res.Decision = &d.ToolDecision
 	switch {

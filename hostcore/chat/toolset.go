@@ -15,6 +15,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // A conversation's tools come from its servers: by default those of its
@@ -106,7 +107,7 @@ func offerTools(ctx context.Context, scope *hostcore.Scope, servers []toolServer
 }
 
 // offeredTools are a server's tools as offered, not yet named.
-func offeredTools(server string, c *hostcore.Conn, tools []hostcore.Tool) []OfferedTool {
+func offeredTools(server string, c *hostcore.Conn, tools []toolcall.Tool) []OfferedTool {
 	out := make([]OfferedTool, 0, len(tools))
 	for _, t := range tools {
 		schema := t.InputSchema
@@ -122,7 +123,7 @@ func offeredTools(server string, c *hostcore.Conn, tools []hostcore.Tool) []Offe
 // Offered returns c's tools as a turn offering that server alone names
 // them: each keeps its own name, made acceptable to both APIs. The lab
 // offers a server's tools so.
-func Offered(c *hostcore.Conn, tools []hostcore.Tool) []OfferedTool {
+func Offered(c *hostcore.Conn, tools []toolcall.Tool) []OfferedTool {
 	return nameTools(offeredTools(c.Server.Name, c, tools))
 }
 

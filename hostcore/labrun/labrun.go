@@ -12,6 +12,7 @@ import (
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // The comparison lab replays turns (package lab's format) against a real
@@ -168,7 +169,7 @@ func defaults(opts *Options) Options {
 
 // replayOf describes the run: what is replayed, against what, and which
 // tools are offered under policy.
-func replayOf(c *hostcore.Conn, o *Options, turns []lab.Turn, offered []chat.OfferedTool, withheld []hostcore.Tool, policy hostcore.ToolPolicy) Replay {
+func replayOf(c *hostcore.Conn, o *Options, turns []lab.Turn, offered []chat.OfferedTool, withheld []toolcall.Tool, policy hostcore.ToolPolicy) Replay {
 	r := Replay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns), Server: c.Server.Name, Account: c.Account.Name,
 		Tools: []string{}, ListingTokens: chat.ListingTokens(offered, o.Tokens), ToolPolicy: policy}
 	for _, t := range offered {
@@ -288,7 +289,7 @@ func (r *strategyRun) recorded(ctx context.Context, t lab.Turn, st *turnState, u
 	}
 	for _, call := range t.ToolCalls {
 		st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(string(call.Arguments))
-		req := hostcore.ToolRequest{Turn: t.Turn, Recorded: true, Tool: hostcore.Tool{Name: call.Name}, Arguments: call.Arguments}
+		req := hostcore.ToolRequest{Turn: t.Turn, Recorded: true, Tool: toolcall.Tool{Name: call.Name}, Arguments: call.Arguments}
 		if _, err := r.callTool(ctx, req, st); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // The MCP conformance suite runs scripts/conformance-client.sh once per
@@ -36,7 +37,7 @@ func (a *app) conformanceCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var tools []hostcore.Tool
+			var tools []toolcall.Tool
 			if err := json.NewDecoder(a.stdin).Decode(&tools); err != nil && err != io.EOF {
 				return usageError("conformance-calls reads the JSON listing of attachectl tools --json on stdin: " + err.Error())
 			}
@@ -62,7 +63,7 @@ func (a *app) conformanceCmd() *cobra.Command {
 // client, its focal tool's schema sent back through the echo tool; for
 // one that only lists, none; else every listed tool once, with arguments
 // made from its schema (see exampleArguments).
-func scenarioCalls(scenario, rawContext string, tools []hostcore.Tool) ([]conformanceCall, error) {
+func scenarioCalls(scenario, rawContext string, tools []toolcall.Tool) ([]conformanceCall, error) {
 	var ctx struct {
 		ToolCalls []conformanceCall `json:"toolCalls"`
 	}
@@ -83,7 +84,7 @@ func scenarioCalls(scenario, rawContext string, tools []hostcore.Tool) ([]confor
 	case "json-schema-ref-no-deref":
 		return nil, nil // the listing is the test: no $ref is fetched
 	case "json-schema-2020-12-preservation":
-		i := slices.IndexFunc(tools, func(t hostcore.Tool) bool { return t.Name == "json_schema_2020_12_tool" })
+		i := slices.IndexFunc(tools, func(t toolcall.Tool) bool { return t.Name == "json_schema_2020_12_tool" })
 		if i < 0 {
 			return nil, hostcore.NewError(hostcore.KindProtocol, "the server lists no json_schema_2020_12_tool")
 		}

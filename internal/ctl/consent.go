@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // The terminal's side of the host's consent gate: what a person is asked
@@ -24,7 +25,7 @@ func (a *app) stdinIsTerminal() bool {
 }
 
 // toolHint says what the server says of a tool, in brackets.
-func toolHint(t hostcore.Tool) string {
+func toolHint(t toolcall.Tool) string {
 	switch {
 	case t.ReadOnly:
 		return " (the server says it only reads)"

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/npmpeer"
 	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/internal/threengram"
@@ -95,7 +95,7 @@ func TestStdioAssignments(t *testing.T) {
 // context's toolCalls, the focal schema echoed back, or each tool with
 // arguments from its schema.
 func TestConformanceCalls(t *testing.T) {
-	tools := []hostcore.Tool{
+	tools := []toolcall.Tool{
 		{Name: "add_numbers", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number","default":3},"op":{"type":"string","enum":["sum","product"]}}}`)},
 		{Name: "json_schema_2020_12_tool", InputSchema: json.RawMessage(`{"type":"object","$defs":{"x":{}}}`)},
 	}

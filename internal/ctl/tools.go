@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 func (a *app) toolsCmd() *cobra.Command {
@@ -41,7 +42,7 @@ their tools, and the others do not.`,
 			}
 			if a.flags.json {
 				if tools == nil {
-					tools = []hostcore.Tool{}
+					tools = []toolcall.Tool{}
 				}
 				return a.printJSON(tools)
 			}
@@ -149,7 +150,7 @@ terminal first, or needs --yes in a script, and is not called otherwise
 // toolKind is what the server says a tool does: read-only, destructive
 // (it may change or delete data; also a tool that says nothing, by the
 // protocol's default) or additive (it only adds).
-func toolKind(t hostcore.Tool) string {
+func toolKind(t toolcall.Tool) string {
 	switch {
 	case t.ReadOnly:
 		return "read-only"
@@ -184,7 +185,7 @@ func (a *app) decideCall(cmd *cobra.Command, c *hostcore.Conn, tool, rawArgs str
 	if _, _, err := scope.Offer(cmd.Context(), c); err != nil {
 		return nil, err // the listing's own failure (a server down), not a refusal
 	}
-	d := scope.Decide(cmd.Context(), c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: tool}, Arguments: json.RawMessage(rawArgs)})
+	d := scope.Decide(cmd.Context(), c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: tool}, Arguments: json.RawMessage(rawArgs)})
 	switch {
 	case d.Run:
 		return d, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/internal/testbin"
@@ -134,7 +135,7 @@ func MemoryIDs(t testing.TB, c *hostcore.Conn) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: "search"}, Arguments: json.RawMessage(`{"query":"","limit":20}`)})
+	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "search"}, Arguments: json.RawMessage(`{"query":"","limit":20}`)})
 	res, err := c.CallTool(ctx, d)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package hostcore
+package toolcall
 
 import (
 	"context"
@@ -17,16 +17,17 @@ import (
 // that gateways can route on it without reading the body. A client must
 // know the tool's definition to do so: the host takes it from this
 // connection's last tools/list, else from a cached listing of the same
-// authorization context, else lists the tools first (toolcall.go). A tool
+// authorization context, else lists the tools first (hostcore's
+// toolcall.go). A tool
 // whose annotations are invalid is left out of listings and never called,
 // as go-sdk does.
 
-// paramHeaderPrefix starts every header mirrored from an argument.
-const paramHeaderPrefix = "Mcp-Param-"
+// ParamHeaderPrefix starts every header mirrored from an argument.
+const ParamHeaderPrefix = "Mcp-Param-"
 
-// headerBinding ties an argument (a path of property names, for nested
+// Binding ties an argument (a path of property names, for nested
 // objects) to the header that carries it.
-type headerBinding struct {
+type Binding struct {
 	path   []string
 	header string
 }
@@ -38,11 +39,11 @@ type headerProperty struct {
 	Properties map[string]headerProperty `json:"properties"`
 }
 
-// headerBindings reads and checks a tool's x-mcp-header annotations, at
+// Bindings reads and checks a tool's x-mcp-header annotations, at
 // any depth: each on a string, integer or boolean property, a non-empty
 // HTTP token, unique without regard to case. An error names the first
 // property that breaks a rule.
-func headerBindings(schema json.RawMessage) ([]headerBinding, error) {
+func Bindings(schema json.RawMessage) ([]Binding, error) {
 	if len(schema) == 0 || !strings.Contains(string(schema), "x-mcp-header") {
 		return nil, nil
 	}
@@ -50,13 +51,13 @@ func headerBindings(schema json.RawMessage) ([]headerBinding, error) {
 	if err := json.Unmarshal(schema, &root); err != nil {
 		return nil, nil // not an object: nothing the host can mirror
 	}
-	var out []headerBinding
+	var out []Binding
 	seen := map[string]string{}
 	err := collectBindings(root.Properties, nil, seen, &out)
 	return out, err
 }
 
-func collectBindings(props map[string]headerProperty, prefix []string, seen map[string]string, out *[]headerBinding) error {
+func collectBindings(props map[string]headerProperty, prefix []string, seen map[string]string, out *[]Binding) error {
 	for _, name := range slices.Sorted(mapKeys(props)) {
 		p := props[name]
 		path := append(slices.Clone(prefix), name)
@@ -76,7 +77,7 @@ func collectBindings(props map[string]headerProperty, prefix []string, seen map[
 				return fmt.Errorf("property %q: x-mcp-header %q is also %q's", where, header, other)
 			}
 			seen[strings.ToLower(header)] = where
-			*out = append(*out, headerBinding{path: path, header: header})
+			*out = append(*out, Binding{path: path, header: header})
 		}
 		if err := collectBindings(p.Properties, path, seen, out); err != nil {
 			return err
@@ -110,7 +111,7 @@ func isTokenChar(r rune) bool {
 // it is unless it needs Base64 (see headerValue); a boolean as true or
 // false; an integer in decimal. A value of another kind (an object, a
 // fraction) gets no header, as go-sdk sends none.
-func paramHeaders(bindings []headerBinding, args map[string]any) (map[string]string, error) {
+func ParamHeaders(bindings []Binding, args map[string]any) (map[string]string, error) {
 	if len(bindings) == 0 {
 		return nil, nil
 	}
@@ -129,7 +130,7 @@ func paramHeaders(bindings []headerBinding, args map[string]any) (map[string]str
 			continue
 		}
 		if s, ok := headerValueOf(v); ok {
-			out[paramHeaderPrefix+bd.header] = s
+			out[ParamHeaderPrefix+bd.header] = s
 		}
 	}
 	return out, nil
@@ -195,14 +196,25 @@ func paramHeaderValue(s string) string {
 // tripper, which sets them on the request of that call only.
 type paramHeadersKey struct{}
 
-func withParamHeaders(ctx context.Context, h map[string]string) context.Context {
+// WithParamHeaders returns ctx carrying a call's Mcp-Param-* headers h,
+// for the HTTP round tripper of that call.
+func WithParamHeaders(ctx context.Context, h map[string]string) context.Context {
 	if len(h) == 0 {
 		return ctx
 	}
 	return context.WithValue(ctx, paramHeadersKey{}, h)
 }
 
-func paramHeadersOf(ctx context.Context) map[string]string {
+// ParamHeadersOf returns the Mcp-Param-* headers ctx carries, if any.
+func ParamHeadersOf(ctx context.Context) map[string]string {
 	h, _ := ctx.Value(paramHeadersKey{}).(map[string]string)
 	return h
+}
+
+// orWord is s, or w when s is empty.
+func orWord(s, w string) string {
+	if s == "" {
+		return w
+	}
+	return s
 }

@@ -1,9 +1,11 @@
-package hostcore
+package toolcall
 
 import (
 	"encoding/json"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // A tool that declares an outputSchema promises structuredContent that
@@ -45,31 +47,31 @@ type SchemaCheck struct {
 	Problem string `json:"problem,omitempty"`
 }
 
-// CheckStructured checks res's structuredContent against t's
-// outputSchema.
-func CheckStructured(t Tool, res *ToolResult) SchemaCheck {
+// CheckStructured checks a result's structuredContent (structured; isError
+// is the result's) against t's outputSchema.
+func CheckStructured(t Tool, structured json.RawMessage, isError bool) SchemaCheck {
 	switch {
 	case len(t.OutputSchema) == 0:
 		return SchemaCheck{Verdict: SchemaNone}
-	case len(res.Structured) == 0 && res.IsError:
+	case len(structured) == 0 && isError:
 		return SchemaCheck{Verdict: SchemaSkipped}
-	case len(res.Structured) == 0:
+	case len(structured) == 0:
 		return SchemaCheck{Verdict: SchemaMissing}
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(t.OutputSchema, &s); err != nil {
-		return SchemaCheck{Verdict: SchemaUnusable, Problem: clip(err.Error())}
+		return SchemaCheck{Verdict: SchemaUnusable, Problem: fault.Clip(err.Error())}
 	}
 	rs, err := s.Resolve(nil)
 	if err != nil {
-		return SchemaCheck{Verdict: SchemaUnusable, Problem: clip(err.Error())}
+		return SchemaCheck{Verdict: SchemaUnusable, Problem: fault.Clip(err.Error())}
 	}
 	var v any
-	if err := json.Unmarshal(res.Structured, &v); err != nil {
-		return SchemaCheck{Verdict: SchemaInvalid, Problem: "not JSON: " + clip(err.Error())}
+	if err := json.Unmarshal(structured, &v); err != nil {
+		return SchemaCheck{Verdict: SchemaInvalid, Problem: "not JSON: " + fault.Clip(err.Error())}
 	}
 	if err := rs.Validate(v); err != nil {
-		return SchemaCheck{Verdict: SchemaInvalid, Problem: clip(err.Error())}
+		return SchemaCheck{Verdict: SchemaInvalid, Problem: fault.Clip(err.Error())}
 	}
 	return SchemaCheck{Verdict: SchemaValid}
 }
