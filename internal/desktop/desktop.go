@@ -74,7 +74,6 @@ func Main(start time.Time, args []string, opts *Options) int {
 	logger := newLogger(f.verbose)
 	timing := startup.New(start, logger)
 	timing.Mark("main")
-	stopProf := profStart()
 	fa := app.NewWithID("dev.attache.app")
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ui.ApplyTheme(fa)
@@ -85,7 +84,6 @@ func Main(start time.Time, args []string, opts *Options) int {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", opts.name(), err)
 		return 1
 	}
-	timing.AfterFirstFrame(stopProf)
 	exitCode := quitOnSignal(fa, w.app.Close)
 	w.app.Window().ShowAndRun()
 	return exitCode(w.close())
