@@ -183,7 +183,10 @@ fi
 if ! skip startup; then
 	if [ -x scripts/bench-startup.sh ]; then
 		ROUNDS=$ROUNDS scripts/bench-startup.sh >"$work/startup.txt" || say "the start-up benchmark failed"
-		ratio=$(awk '$1 == "ratio" && $4 == "wall" { print $5, $6, $7 }' "$work/startup.txt")
+		# benchpair runs the app first and prints "ratio empty app wall
+		# MEDIAN MIN MAX" as empty/app, round by round: inverted, that is
+		# app/empty (the median of the inverses, ROUNDS being odd).
+		ratio=$(awk '$1 == "ratio" && $2 == "empty" && $3 == "app" && $4 == "wall" { print 1 / $5, 1 / $7, 1 / $6 }' "$work/startup.txt")
 		app=$(awk '$1 == "time" && $3 == "wall" && $2 == "app" { print $4 }' "$work/startup.txt")
 		empty=$(awk '$1 == "time" && $3 == "wall" && $2 == "empty" { print $4 }' "$work/startup.txt")
 		if [ -n "$ratio" ]; then

@@ -87,18 +87,23 @@ func heading(text string) *widget.Label {
 func (p *serversPanel) reload() {
 	cfg := p.sh.host.Config()
 	p.cards = nil
-	p.list.RemoveAll()
+	// The cards go in at once: adding them one by one lays the list out
+	// again after each, measuring every card built so far (the start-up
+	// paid that, squared, for its first frame).
+	var objs []fyne.CanvasObject
 	for i, sc := range builtinFirst(p.sh.host.Servers()) {
 		if i > 0 {
-			p.list.Add(widget.NewSeparator())
+			objs = append(objs, widget.NewSeparator())
 		}
 		card := p.newCard(sc)
 		p.cards = append(p.cards, card)
 		for _, r := range card.signIns {
 			r.show(p, p.viewOf(r.key))
 		}
-		p.list.Add(card.buildUI(p))
+		objs = append(objs, card.buildUI(p))
 	}
+	p.list.Objects = objs
+	p.list.Refresh()
 	var warnings []string
 	for _, err := range cfg.ImportErrors() {
 		warnings = append(warnings, oneLine(err))

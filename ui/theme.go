@@ -141,10 +141,11 @@ func ApplyTheme(fa fyne.App) {
 	fa.Settings().SetTheme(newReadableTheme(themeChoiceOf(fa.Preferences())))
 }
 
-// warmStyles are the text styles the screens draw with besides the plain
-// one, which the first label built loads on the main goroutine anyway; in
-// the order the screens first need them (bold: buttons and headings).
-var warmStyles = []fyne.TextStyle{{Bold: true}, {Italic: true}, {Monospace: true}}
+// warmStyles are the text styles the first frame draws with, in the order
+// the screens first need them: the plain one (whose first use also scans
+// the system's fonts for the locale's fallback), bold (buttons and
+// headings), italic and monospace (the servers' cards and the inspector).
+var warmStyles = []fyne.TextStyle{{}, {Bold: true}, {Italic: true}, {Monospace: true}}
 
 // WarmFonts loads, on a goroutine, the font faces of warmStyles, so that
 // they are ready when the window is built. Fyne parses a style's faces on

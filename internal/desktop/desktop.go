@@ -23,6 +23,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/internal/startup"
 	"github.com/attache/attache/ui"
 )
 
@@ -71,13 +72,13 @@ func Main(start time.Time, args []string, opts *Options) int {
 		return 2
 	}
 	logger := newLogger(f.verbose)
-	timing := newStartup(start, logger)
-	timing.mark("main")
+	timing := startup.New(start, logger)
+	timing.Mark("main")
 	fa := app.NewWithID("dev.attache.app")
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ui.ApplyTheme(fa)
 	warmed := ui.WarmFonts()
-	timing.mark("fyne app")
+	timing.Mark("fyne app")
 	w, err := wire(fa, f, opts, logger, timing, warmed)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", opts.name(), err)
@@ -93,23 +94,23 @@ func Main(start time.Time, args []string, opts *Options) int {
 type Run struct {
 	App   *ui.App
 	Host  *hostcore.Host
-	start *startup
+	start *startup.Timing
 }
 
 // Ready is closed once the first screen is ready (the demo's memories
 // listed).
-func (r *Run) Ready() <-chan struct{} { return r.start.readyCh }
+func (r *Run) Ready() <-chan struct{} { return r.start.ReadyCh() }
 
 // NextFrame waits until the window has painted a frame that began after
 // the call, or timeout, polling.
-func (r *Run) NextFrame(timeout time.Duration) error { return r.start.nextFrame(timeout) }
+func (r *Run) NextFrame(timeout time.Duration) error { return r.start.NextFrame(timeout) }
 
 // WaitFrame waits for such a frame without polling: for measures that time
 // frames.
-func (r *Run) WaitFrame(timeout time.Duration) error { return r.start.waitFrame(timeout) }
+func (r *Run) WaitFrame(timeout time.Duration) error { return r.start.WaitFrame(timeout) }
 
 // Frames counts the frames the window has painted.
-func (r *Run) Frames() int64 { return r.start.frames.Load() }
+func (r *Run) Frames() int64 { return r.start.Frames() }
 
 // Repaint asks for a frame; call it on the main goroutine (fyne.Do).
-func (r *Run) Repaint() { r.start.probe.Refresh() }
+func (r *Run) Repaint() { r.start.Repaint() }

@@ -18,6 +18,7 @@ import (
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/secretstore"
+	"github.com/attache/attache/internal/startup"
 	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/ui"
 )
@@ -77,7 +78,7 @@ type wiring struct {
 // wire builds the host over the config, the body cache and the state
 // database, and the window over the host, once warmed (ui.WarmFonts) has
 // closed. timing marks its parts.
-func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *startup, warmed <-chan struct{}) (*wiring, error) {
+func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *startup.Timing, warmed <-chan struct{}) (*wiring, error) {
 	cfgPath, err := pick(f.config, "ATTACHE_CONFIG", hostcore.DefaultConfigPath)
 	if err != nil {
 		return nil, err
@@ -90,7 +91,7 @@ func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *star
 	if err != nil {
 		return nil, err
 	}
-	timing.mark("config")
+	timing.Mark("config")
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -100,7 +101,7 @@ func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *star
 	if err != nil {
 		return nil, err
 	}
-	timing.mark("stores")
+	timing.Mark("stores")
 	builtin := []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)}
 	if d, err := startDemoOAuth(demoOAuthAddr, hostcore.DemoDatabase(dataDir), logger); err != nil {
 		logger.Warn("the demo over HTTP with OAuth is off", "err", err)
@@ -110,15 +111,15 @@ func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *star
 	}
 	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
 		Builtin: builtin, PromptInput: w.promptInput, Elicit: w.elicit, OAuth: w.oauthOptions(cfgPath, logger)})
-	timing.mark("demo oauth server, host")
+	timing.Mark("demo oauth server, host")
 	cv := hostcore.NewConversations(w.host, st)
 	models, keys := providerModels(cfgPath, logger)
-	timing.mark("providers")
+	timing.Mark("providers")
 	w.app = ui.New(fa, cv, &ui.Options{
-		Icons: &icon.Fetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
-		AfterFirstFrame: timing.afterFirstFrame, FontsWarmed: warmed, Chat: newChat(cv, st), Models: models, Keys: keys, OpenURL: w.opener(opts)})
-	timing.mark("window built")
-	timing.watch(fa, w.app.Window())
+		Icons: &icon.Fetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.Ready,
+		AfterFirstFrame: timing.AfterFirstFrame, FontsWarmed: warmed, Chat: newChat(cv, st), Models: models, Keys: keys, OpenURL: w.opener(opts)})
+	timing.Mark("window built")
+	timing.Watch(fa, w.app.Window())
 	w.script(f, opts, timing)
 	return w, nil
 }
@@ -145,7 +146,7 @@ func (w *wiring) openStores(dataDir string, logger *slog.Logger) (hostcore.BodyC
 }
 
 // script starts what the command's script or --measure-startup ask for.
-func (w *wiring) script(f flags, opts *Options, timing *startup) {
+func (w *wiring) script(f flags, opts *Options, timing *startup.Timing) {
 	switch {
 	case opts.Script != nil:
 		go func() {
@@ -154,7 +155,7 @@ func (w *wiring) script(f flags, opts *Options, timing *startup) {
 		}()
 	case f.measure:
 		go func() {
-			timing.report(os.Stdout)
+			timing.Report(os.Stdout)
 			w.exit()
 		}()
 	}

@@ -1,4 +1,10 @@
-package desktop
+// Package startup measures an app's start: the time from the process's
+// start (as the kernel saw it, where it can tell) to the first frame its
+// window shows, and to its first screen being ready, with named marks in
+// between. The app (internal/desktop) and its floor, an empty Fyne window
+// (internal/startup/emptywindow), measure their first frames through it,
+// so that the two figures are taken exactly the same way.
+package startup
 
 import (
 	"errors"
@@ -18,7 +24,7 @@ import (
 	"github.com/attache/attache/internal/proctime"
 )
 
-// startup measures the time from the process's start (as the kernel saw it,
+// Timing measures the time from the process's start (as the kernel saw it,
 // where it can tell: see proctime.Start) to the first frame the window shows,
 // and to the first screen being ready (its server's catalog listed and the
 // conversation loaded). A frame is seen through a one-pixel transparent
@@ -29,9 +35,9 @@ import (
 // frame painted later is shown by the time a function queued from its
 // paint runs.
 //
-// It also runs what waits for the first frame (afterFirstFrame), so that
+// It also runs what waits for the first frame (AfterFirstFrame), so that
 // the first paint needs only what it shows.
-type startup struct {
+type Timing struct {
 	start    time.Time
 	fromExec bool // start is the process's start, not main's
 	log      *slog.Logger
@@ -71,10 +77,10 @@ type phase struct {
 	cpu  time.Duration
 }
 
-// newStartup measures from the process's start where the kernel can tell
+// New measures from the process's start where the kernel can tell
 // it, else from mainStart.
-func newStartup(mainStart time.Time, log *slog.Logger) *startup {
-	s := &startup{start: mainStart, log: log, firstFrame: make(chan struct{}), readyCh: make(chan struct{}),
+func New(mainStart time.Time, log *slog.Logger) *Timing {
+	s := &Timing{start: mainStart, log: log, firstFrame: make(chan struct{}), readyCh: make(chan struct{}),
 		painted: make(chan struct{}, 1)}
 	if t, ok := proctime.Start(); ok && t.Before(mainStart) {
 		s.start, s.fromExec = t, true
@@ -87,16 +93,16 @@ func newStartup(mainStart time.Time, log *slog.Logger) *startup {
 		}
 		s.paintOnce.Do(func() {
 			s.paintedAt = time.Since(s.start)
-			go fyne.Do(s.shown) // a frame painted in Fyne's loop; see startup
+			go fyne.Do(s.shown) // a frame painted in Fyne's loop; see Timing
 		})
 		return image.NewNRGBA(image.Rect(0, 0, 1, 1))
 	})
 	return s
 }
 
-// mark records that the named part of the start-up has ended: logged with
-// -v, printed by report. It may be called from any goroutine.
-func (s *startup) mark(name string) {
+// Mark records that the named part of the start-up has ended: logged with
+// -v, printed by Report. It may be called from any goroutine.
+func (s *Timing) Mark(name string) {
 	p := phase{name: name, at: time.Since(s.start)}
 	p.cpu, _, _ = proctime.CPUTimes()
 	s.log.Info("start-up", "done", name, "after", p.at)
@@ -105,9 +111,9 @@ func (s *startup) mark(name string) {
 	s.phaseMu.Unlock()
 }
 
-// watch lays the probe over the window's content, and looks for the first
+// Watch lays the probe over the window's content, and looks for the first
 // frame when Fyne's loop starts.
-func (s *startup) watch(fa fyne.App, w fyne.Window) {
+func (s *Timing) Watch(fa fyne.App, w fyne.Window) {
 	s.probe.Resize(fyne.NewSquareSize(1))
 	w.SetContent(container.NewStack(w.Content(), container.NewWithoutLayout(s.probe)))
 	fa.Lifecycle().SetOnStarted(func() {
@@ -127,7 +133,7 @@ const firstFrameWait = time.Second
 
 // shown is called on the main goroutine once the first frame is on the
 // screen. It runs what waits for it.
-func (s *startup) shown() {
+func (s *Timing) shown() {
 	s.shownOnce.Do(func() {
 		s.frameAt = time.Since(s.start)
 		s.frameThreadCPU, s.frameCPU, s.cpuOK = proctime.CPUTimes()
@@ -141,7 +147,7 @@ func (s *startup) shown() {
 }
 
 // release runs, on the main goroutine, what waits for the first frame.
-func (s *startup) release() {
+func (s *Timing) release() {
 	s.released = true
 	after := s.after
 	s.after = nil
@@ -150,10 +156,10 @@ func (s *startup) release() {
 	}
 }
 
-// afterFirstFrame runs f on the main goroutine once the first frame is on
+// AfterFirstFrame runs f on the main goroutine once the first frame is on
 // the screen (at once if it is already). It is ui.Options.AfterFirstFrame.
 // Call it on the main goroutine.
-func (s *startup) afterFirstFrame(f func()) {
+func (s *Timing) AfterFirstFrame(f func()) {
 	if s.released {
 		f()
 		return
@@ -161,9 +167,9 @@ func (s *startup) afterFirstFrame(f func()) {
 	s.after = append(s.after, f)
 }
 
-// ready is ui.Options.Ready: the first screen shows its server's catalog
+// Ready is ui.Options.Ready: the first screen shows its server's catalog
 // and the conversation.
-func (s *startup) ready() {
+func (s *Timing) Ready() {
 	s.readyOnce.Do(func() {
 		s.readyAt = time.Since(s.start)
 		s.log.Info("first screen ready", "after", s.readyAt)
@@ -171,9 +177,9 @@ func (s *startup) ready() {
 	})
 }
 
-// report waits for both moments and prints them, then the parts of the
+// Report waits for both moments and prints them, then the parts of the
 // start-up that were marked.
-func (s *startup) report(out io.Writer) {
+func (s *Timing) Report(out io.Writer) {
 	<-s.firstFrame
 	<-s.readyCh
 	from := "launch"
@@ -196,9 +202,9 @@ func (s *startup) report(out io.Writer) {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-// nextFrame waits until the window has painted a frame that began after the
+// NextFrame waits until the window has painted a frame that began after the
 // call, or timeout.
-func (s *startup) nextFrame(timeout time.Duration) error {
+func (s *Timing) NextFrame(timeout time.Duration) error {
 	n := s.frames.Load()
 	fyne.Do(func() { s.probe.Refresh() }) // the next paint must regenerate it
 	deadline := time.Now().Add(timeout)
@@ -211,9 +217,9 @@ func (s *startup) nextFrame(timeout time.Duration) error {
 	return nil
 }
 
-// waitFrame waits, without polling, until the window has painted a frame
+// WaitFrame waits, without polling, until the window has painted a frame
 // that began after the call, or timeout: for measures that time frames.
-func (s *startup) waitFrame(timeout time.Duration) error {
+func (s *Timing) WaitFrame(timeout time.Duration) error {
 	select {
 	case <-s.painted: // a frame painted before the call
 	default:
@@ -226,3 +232,12 @@ func (s *startup) waitFrame(timeout time.Duration) error {
 		return errors.New("no frame was painted")
 	}
 }
+
+// ReadyCh is closed once Ready has been called.
+func (s *Timing) ReadyCh() <-chan struct{} { return s.readyCh }
+
+// Frames counts the frames the window has painted.
+func (s *Timing) Frames() int64 { return s.frames.Load() }
+
+// Repaint asks for a frame; call it on the main goroutine (fyne.Do).
+func (s *Timing) Repaint() { s.probe.Refresh() }
