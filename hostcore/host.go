@@ -26,6 +26,10 @@ type HostOptions struct {
 	ProtocolVersion string
 	// Builtin servers are offered beside the configured ones (the demo).
 	Builtin []ServerConfig
+	// BuiltinProviders are model providers offered after the configured
+	// ones (DemoProvider); a configured provider of the same name hides
+	// one.
+	BuiltinProviders []ProviderConfig
 	// PromptInput asks the person for a VS Code input's value. Values are
 	// kept in memory for the Host's life and never written anywhere. Nil
 	// makes a server that needs one fail to start with a clear error.

@@ -20,7 +20,8 @@ import (
 type ProviderConfig struct {
 	Name string `json:"name"`
 	// Kind is ProviderOpenAI (Chat Completions, which OpenAI and every
-	// OpenAI-compatible server speak) or ProviderAnthropic (Messages).
+	// OpenAI-compatible server speak), ProviderAnthropic (Messages) or
+	// ProviderDemo (the built-in demo model, offline and scripted).
 	Kind string `json:"kind"`
 	// BaseURL is the API's base URL; empty means the vendor's own.
 	BaseURL string `json:"baseURL,omitempty"`
@@ -37,12 +38,19 @@ type ProviderConfig struct {
 	// NoStream asks for whole replies instead of streamed ones, for
 	// servers whose streaming is broken.
 	NoStream bool `json:"noStream,omitempty"`
+	// ImageDetail is OpenAI's detail for the context's images, "high"
+	// (the default: the tile estimate) or "low" (85 tokens an image);
+	// OpenAI-compatible providers only.
+	ImageDetail string `json:"imageDetail,omitempty"`
 }
 
 // The kinds of provider.
 const (
 	ProviderOpenAI    = "openai"
 	ProviderAnthropic = "anthropic"
+	// ProviderDemo is the built-in demo model (see DemoProvider): it needs
+	// no network, no model and no key.
+	ProviderDemo = "demo"
 )
 
 // DefaultMaxTokens bounds a reply when a provider sets no maxTokens.
@@ -52,13 +60,19 @@ const DefaultMaxTokens = 4096
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Validate checks the entry: a name, a known kind, a model, an http(s)
-// base URL if any, and a plausible variable name.
+// base URL if any, and a plausible variable name. A demo provider takes
+// none of the settings of a model over the network.
 func (p ProviderConfig) Validate() error {
 	switch {
 	case strings.TrimSpace(p.Name) == "":
 		return newError(KindUsage, nil, "a provider needs a name")
-	case p.Kind != ProviderOpenAI && p.Kind != ProviderAnthropic:
-		return newError(KindUsage, nil, "provider %q: kind %q is not %q or %q", p.Name, p.Kind, ProviderOpenAI, ProviderAnthropic)
+	case p.Kind != ProviderOpenAI && p.Kind != ProviderAnthropic && p.Kind != ProviderDemo:
+		return newError(KindUsage, nil, "provider %q: kind %q is not %q, %q or %q", p.Name, p.Kind,
+			ProviderOpenAI, ProviderAnthropic, ProviderDemo)
+	case p.Kind == ProviderDemo:
+		return p.validateDemo()
+	case p.ImageDetail != "" && (p.Kind != ProviderOpenAI || p.ImageDetail != "high" && p.ImageDetail != "low"):
+		return newError(KindUsage, nil, "provider %q: imageDetail %q: OpenAI-compatible providers take \"high\" or \"low\"", p.Name, p.ImageDetail)
 	case strings.TrimSpace(p.Model) == "":
 		return newError(KindUsage, nil, "provider %q needs a model", p.Name)
 	case p.APIKeyEnv != "" && !envName().MatchString(p.APIKeyEnv):
@@ -90,8 +104,10 @@ func (c *Config) ProviderList() []ProviderConfig {
 }
 
 // FindProvider returns the provider named name; "" means the first one.
-func (c *Config) FindProvider(name string) (ProviderConfig, error) {
-	all := c.ProviderList()
+// The builtin providers (Host.Providers) come after the configured ones,
+// and a configured provider of the same name hides a builtin one.
+func (c *Config) FindProvider(name string, builtin ...ProviderConfig) (ProviderConfig, error) {
+	all := c.AllProviders(builtin...)
 	if len(all) == 0 {
 		return ProviderConfig{}, newError(KindUsage, nil,
 			`no model provider is configured: add "providers" to the config (see the README)`)

@@ -114,7 +114,8 @@ func sentContext(reads []readItem, atts []Attachment, earlier []Turn, opts *pack
 		fetched[atts[i].ID] = r.fetchedAt
 	}
 	sc.Supersessions = supersessions(earlier, sc.Items, fetched)
-	sc.System = systemPrompt(pack.Assemble(p), sc.Supersessions)
+	doc := pack.Assemble(p)
+	sc.System, sc.Images, sc.Vision = systemPrompt(doc, sc.Supersessions), contextImages(doc), p.Vision.Name
 	return sc
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // anthropicBase is Anthropic's own API.
@@ -40,6 +41,10 @@ func newAnthropic(pc hostcore.ProviderConfig, key string, client *http.Client) *
 	}
 	return &anthropicModel{client: anthropic.NewClient(opts...), pc: pc, base: base}
 }
+
+// Vision implements hostcore.VisionModel: Anthropic's limits and its
+// width×height/750 estimate.
+func (m *anthropicModel) Vision() pack.Vision { return pack.AnthropicVision() }
 
 // Complete implements hostcore.Model.
 func (m *anthropicModel) Complete(ctx context.Context, req hostcore.ModelRequest, onText func(string)) (hostcore.ModelReply, error) {
@@ -99,7 +104,7 @@ func (m *anthropicModel) Complete(ctx context.Context, req hostcore.ModelRequest
 // params translates a request.
 func (m *anthropicModel) params(req hostcore.ModelRequest) anthropic.MessageNewParams {
 	p := anthropic.MessageNewParams{Model: anthropic.Model(m.pc.Model), MaxTokens: int64(m.pc.ReplyBound()),
-		Messages: anthropicMessages(req.Messages)}
+		Messages: anthropicMessages(req.Messages, anthropicImageBlocks(req.Images))}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}
@@ -117,8 +122,9 @@ func (m *anthropicModel) params(req hostcore.ModelRequest) anthropic.MessageNewP
 }
 
 // anthropicMessages translates messages, merging neighbours of the same
-// role, and leaving out empty text (the API refuses an empty text block).
-func anthropicMessages(msgs []hostcore.Message) []anthropic.MessageParam {
+// role, and leaving out empty text (the API refuses an empty text block);
+// images go at the head of the first message of the person's.
+func anthropicMessages(msgs []hostcore.Message, images []anthropic.ContentBlockParamUnion) []anthropic.MessageParam {
 	type turn struct {
 		assistant bool
 		blocks    []anthropic.ContentBlockParamUnion
@@ -134,7 +140,14 @@ func anthropicMessages(msgs []hostcore.Message) []anthropic.MessageParam {
 		}
 		turns = append(turns, turn{assistant, blocks})
 	}
-	for _, msg := range msgs {
+	first := firstUser(msgs)
+	if first < 0 {
+		add(false, images...)
+	}
+	for i, msg := range msgs {
+		if i == first {
+			add(false, images...)
+		}
 		switch msg.Role {
 		case hostcore.RoleAssistant:
 			var blocks []anthropic.ContentBlockParamUnion
