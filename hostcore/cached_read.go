@@ -1,7 +1,9 @@
 package hostcore
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -203,6 +205,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 	ch := h.flights.DoChan(flight, func() (any, error) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ConnectTimeout+h.opts.RequestTimeout+maxBackoff)
 		defer cancel()
+		fctx = withAsker(fctx, ctx) // a question for the person follows the caller who asked (elicit.go)
 		if mode == ReadUse {
 			// A caller that missed the cache just before the previous
 			// flight of this uri stored its result and ended starts a new
@@ -272,7 +275,7 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 		ttl = MaxTTL
 		res.Cache.TTL, res.Cache.TTLLeft = ttl, ttl
 	}
-	value, err := json.Marshal(cachedRead{Contents: res.Contents, ProtocolVersion: res.ProtocolVersion})
+	value, err := encodeRead(cachedRead{Contents: res.Contents, ProtocolVersion: res.ProtocolVersion}, res.room)
 	if err != nil {
 		return "could not encode: " + err.Error()
 	}
@@ -326,6 +329,9 @@ func (h *Host) cacheGet(ctx context.Context, key CacheKey, partition string) (Ca
 // SQLite hit spent a fifth of its time in encoding/json). The *cachedRead
 // it returns is never changed afterwards: fromEntry copies its contents out.
 func decodeRead(value []byte) (any, error) {
+	if bytes.HasPrefix(value, framedRead) {
+		return decodeFramedRead(value)
+	}
 	v := new(cachedRead)
 	if err := decodeWire(value, v); err != nil {
 		return nil, fmt.Errorf("decoding cache entry: %w", err)
@@ -355,4 +361,110 @@ func (c *Conn) staleIfError(stale *heldEntry, err error) (*ReadResult, error) {
 	res := c.fromEntry(stale.entry, stale.read, CacheStale, h.opts.Now.now())
 	res.Cache.NotStored = "served stale because the server could not be reached: " + err.Error()
 	return res, nil
+}
+
+// A read with large blobs is stored framed rather than as JSON, so that
+// storing it copies the blobs once and encodes nothing to base64 (which
+// cost some three times the body, in the buffers encoding/json grows): a
+// marker no JSON starts with, the header's length (4 bytes, big-endian),
+// the header (the read as JSON, each blob's bytes left out and its length
+// in Blobs), then the blobs' bytes one after another. A hit's blobs are
+// slices of the stored value.
+var framedRead = []byte("\x00attache-read-1\x00")
+
+// framedHeader is a framed read's header.
+type framedHeader struct {
+	cachedRead
+	// Blobs holds each entry's blob length, -1 for an entry kept in the
+	// header (a text).
+	Blobs []int `json:"blobs"`
+}
+
+// encodeRead is a read as the cache stores it: JSON, or framed when its
+// blobs are large. room, if set, is the allocation of the read's one blob
+// with room before it (bigread.go): the head is written there, and the
+// value shares the blob's bytes instead of copying them.
+func encodeRead(r cachedRead, room []byte) ([]byte, error) {
+	total := 0
+	for _, c := range r.Contents {
+		total += len(c.Blob)
+	}
+	if total < bigValueMin {
+		return json.Marshal(r)
+	}
+	h := framedHeader{cachedRead: cachedRead{ProtocolVersion: r.ProtocolVersion}}
+	for _, c := range r.Contents {
+		n := -1
+		if c.IsBlob {
+			n, c.Blob = len(c.Blob), nil
+		}
+		h.Contents, h.Blobs = append(h.Contents, c), append(h.Blobs, n)
+	}
+	head, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	if v := inRoom(r, room, head); v != nil {
+		return v, nil
+	}
+	out := make([]byte, 0, len(framedRead)+4+len(head)+total)
+	out = append(out, framedRead...)
+	out = binary.BigEndian.AppendUint32(out, uint32(len(head)))
+	out = append(out, head...)
+	for _, c := range r.Contents {
+		out = append(out, c.Blob...)
+	}
+	return out, nil
+}
+
+// inRoom writes a framed read's head just before its one blob, in the
+// room left there, and returns the value from the head on; nil when the
+// read's blob is not the one in room, or the head does not fit.
+func inRoom(r cachedRead, room, head []byte) []byte {
+	need := len(framedRead) + 4 + len(head)
+	blob := -1
+	for i, c := range r.Contents {
+		if len(c.Blob) > 0 {
+			if blob >= 0 {
+				return nil
+			}
+			blob = i
+		}
+	}
+	if blob < 0 || need > frameRoom || len(room) != frameRoom+len(r.Contents[blob].Blob) ||
+		&room[frameRoom] != &r.Contents[blob].Blob[0] {
+		return nil
+	}
+	v := room[frameRoom-need:]
+	at := copy(v, framedRead)
+	binary.BigEndian.PutUint32(v[at:], uint32(len(head)))
+	copy(v[at+4:], head)
+	return v
+}
+
+// decodeFramedRead decodes a framed read; its blobs share value's bytes.
+func decodeFramedRead(value []byte) (any, error) {
+	rest := value[len(framedRead):]
+	if len(rest) < 4 || uint64(binary.BigEndian.Uint32(rest)) > uint64(len(rest)-4) {
+		return nil, errors.New("decoding cache entry: a framed read cut short")
+	}
+	n := int(binary.BigEndian.Uint32(rest))
+	var h framedHeader
+	if err := decodeWire(rest[4:4+n], &h); err != nil {
+		return nil, fmt.Errorf("decoding cache entry: %w", err)
+	}
+	blobs := rest[4+n:]
+	if len(h.Blobs) != len(h.Contents) {
+		return nil, errors.New("decoding cache entry: a framed read's blobs do not match its entries")
+	}
+	for i, size := range h.Blobs {
+		if size < 0 {
+			continue
+		}
+		if size > len(blobs) {
+			return nil, errors.New("decoding cache entry: a framed read cut short")
+		}
+		h.Contents[i].Blob, blobs = blobs[:size:size], blobs[size:]
+	}
+	return &h.cachedRead, nil
 }

@@ -80,6 +80,7 @@ type Conn struct {
 	subs     map[string]int
 
 	memo completionMemo
+	defs toolDefs // the tools of the last listing (toolcall.go)
 
 	onUpdate  hooks[func(uri string)]
 	onList    hooks[func()]

@@ -1,13 +1,13 @@
 package hostcore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os/exec"
+	"strings"
 	"syscall"
 	"unicode/utf8"
 
@@ -265,9 +265,10 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 	case rpc.Code == codeResourceNotFound,
 		rpc.Code == codeInvalidParams && uri != "":
 		e.kind, e.msg = KindNotFound, op+": no such resource"
-		if rpc.Code == codeInvalidParams && !bytes.Contains(rpc.Data, []byte(`"uri"`)) {
-			// Not go-sdk's not-found (which names the uri in its data): keep
-			// the server's reason, which may say why the uri is refused.
+		if saysMore(rpc.Message, uri) {
+			// Not the bare "Resource not found" of go-sdk and the SDKs: keep
+			// the server's reason, which may say why the uri is refused, for
+			// -32002 as for -32602.
 			e.msg += " (the server says: " + clip(rpc.Message) + ")"
 		}
 	case rpc.Code == codeInvalidParams:
@@ -284,6 +285,17 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 		e.kind, e.msg = KindServerFault, fmt.Sprintf("%s: the server failed (%d %s)", op, rpc.Code, clip(rpc.Message))
 	}
 	return e
+}
+
+// saysMore reports whether a not-found error's message says more than
+// "Resource not found" (with or without the uri).
+func saysMore(msg, uri string) bool {
+	m := msg
+	if uri != "" {
+		m = strings.ReplaceAll(m, uri, "")
+	}
+	m = strings.Trim(strings.TrimSpace(m), ":.!'\"` ")
+	return m != "" && !strings.EqualFold(m, "resource not found") && !strings.EqualFold(m, "not found")
 }
 
 // clip bounds a server-supplied message shown to a person.

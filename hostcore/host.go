@@ -48,6 +48,11 @@ type HostOptions struct {
 	Cache BodyCache
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
 	OAuth *OAuthOptions
+	// Elicit asks the person when a server asks for input (elicitation,
+	// form mode: elicit.go). The host declares the elicitation capability
+	// only when it is set; nil leaves it undeclared, and a server that asks
+	// anyway gets an error.
+	Elicit Elicitor
 	// ReadsPerConn bounds the reads in flight to one server as one account,
 	// and ReadsInAll those to all servers (see readlimit.go); 0 means
 	// DefaultReadsPerConn and DefaultReadsInAll.

@@ -50,38 +50,9 @@ type ToolResult struct {
 	// Omitted describes each content entry that is not text (an image, a
 	// resource link), in order: "image/png, 1,234 bytes".
 	Omitted []string `json:"omitted,omitempty"`
-}
-
-// Tools lists every tool of every page. A server that repeats a cursor, or
-// lists more than DefaultMaxListItems tools, gets an error rather than
-// being asked for ever.
-func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
-	var out []Tool
-	seen := map[string]bool{}
-	cursor := ""
-	for {
-		res, err := call(ctx, c, "listing the tools of "+c.Server.Name, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ListToolsResult, error) {
-			return cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
-		})
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range res.Tools {
-			if t != nil {
-				out = append(out, toolOf(t))
-			}
-		}
-		cursor = res.NextCursor
-		switch {
-		case cursor == "":
-			return out, nil
-		case seen[cursor]:
-			return nil, protocolError("", "%s: tools/list repeated the cursor %q", c.Server.Name, clip(cursor))
-		case len(out) > DefaultMaxListItems:
-			return nil, newError(KindUsage, nil, "%s lists more than %d tools", c.Server.Name, DefaultMaxListItems)
-		}
-		seen[cursor] = true
-	}
+	// Rounds are the multi round-trip rounds before the final result
+	// (mrtr.go): what the server asked, and what the host answered.
+	Rounds []InputRound `json:"rounds,omitempty"`
 }
 
 // CallTool runs the call the consent gate decided on (Scope.Decide), on
@@ -103,19 +74,30 @@ func (c *Conn) hostCallTool(ctx context.Context, feature, name string, args map[
 	return c.CallTool(ctx, c.host.consent.hostCall(c, feature, name, args))
 }
 
-// callTool sends tools/call.
+// callTool sends tools/call for name with args (nil sends an empty
+// object), on the consent gate's decision (see CallTool), with the
+// Mcp-Param-* headers its definition asks for. An input_required result
+// is answered and sent again (mrtr.go); the rounds are in the result.
 func (c *Conn) callTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
-	res, err := call(ctx, c, "calling the tool "+name+" of "+c.Server.Name, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
-		return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	op := "calling the tool " + name + " of " + c.Server.Name
+	headers, err := c.toolHeaders(ctx, op, name, args)
+	if err != nil {
+		return nil, err
+	}
+	ctx = withParamHeaders(ctx, headers)
+	res, rounds, err := multiRound(ctx, c, op, func(ctx context.Context, answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+		return call(ctx, c, op, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+			return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: answers, RequestState: state})
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	var parts []string
-	out := &ToolResult{IsError: res.IsError}
+	out := &ToolResult{IsError: res.IsError, Rounds: rounds}
 	for _, ct := range res.Content {
 		if t, ok := ct.(*mcp.TextContent); ok {
 			parts = append(parts, t.Text)

@@ -20,6 +20,10 @@ type keyEntry struct {
 	widget.Entry
 	onDown   func()
 	onEscape func()
+	// onShortcut, when set, is offered every shortcut first, and says
+	// whether it took it (the console's Ctrl+F, which the Entry would
+	// swallow).
+	onShortcut func(fyne.Shortcut) bool
 }
 
 func newKeyEntry() *keyEntry {
@@ -39,6 +43,14 @@ func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
 	default:
 		e.Entry.TypedKey(ev)
 	}
+}
+
+// TypedShortcut offers s to the owner first.
+func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
+	if e.onShortcut != nil && e.onShortcut(s) {
+		return
+	}
+	e.Entry.TypedShortcut(s)
 }
 
 // dismissable is what closeOnEscape needs of a dialog.

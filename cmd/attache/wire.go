@@ -108,7 +108,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 		builtin = append(builtin, hostcore.DemoOAuthServer(d.endpoint))
 	}
 	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
-		Builtin: builtin, PromptInput: w.promptInput, OAuth: w.oauthOptions(cfgPath, logger)})
+		Builtin: builtin, PromptInput: w.promptInput, Elicit: w.elicit, OAuth: w.oauthOptions(cfgPath, logger)})
 	timing.mark("demo oauth server, host")
 	cv := hostcore.NewConversations(w.host, st)
 	models, keys := providerModels(cfgPath, logger)
@@ -192,6 +192,12 @@ func newLogger(verbose bool) *slog.Logger {
 // promptInput asks for a VS Code input through the window.
 func (w *wiring) promptInput(ctx context.Context, server string, in hostcore.Input) (string, error) {
 	return w.app.PromptInput(ctx, server, in)
+}
+
+// elicit asks the person, in a dialog, for the input a server asks for
+// (form elicitation).
+func (w *wiring) elicit(ctx context.Context, req hostcore.ElicitRequest) (hostcore.ElicitAnswer, error) {
+	return w.app.Elicit(ctx, req)
 }
 
 // oauthOptions are the app's sign-in settings: grants in the OS keyring,

@@ -54,6 +54,9 @@ type globalFlags struct {
 	authorizeParams []string
 	// transport is --transport: auto, streamable or sse, for --url.
 	transport string
+	// elicit is --elicit: how to answer a server that asks for input
+	// (elicit.go).
+	elicit string
 }
 
 const version = "0.1.0"
@@ -99,6 +102,7 @@ when ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129).`,
 	f.StringVar(&a.flags.authorizeWith, "authorize-with", "", "how to show a sign-in page: browser, print, or http-get (test servers that approve by themselves); default browser with a display, else print")
 	f.StringArrayVar(&a.flags.authorizeParams, "authorize-param", nil, "K=V added to the sign-in page fetched by --authorize-with http-get (a test server's approval parameter)")
 	f.MarkHidden("authorize-param")
+	f.StringVar(&a.flags.elicit, "elicit", "", "how to answer a server that asks for input: ask (on the terminal), accept (the form's defaults), decline or cancel; default ask on a terminal, else decline")
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
 		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.infoCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
 		a.loginCmd(), a.logoutCmd(), a.accountsCmd(), a.demoServerCmd(), a.conformanceCmd())
@@ -178,6 +182,10 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	elicit, err := a.elicitMode()
+	if err != nil {
+		return nil, err
+	}
 	a.host = hostcore.NewHost(cfg, &hostcore.HostOptions{
 		OAuth:          oauth,
 		Cache:          bodies,
@@ -187,6 +195,7 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 		RequestTimeout: a.flags.timeout,
 		Builtin:        []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
 		PromptInput:    a.promptInput,
+		Elicit:         a.elicitor(elicit),
 		Grants:         lazyGrants{a},
 	})
 	return a.host, nil
@@ -264,10 +273,40 @@ func (a *app) adHocServer() (hostcore.ServerConfig, error) {
 		return hostcore.ServerConfig{}, usageError("--transport is for --url; a --stdio server is reached over stdio")
 	}
 	words, err := shlex.Split(a.flags.stdio)
+	env, words := assignments(words)
 	if err != nil || len(words) == 0 {
 		return hostcore.ServerConfig{}, usageError(fmt.Sprintf("--stdio %q is not a command line", a.flags.stdio))
 	}
-	return hostcore.AdHoc(hostcore.ServerConfig{Command: words[0], Args: words[1:]}), nil
+	return hostcore.AdHoc(hostcore.ServerConfig{Command: words[0], Args: words[1:], Env: env}), nil
+}
+
+// assignments takes the NAME=value words that lead a command line off it,
+// as a shell does: they set the command's environment (NAME is a letter or
+// underscore, then letters, digits and underscores). The rest is the
+// command and its arguments.
+func assignments(words []string) (map[string]string, []string) {
+	var env map[string]string
+	for len(words) > 0 {
+		name, value, ok := strings.Cut(words[0], "=")
+		if !ok || !isEnvName(name) {
+			break
+		}
+		if env == nil {
+			env = map[string]string{}
+		}
+		env[name] = value
+		words = words[1:]
+	}
+	return env, words
+}
+
+func isEnvName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // keyValues parses K=V arguments.

@@ -44,6 +44,12 @@ with --out, the bytes are exactly the server's.`,
 			}
 			if a.flags.verbose {
 				a.printCacheLine(res.Cache)
+				if res.Hints.Note != "" {
+					fmt.Fprintf(a.stderr, "attachectl: cache hint: %s\n", a.line(res.Hints.Note))
+				}
+				if len(res.Rounds) > 0 {
+					fmt.Fprintf(a.stderr, "attachectl: %d more round(s) before the result: %s\n", len(res.Rounds), a.line(hostcore.DescribeRounds(res.Rounds)))
+				}
 			}
 			switch {
 			case raw:
