@@ -102,7 +102,7 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.
 		if err != nil {
 			return nil, err
 		}
-		opts.Model, opts.ModelName = m, pc.Name+" ("+pc.Model+")"
+		opts.Model, opts.ModelName = m, pc.Label()
 	}
 	return hostcore.RunLab(cmd.Context(), c, turns, opts)
 }
