@@ -48,6 +48,11 @@ type Options struct {
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys
+	// FirstConversation, if set, makes the conversation a first launch
+	// opens on (the app's demo conversation), instead of an empty one. It
+	// is called off the main goroutine; a conversation it returns with an
+	// error is kept, and the error shown.
+	FirstConversation func(ctx context.Context) (hostcore.Conversation, error)
 	// AfterFirstFrame, if set, is handed the work New would otherwise
 	// start at once (connecting to the remembered server and listing its
 	// catalog, loading the conversation and its attachments, the periodic

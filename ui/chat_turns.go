@@ -45,6 +45,9 @@ func (c *chatView) loadTurns() {
 		for _, t := range ts {
 			c.showTurn(t)
 		}
+		if len(ts) == 0 && err == nil && c.sh.conv.Title == hostcore.DemoConversationTitle && c.entry.Text == "" {
+			c.entry.SetText(hostcore.DemoQuestion) // the demo's first question, for Send to send at once
+		}
 		earlier := c.lines
 		c.lines = live
 		c.lines.Objects = append(earlier.Objects, c.lines.Objects...)
@@ -130,8 +133,12 @@ func turnSummary(t hostcore.Turn) string {
 		in, out = in+r.Usage.InputTokens, out+r.Usage.OutputTokens
 		reported = reported && r.Usage.Reported
 	}
-	s := fmt.Sprintf("Turn %d · %s · context %d of %d tokens, %d of %d attachments sent · %s: host counted %d tokens",
-		t.Seq, t.Status, t.Context.Used, t.Context.Budget, sent, len(t.Context.Items),
+	who := ""
+	if t.Provider != "" || t.Model != "" {
+		who = hostcore.ModelLabel(t.Provider, t.Model) + " · "
+	}
+	s := fmt.Sprintf("Turn %d · %s · %scontext %d of %d tokens, %d of %d attachments sent · %s: host counted %d tokens",
+		t.Seq, t.Status, who, t.Context.Used, t.Context.Budget, sent, len(t.Context.Items),
 		quantityWord(len(t.Requests), "request", "requests"), counted)
 	if reported {
 		s += fmt.Sprintf(", provider reported %d in, %d out", in, out)

@@ -108,18 +108,31 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 		builtin = append(builtin, hostcore.DemoOAuthServer(d.endpoint))
 	}
 	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
-		Builtin: builtin, PromptInput: w.promptInput, Elicit: w.elicit, OAuth: w.oauthOptions(cfgPath, logger)})
+		Builtin: builtin, BuiltinProviders: []hostcore.ProviderConfig{hostcore.DemoProvider()},
+		PromptInput: w.promptInput, Elicit: w.elicit, OAuth: w.oauthOptions(cfgPath, logger)})
 	timing.mark("demo oauth server, host")
 	cv := hostcore.NewConversations(w.host, st)
 	models, keys := providerModels(cfgPath, logger)
 	timing.mark("providers")
 	w.app = ui.New(fa, cv, &ui.Options{
 		Icons: &hostcore.IconFetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.ready,
-		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys})
+		AfterFirstFrame: timing.afterFirstFrame, Chat: newChat(cv, st), Models: models, Keys: keys,
+		FirstConversation: firstConversation(f, cv)})
 	timing.mark("window built")
 	timing.watch(fa, w.app.Window())
 	w.script(f, timing)
 	return w, nil
+}
+
+// firstConversation is what a first launch opens on: the demo
+// conversation (three memories attached, the demo model to ask). A
+// scenario that scripts its own conversation starts from an empty one, so
+// that its shot shows only what it attached.
+func firstConversation(f flags, cv *hostcore.Conversations) func(context.Context) (hostcore.Conversation, error) {
+	if f.scenario != "" && !demoScenes[f.scenario] {
+		return nil
+	}
+	return cv.CreateDemoConversation
 }
 
 // openStores opens the body cache and the conversations in dataDir; w
