@@ -48,6 +48,10 @@ type harness struct {
 	// afterFirstFrame is Options.AfterFirstFrame (nil: the work starts in
 	// New); set it before open.
 	afterFirstFrame func(start func())
+	// demo makes the host offer the demo model and the window open a
+	// first launch on the demo conversation, as the app does; set it
+	// before open.
+	demo bool
 }
 
 // demoServer is the reference server as the built-in demo: two accounts on
@@ -111,12 +115,14 @@ func (h *harness) open() {
 	}
 	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock, OAuth: h.oauth,
 		Builtin: append([]hostcore.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
-			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...)})
+			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...), BuiltinProviders: h.builtinProviders()})
 	h.cv = hostcore.NewConversations(h.host, st)
-	h.do(func() {
-		h.app = New(h.fa, h.cv, &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
-			AfterFirstFrame: h.afterFirstFrame})
-	})
+	opts := &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
+		AfterFirstFrame: h.afterFirstFrame}
+	if h.demo {
+		opts.FirstConversation = h.cv.CreateDemoConversation
+	}
+	h.do(func() { h.app = New(h.fa, h.cv, opts) })
 	host, app := h.host, h.app
 	t.Cleanup(func() {
 		h.do(app.Close)
@@ -125,6 +131,15 @@ func (h *harness) open() {
 		cache.Close()
 	})
 	h.settle()
+}
+
+// builtinProviders are the host's built-in providers: the demo model when
+// h.demo is set.
+func (h *harness) builtinProviders() []hostcore.ProviderConfig {
+	if h.demo {
+		return []hostcore.ProviderConfig{hostcore.DemoProvider()}
+	}
+	return nil
 }
 
 // settle waits until the window shows the outcome of everything it started.
