@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // A first launch opens on the demo conversation, its three memories
@@ -26,7 +27,7 @@ func TestDemoConversationAnswersAtOnce(t *testing.T) {
 	var entry string
 	var picked []string
 	h.do(func() { entry, picked = c.entry.Text, c.providers.Options })
-	if entry != hostcore.DemoQuestion || len(picked) != 1 || picked[0] != hostcore.DemoModelName {
+	if entry != hostcore.DemoQuestion || len(picked) != 1 || picked[0] != models.DemoModelName {
 		t.Fatalf("the window offers %q to %v, want %q to the demo model", entry, picked, hostcore.DemoQuestion)
 	}
 	h.do(func() { test.Tap(c.send) })
@@ -34,7 +35,7 @@ func TestDemoConversationAnswersAtOnce(t *testing.T) {
 	h.waitFor("the turn to end", func() bool { var r bool; h.do(func() { r = !c.turn.running() }); return r })
 	got = h.transcript(c)
 	for _, want := range []string{"From the memory threengram://memory/m9caykqgjw",
-		"our API gateway was rewritten to use the p99 latency budget", "Turn 1 · done · " + hostcore.DemoModelName + " · "} {
+		"our API gateway was rewritten to use the p99 latency budget", "Turn 1 · done · " + models.DemoModelName + " · "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the conversation lacks %q:\n%s", want, got)
 		}

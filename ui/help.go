@@ -15,10 +15,12 @@ var shortcuts = []struct{ keys, what string }{
 	{"Down", "From a search field (resources, memories, the console's filter) or a template field into the results or suggestions; Up and Down move through them"},
 	{"Enter", "In a field: read what it names, or search. On a suggestion or a result: read it"},
 	{"Ctrl+Enter", "Attach the chosen item to the conversation"},
+	{"Ctrl+T", "Open the picker's Tools tab: the chosen server's tools, a form to call one"},
 	{"Ctrl+F", "Find in the body the inspector (or the console's message) shows; Enter / Shift+Enter: the next / previous match; Escape: close the search"},
 	{"Arrows, Page Up/Down, Home/End", "In a body that has the keyboard (click it or Tab to it): scroll it; Ctrl+A, Ctrl+C: select all of a text body, copy the selection"},
 	{"Enter / Escape", "In a dialog: confirm / close it"},
 	{"Ctrl+Shift+L", "Open the console (JSON-RPC history and server log)"},
+	{"Ctrl+Shift+U", "Open the Subscriptions view"},
 }
 
 // helpMenu lists the keyboard shortcuts.

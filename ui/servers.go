@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // serversPanel is the left column: every server the host knows (configured,
@@ -94,7 +95,7 @@ func (p *serversPanel) reload() {
 		card := p.newCard(sc)
 		p.cards = append(p.cards, card)
 		for _, r := range card.signIns {
-			r.show(p, p.signInOf(r.key))
+			r.show(p, p.viewOf(r.key))
 		}
 		p.list.Add(card.buildUI(p))
 	}
@@ -188,7 +189,7 @@ func serverTitle(sc hostcore.ServerConfig) string {
 func sourceText(sc hostcore.ServerConfig) string {
 	how := "stdio: " + filepath.Base(sc.Command) + " " + strings.Join(sc.Args, " ")
 	if sc.IsHTTP() {
-		how = hostcore.RedactURL(sc.URL)
+		how = redact.URL(sc.URL)
 	}
 	switch kind, path, _ := strings.Cut(sc.Source, ":"); kind {
 	case "builtin":

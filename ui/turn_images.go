@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -22,7 +22,7 @@ const thumbSide = 96
 // thumbnail (from the bytes the turn kept), its uri, type, size in pixels
 // and bytes, and the tokens the budget counted for it under the turn's
 // vision. A turn that sent none shows nothing.
-func imagesSent(sc hostcore.SentContext) fyne.CanvasObject {
+func imagesSent(sc chat.SentContext) fyne.CanvasObject {
 	if len(sc.Images) == 0 {
 		return nil
 	}
@@ -41,7 +41,7 @@ func imagesSent(sc hostcore.SentContext) fyne.CanvasObject {
 
 // thumbnail draws an image sent, its longer side thumbSide; an image this
 // window cannot decode (WebP) shows the image icon.
-func thumbnail(im hostcore.ContextImage) fyne.CanvasObject {
+func thumbnail(im chat.ContextImage) fyne.CanvasObject {
 	w, h := im.Width, im.Height
 	size := fyne.NewSquareSize(thumbSide)
 	if w > 0 && h > 0 {

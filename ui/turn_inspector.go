@@ -11,7 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // turnInspector is a window that shows one stored turn whole: the context
@@ -24,7 +25,7 @@ import (
 // goroutine only.
 type turnInspector struct {
 	c    *chatView
-	t    hostcore.Turn
+	t    chat.Turn
 	win  fyne.Window
 	job  job
 	out  *widget.Label // the replay's answer as it streams
@@ -39,19 +40,10 @@ func (c *chatView) inspect(seq int) {
 		w.RequestFocus()
 		return
 	}
-	store, conv := c.sh.opts.Chat.Store(), c.conv
-	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (hostcore.Turn, error) {
-		ts, err := store.Turns(ctx, conv)
-		for _, t := range ts {
-			if t.Seq == seq {
-				return t, err
-			}
-		}
-		if err == nil {
-			err = fmt.Errorf("turn %d is not in the conversation any more", seq)
-		}
-		return hostcore.Turn{}, err
-	}, func(t hostcore.Turn, err error) {
+	ch, conv := c.sh.opts.Chat, c.conv
+	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (chat.Turn, error) {
+		return ch.Turn(ctx, conv, seq)
+	}, func(t chat.Turn, err error) {
 		if c.win == nil || c.conv != conv {
 			return
 		}
@@ -109,7 +101,7 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 		box.Add(l)
 	}
 	sc := t.Context
-	what := fmt.Sprintf("%s · started %s", hostcore.ModelLabel(t.Provider, t.Model), t.StartedAt.Local().Format("2006-01-02 15:04:05"))
+	what := fmt.Sprintf("%s · started %s", models.ModelLabel(t.Provider, t.Model), t.StartedAt.Local().Format("2006-01-02 15:04:05"))
 	if !t.FinishedAt.IsZero() {
 		what += fmt.Sprintf(" · took %.1f s", t.FinishedAt.Sub(t.StartedAt).Seconds())
 	}
@@ -160,6 +152,11 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 			add(fmt.Sprintf("%s (%s of %s)", o.Name, o.Tool, o.Server), fyne.TextStyle{})
 		}
 	}
+	for _, m := range t.Messages {
+		for _, h := range m.HeldBack {
+			add("Held back from the model, in the result of "+m.ToolName+" (its audience is the user only): "+h, fyne.TextStyle{})
+		}
+	}
 	return box
 }
 
@@ -183,9 +180,9 @@ func (ti *turnInspector) requestsTab() fyne.CanvasObject {
 	for _, m := range ti.t.Messages {
 		head := string(m.Role)
 		switch {
-		case m.Role == hostcore.RoleTool && m.IsError:
+		case m.Role == chat.RoleTool && m.IsError:
 			head = "tool " + m.ToolName + " (error)"
-		case m.Role == hostcore.RoleTool:
+		case m.Role == chat.RoleTool:
 			head = "tool " + m.ToolName
 		}
 		if m.Decision != nil {
@@ -197,6 +194,11 @@ func (ti *turnInspector) requestsTab() fyne.CanvasObject {
 		}
 		for _, call := range m.ToolCalls {
 			box.Add(monospace("→ "+call.Name+" "+call.Arguments, panelColumns+24))
+		}
+		for _, h := range m.HeldBack {
+			l := widget.NewLabel("Held back from the model (audience user only, shown to the person): " + h)
+			l.Wrapping, l.Importance = fyne.TextWrapWord, widget.WarningImportance
+			box.Add(l)
 		}
 	}
 	return box
@@ -240,9 +242,9 @@ func (ti *turnInspector) replay() {
 	ti.out.SetText("Asking " + pc.Label() + "…")
 	ti.run.Disable()
 	ctx, gen := ti.job.start(ti.c.sh.ctx)
-	chat, conv, seq := ti.c.sh.opts.Chat, ti.t.ConversationID, ti.t.Seq
+	ch, conv, seq := ti.c.sh.opts.Chat, ti.t.ConversationID, ti.t.Seq
 	go func() {
-		reply, err := chat.Replay(ctx, conv, seq, m, func(s string) {
+		reply, err := ch.Replay(ctx, conv, seq, m, func(s string) {
 			deliver(func() {
 				if ti.job.current(gen) {
 					ti.text.WriteString(s)
@@ -263,7 +265,7 @@ func (ti *turnInspector) replay() {
 
 // replayText is what a replay got: the answer, the tools the model would
 // call, and the usage, or the error.
-func replayText(pc hostcore.ProviderConfig, reply hostcore.ModelReply, err error) string {
+func replayText(pc models.Provider, reply chat.ModelReply, err error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s answered:\n\n%s", pc.Label(), reply.Text)
 	for _, call := range reply.ToolCalls {

@@ -171,6 +171,15 @@ func (m *memoCounter) len() int {
 	return len(m.slots)
 }
 
+// Tokens is what it costs as sent, exactly as Rank counts an item it
+// packs (the decision's Tokens) when no model is chosen yet: the tokens of
+// its section's Markdown plus each image's EitherVision estimate, counted
+// with counter (nil: DefaultTokenCounter). It lets a holder of a body it
+// just read say what the body costs before anything is ranked.
+func Tokens(it *Item, counter TokenCounter) int {
+	return itemTokens(it, meterOf(&RankOptions{Tokens: counter}))
+}
+
 // itemTokens is what an item costs as sent: the tokens of its section's
 // Markdown plus each image's estimate under m's Vision. With a memoCounter
 // the memo is keyed by a hash of everything that Markdown is rendered from,

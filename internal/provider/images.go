@@ -7,8 +7,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/openai/openai-go/v3"
 
-	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 // The context's images go as image blocks at the head of the first
@@ -22,13 +21,13 @@ const imagesIntro = "The images of the attached context follow, each after the u
 	"(its section of the system prompt says so too)."
 
 // imageLabel is the line before an image.
-func imageLabel(im hostcore.ContextImage) string {
-	return fmt.Sprintf("Image %s (%s, %d×%d)", pack.OneLine(im.URI), im.MIMEType, im.Width, im.Height)
+func imageLabel(im chat.ContextImage) string {
+	return fmt.Sprintf("Image %s (%s, %d×%d)", chat.OneLine(im.URI), im.MIMEType, im.Width, im.Height)
 }
 
 // openAIImageParts are the images as Chat Completions content parts:
 // image_url parts holding a data: URL, at the provider's detail.
-func openAIImageParts(images []hostcore.ContextImage, detail string) []openai.ChatCompletionContentPartUnionParam {
+func openAIImageParts(images []chat.ContextImage, detail string) []openai.ChatCompletionContentPartUnionParam {
 	if len(images) == 0 {
 		return nil
 	}
@@ -46,7 +45,7 @@ func openAIImageParts(images []hostcore.ContextImage, detail string) []openai.Ch
 
 // anthropicImageBlocks are the images as Messages content blocks: image
 // blocks with a base64 source.
-func anthropicImageBlocks(images []hostcore.ContextImage) []anthropic.ContentBlockParamUnion {
+func anthropicImageBlocks(images []chat.ContextImage) []anthropic.ContentBlockParamUnion {
 	if len(images) == 0 {
 		return nil
 	}
@@ -59,9 +58,9 @@ func anthropicImageBlocks(images []hostcore.ContextImage) []anthropic.ContentBlo
 }
 
 // firstUser is the index of the first message of the person's, or -1.
-func firstUser(msgs []hostcore.Message) int {
+func firstUser(msgs []chat.Message) int {
 	for i, m := range msgs {
-		if m.Role == hostcore.RoleUser {
+		if m.Role == chat.RoleUser {
 			return i
 		}
 	}

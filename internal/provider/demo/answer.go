@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 // maxSearches is how many calls of a fetch tool the demo model makes in a
@@ -21,25 +21,25 @@ const signature = "I am the demo model, offline and scripted: I quote the attach
 // reply is what the demo model decided to say, or to call.
 type reply struct {
 	text string
-	call *hostcore.ToolCall
+	call *chat.ToolCall
 }
 
 // turn is the request as the demo model reads it: the question (the last
 // message of the person's), the attached sections, and what happened in
 // this turn after the question (its own tool calls and their results).
 type turn struct {
-	req      hostcore.ModelRequest
+	req      chat.ModelRequest
 	question []term
 	sections []passage
-	calls    []hostcore.ToolCall // its own calls since the question
-	results  []hostcore.Message  // their results
+	calls    []chat.ToolCall // its own calls since the question
+	results  []chat.Message  // their results
 }
 
-func readTurn(req hostcore.ModelRequest) turn {
+func readTurn(req chat.ModelRequest) turn {
 	t := turn{req: req, sections: sections(req.System)}
 	u := -1
 	for i, m := range req.Messages {
-		if m.Role == hostcore.RoleUser {
+		if m.Role == chat.RoleUser {
 			u = i
 		}
 	}
@@ -49,7 +49,7 @@ func readTurn(req hostcore.ModelRequest) turn {
 	t.question = query(req.Messages[u].Text)
 	for _, m := range req.Messages[u+1:] {
 		t.calls = append(t.calls, m.ToolCalls...)
-		if m.Role == hostcore.RoleTool {
+		if m.Role == chat.RoleTool {
 			t.results = append(t.results, m)
 		}
 	}
@@ -57,7 +57,7 @@ func readTurn(req hostcore.ModelRequest) turn {
 }
 
 // respond decides the reply.
-func respond(req hostcore.ModelRequest) reply {
+func respond(req chat.ModelRequest) reply {
 	t := readTurn(req)
 	if len(t.results) > 0 {
 		return t.fromTool()
@@ -107,7 +107,7 @@ func (t turn) fromTool() reply {
 }
 
 // callOf is the demo model's own call of id in this turn.
-func (t turn) callOf(id string) *hostcore.ToolCall {
+func (t turn) callOf(id string) *chat.ToolCall {
 	for i := range t.calls {
 		if t.calls[i].ID == id {
 			return &t.calls[i]
@@ -119,7 +119,7 @@ func (t turn) callOf(id string) *hostcore.ToolCall {
 // search returns the next call of a fetch tool the request offers, with a
 // word of the question not yet searched for (those the attached context
 // lacks first, the longest first), or nil when there is none to make.
-func (t turn) search(matched []term) *hostcore.ToolCall {
+func (t turn) search(matched []term) *chat.ToolCall {
 	if t.req.NoToolCalls || len(t.calls) >= maxSearches {
 		return nil
 	}
@@ -139,7 +139,7 @@ func (t turn) search(matched []term) *hostcore.ToolCall {
 		return nil
 	}
 	args, _ := json.Marshal(map[string]string{prop: next.searchWord()})
-	return &hostcore.ToolCall{ID: "demo_call_" + strconv.Itoa(len(t.calls)+1), Name: tool, Arguments: string(args)}
+	return &chat.ToolCall{ID: "demo_call_" + strconv.Itoa(len(t.calls)+1), Name: tool, Arguments: string(args)}
 }
 
 // candidates orders the question's terms for searching: those the
@@ -197,7 +197,7 @@ var queryProps = []string{"query", "q", "search", "text", "keywords", "keyword",
 // description) and needs nothing but a string of what to look for, and
 // that property's name; "" when none does. A tool whose name says it
 // writes is never picked; the consent gate decides on the call anyway.
-func fetchTool(tools []hostcore.ToolSpec) (name, prop string) {
+func fetchTool(tools []chat.ToolSpec) (name, prop string) {
 	bestScore := 0
 	for _, tl := range tools {
 		n := strings.ToLower(tl.Name)

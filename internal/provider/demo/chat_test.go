@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/internal/testbin"
@@ -18,7 +20,7 @@ func TestMain(m *testing.M) { testbin.Main(m) }
 // chatOver is the model loop over a real state store, with the threengram
 // reference server over stdio (seeded with the demo corpus) and one of its
 // memories attached to a conversation.
-func chatOver(t *testing.T, id string) (*hostcore.Chat, *hostcore.Host, int64) {
+func chatOver(t *testing.T, id string) (*chat.Chat, *hostcore.Host, int64) {
 	t.Helper()
 	dir := t.TempDir()
 	cfg, err := hostcore.LoadConfig(filepath.Join(dir, "config.json"))
@@ -34,7 +36,7 @@ func chatOver(t *testing.T, id string) (*hostcore.Chat, *hostcore.Host, int64) {
 		Command: testbin.Build(t, "cmd/threengram"), Args: []string{"--db", "demo.db", "--seed", "--stdio"},
 		Accounts: []hostcore.Account{{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}}}}
 	h := hostcore.NewHost(cfg, &hostcore.HostOptions{Builtin: []hostcore.ServerConfig{demo},
-		BuiltinProviders: []hostcore.ProviderConfig{hostcore.DemoProvider()}})
+		BuiltinProviders: []models.Provider{models.DemoProvider()}})
 	t.Cleanup(func() { h.Close() })
 	cv := hostcore.NewConversations(h, st)
 	ctx := context.Background()
@@ -49,7 +51,7 @@ func chatOver(t *testing.T, id string) (*hostcore.Chat, *hostcore.Host, int64) {
 	if _, err := cv.AttachID(ctx, conv.ID, c, id); err != nil {
 		t.Fatal(err)
 	}
-	return hostcore.NewChat(cv, st, nil), h, conv.ID
+	return chat.New(cv, st, nil), h, conv.ID
 }
 
 // The demo model as a provider in the real model loop: it is the
@@ -62,7 +64,7 @@ func chatOver(t *testing.T, id string) (*hostcore.Chat, *hostcore.Host, int64) {
 func TestDemoModelInTheModelLoop(t *testing.T) {
 	ch, h, conv := chatOver(t, "m9caykqgjw")
 	pc, err := h.FindProvider("")
-	if err != nil || pc.Kind != hostcore.ProviderDemo || pc.Label() != hostcore.DemoModelName {
+	if err != nil || pc.Kind != models.Demo || pc.Label() != models.DemoModelName {
 		t.Fatalf("the first provider of an empty config = %+v, %v; want the demo model", pc, err)
 	}
 	m, err := provider.New(pc, nil)
@@ -72,15 +74,15 @@ func TestDemoModelInTheModelLoop(t *testing.T) {
 	var mu sync.Mutex
 	var asked []hostcore.ToolRequest
 	var streamed strings.Builder
-	opts := hostcore.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Tools: hostcore.ToolsAsk,
+	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Tools: hostcore.ToolsAsk,
 		Approve: func(_ context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			asked = append(asked, req)
 			return hostcore.ApproveOnce, nil
 		},
-		OnEvent: func(e hostcore.Event) {
-			if e.Kind == hostcore.EventText {
+		OnEvent: func(e chat.Event) {
+			if e.Kind == chat.EventText {
 				streamed.WriteString(e.Text)
 			}
 		}}
@@ -96,10 +98,10 @@ func TestDemoModelInTheModelLoop(t *testing.T) {
 	if streamed.String() != answer {
 		t.Errorf("streamed %q; want the answer", streamed.String())
 	}
-	if r := turn.Requests[0]; !r.Usage.Reported || r.Usage.InputTokens != int64(r.Counted.Total) || r.Model != hostcore.DemoModelName {
-		t.Errorf("request = %+v; want the usage reported equal to the host's count, by %s", r, hostcore.DemoModelName)
+	if r := turn.Requests[0]; !r.Usage.Reported || r.Usage.InputTokens != int64(r.Counted.Total) || r.Model != models.DemoModelName {
+		t.Errorf("request = %+v; want the usage reported equal to the host's count, by %s", r, models.DemoModelName)
 	}
-	if turn.Provider != hostcore.DemoProviderName || turn.Model != hostcore.DemoModelName {
+	if turn.Provider != models.DemoProviderName || turn.Model != models.DemoModelName {
 		t.Errorf("turn of %s (%s)", turn.Provider, turn.Model)
 	}
 
@@ -110,9 +112,9 @@ func TestDemoModelInTheModelLoop(t *testing.T) {
 	if len(asked) != 1 || asked[0].Tool.Name != "search" || asked[0].Server != hostcore.DemoServerName {
 		t.Fatalf("asked about %+v; want the search of the demo server, once", asked)
 	}
-	var result hostcore.Message
+	var result chat.Message
 	for _, msg := range turn.Messages {
-		if msg.Role == hostcore.RoleTool {
+		if msg.Role == chat.RoleTool {
 			result = msg
 		}
 	}

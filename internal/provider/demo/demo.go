@@ -1,7 +1,7 @@
 // Package demo is the built-in demo model: a provider of its own kind
-// (hostcore.ProviderDemo), offline and scripted, so that a conversation
+// (models.Demo), offline and scripted, so that a conversation
 // works on a machine with no model and no key. It is a real model as the
-// host sees one (it implements hostcore.Model, and reads nothing but the
+// host sees one (it implements chat.Model, and reads nothing but the
 // request): it answers from the attached context by quoting the attached
 // section that best matches the question (Okapi BM25 over its words, see
 // retrieve.go); when none holds most of the question's words, it calls a
@@ -20,8 +20,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // DefaultPace is the time between two pieces of a streamed answer, so
@@ -36,19 +37,19 @@ type Options struct {
 	// Pace is the time between two pieces of the stream; 0 means
 	// DefaultPace, a negative value none.
 	Pace time.Duration
-	// Tokens counts the usage; nil means pack.DefaultTokenCounter().
-	Tokens pack.TokenCounter
+	// Tokens counts the usage; nil means chat.DefaultTokenCounter().
+	Tokens chat.TokenCounter
 }
 
 // Model is the demo model. It is safe for concurrent use: it keeps no
 // state between requests.
 type Model struct {
-	pc   hostcore.ProviderConfig
+	pc   models.Provider
 	opts Options
 }
 
 // New returns the demo model of a provider entry of kind demo.
-func New(pc hostcore.ProviderConfig, opts *Options) *Model {
+func New(pc models.Provider, opts *Options) *Model {
 	m := &Model{pc: pc}
 	if opts != nil {
 		m.opts = *opts
@@ -57,17 +58,17 @@ func New(pc hostcore.ProviderConfig, opts *Options) *Model {
 		m.opts.Pace = DefaultPace
 	}
 	if m.opts.Tokens == nil {
-		m.opts.Tokens = pack.DefaultTokenCounter()
+		m.opts.Tokens = chat.DefaultTokenCounter()
 	}
 	return m
 }
 
-// Complete implements hostcore.Model.
-func (m *Model) Complete(ctx context.Context, req hostcore.ModelRequest, onText func(string)) (hostcore.ModelReply, error) {
+// Complete implements chat.Model.
+func (m *Model) Complete(ctx context.Context, req chat.ModelRequest, onText func(string)) (chat.ModelReply, error) {
 	r := respond(req)
-	out := hostcore.ModelReply{Model: hostcore.DemoModelName, StopReason: "end_turn"}
+	out := chat.ModelReply{Model: models.DemoModelName, StopReason: "end_turn"}
 	if r.call != nil {
-		out.ToolCalls, out.StopReason = []hostcore.ToolCall{*r.call}, "tool_use"
+		out.ToolCalls, out.StopReason = []chat.ToolCall{*r.call}, "tool_use"
 	}
 	text, err := m.stream(ctx, r.text, onText)
 	out.Text = text
@@ -109,9 +110,9 @@ func (m *Model) stream(ctx context.Context, text string, onText func(string)) (s
 // stopped is the error of a stream whose ctx ended.
 func stopped(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return hostcore.NewModelError(hostcore.KindTimeout, 0, ctx.Err(), "the demo model did not finish in time")
+		return chat.NewModelError(fault.KindTimeout, 0, ctx.Err(), "the demo model did not finish in time")
 	}
-	return hostcore.NewModelError(hostcore.KindCanceled, 0, ctx.Err(), "stopped")
+	return chat.NewModelError(fault.KindCanceled, 0, ctx.Err(), "stopped")
 }
 
 // pieces splits text into pieces of a few words, each with the spaces
@@ -138,7 +139,7 @@ func pieces(text string) []string {
 // the host's tokenizer: the system prompt, the messages, the tool listing
 // (as the host counts it) and the images (by their estimate) in; the text
 // and the calls out.
-func (m *Model) usage(req hostcore.ModelRequest, reply hostcore.ModelReply) hostcore.Usage {
+func (m *Model) usage(req chat.ModelRequest, reply chat.ModelReply) chat.Usage {
 	c := m.opts.Tokens
 	in := c.Count(req.System)
 	for _, msg := range req.Messages {
@@ -159,5 +160,5 @@ func (m *Model) usage(req hostcore.ModelRequest, reply hostcore.ModelReply) host
 	for _, tc := range reply.ToolCalls {
 		out += c.Count(tc.Name) + c.Count(tc.Arguments)
 	}
-	return hostcore.Usage{InputTokens: int64(in), OutputTokens: int64(out), Reported: true}
+	return chat.Usage{InputTokens: int64(in), OutputTokens: int64(out), Reported: true}
 }

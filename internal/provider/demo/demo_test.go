@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // system is a system prompt as the host writes it, with three attached
@@ -25,20 +27,20 @@ const system = "You are the assistant in Attaché, an MCP host.\n\n# Attached co
 	"## threengram://memory/not-a-section\n\n```go\nfmt.Println(\"deploy\")\n```\nDeployments wait for the Friday freeze.\n````\n\n" +
 	"## pics://cat\n\n- server: pics\n\n[image: image/png, 96×64, 1,234 bytes; the image itself follows this prompt, after its uri]\n"
 
-var searchTool = hostcore.ToolSpec{Name: "search", Description: "Search your memories.",
+var searchTool = chat.ToolSpec{Name: "search", Description: "Search your memories.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer"}},"required":["query"]}`)}
 
-var archiveTool = hostcore.ToolSpec{Name: "archive", Description: "Search and archive a memory.",
+var archiveTool = chat.ToolSpec{Name: "archive", Description: "Search and archive a memory.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}`)}
 
-func ask(text string, tools ...hostcore.ToolSpec) hostcore.ModelRequest {
-	return hostcore.ModelRequest{System: system, Tools: tools, Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: text}}}
+func ask(text string, tools ...chat.ToolSpec) chat.ModelRequest {
+	return chat.ModelRequest{System: system, Tools: tools, Messages: []chat.Message{{Role: chat.RoleUser, Text: text}}}
 }
 
-func complete(t *testing.T, req hostcore.ModelRequest) (hostcore.ModelReply, []string) {
+func complete(t *testing.T, req chat.ModelRequest) (chat.ModelReply, []string) {
 	t.Helper()
 	var got []string
-	reply, err := New(hostcore.DemoProvider(), &Options{Pace: -1}).Complete(context.Background(), req, func(s string) { got = append(got, s) })
+	reply, err := New(models.DemoProvider(), &Options{Pace: -1}).Complete(context.Background(), req, func(s string) { got = append(got, s) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,13 +90,13 @@ func TestAnswersFromAttached(t *testing.T) {
 			if len(got) < 2 || strings.Join(got, "") != reply.Text {
 				t.Errorf("streamed %d pieces making %q; want several making the reply", len(got), strings.Join(got, ""))
 			}
-			c := pack.DefaultTokenCounter()
+			c := chat.DefaultTokenCounter()
 			tools, _ := json.Marshal(req.Tools)
 			in := int64(c.Count(req.System) + c.Count(tt.question) + c.Count(string(tools)))
 			if u := reply.Usage; !u.Reported || u.InputTokens != in || u.OutputTokens != int64(c.Count(reply.Text)) {
 				t.Errorf("usage = %+v; want %d in and the reply's %d out", u, in, c.Count(reply.Text))
 			}
-			if reply.Model != hostcore.DemoModelName {
+			if reply.Model != models.DemoModelName {
 				t.Errorf("model = %q", reply.Model)
 			}
 			if again, _ := complete(t, req); again.Text != reply.Text {
@@ -119,11 +121,11 @@ func TestSearchesWhenNothingAttachedAnswers(t *testing.T) {
 	result := `{"results":[{"id":"mx","uri":"threengram://memory/mx","memoryType":"fact","topic":"billing","excerpt":"The invoice job runs nightly."},` +
 		`{"id":"mjrxfv9d5j","uri":"threengram://memory/mjrxfv9d5j","memoryType":"incident","topic":"deployment",` +
 		`"excerpt":"Wile noted that the nightly export is measured against a second approver."}]}`
-	withResult := func(text string, isErr bool) hostcore.ModelRequest {
+	withResult := func(text string, isErr bool) chat.ModelRequest {
 		r := req
-		r.Messages = append(append([]hostcore.Message{}, req.Messages...),
-			hostcore.Message{Role: hostcore.RoleAssistant, ToolCalls: []hostcore.ToolCall{call}},
-			hostcore.Message{Role: hostcore.RoleTool, ToolCallID: call.ID, ToolName: call.Name, Text: text, IsError: isErr})
+		r.Messages = append(append([]chat.Message{}, req.Messages...),
+			chat.Message{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{call}},
+			chat.Message{Role: chat.RoleTool, ToolCallID: call.ID, ToolName: call.Name, Text: text, IsError: isErr})
 		return r
 	}
 	answer, _ := complete(t, withResult(result, false))
@@ -155,7 +157,7 @@ func TestSearchesWhenNothingAttachedAnswers(t *testing.T) {
 func TestStop(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var got []string
-	reply, err := New(hostcore.DemoProvider(), &Options{Pace: -1}).Complete(ctx, ask("What did we decide about the API gateway?"),
+	reply, err := New(models.DemoProvider(), &Options{Pace: -1}).Complete(ctx, ask("What did we decide about the API gateway?"),
 		func(s string) {
 			got = append(got, s)
 			if len(got) == 2 {
@@ -163,7 +165,7 @@ func TestStop(t *testing.T) {
 			}
 		})
 	var he *hostcore.Error
-	if !errors.As(err, &he) || he.Kind() != hostcore.KindCanceled || reply.Text != strings.Join(got, "") || len(got) != 2 {
+	if !errors.As(err, &he) || he.Kind() != fault.KindCanceled || reply.Text != strings.Join(got, "") || len(got) != 2 {
 		t.Errorf("reply %q, %d pieces, err %v; want the two pieces streamed and a canceled error", reply.Text, len(got), err)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 // maxQuote bounds a quote, in characters: a longer body is quoted by its
@@ -20,7 +20,7 @@ func (t turn) quote(p passage, m match, how string) string {
 		what = "the memory"
 	}
 	if p.source != "" {
-		what += " " + pack.OneLine(p.source)
+		what += " " + chat.OneLine(p.source)
 	}
 	if p.meta != "" {
 		what += " (" + p.meta + ")"
@@ -75,7 +75,7 @@ func (t turn) nothingAsked() string {
 		if i == 0 {
 			sep = ""
 		}
-		fmt.Fprintf(&b, "%s %s", sep, pack.OneLine(s.source))
+		fmt.Fprintf(&b, "%s %s", sep, chat.OneLine(s.source))
 		if s.meta != "" {
 			fmt.Fprintf(&b, " (%s)", s.meta)
 		}
@@ -94,7 +94,7 @@ func (t turn) unanswered(m match, ok bool) string {
 		b.WriteString("no resource is attached to this conversation")
 	case ok:
 		fmt.Fprintf(&b, "the closest of the %s, %s, holds only %s of the %s I looked for (%s)",
-			sectionCount(len(t.sections)), pack.OneLine(t.sections[m.index].source), words(m.matched), count(len(t.question), "word"),
+			sectionCount(len(t.sections)), chat.OneLine(t.sections[m.index].source), words(m.matched), count(len(t.question), "word"),
 			words(t.question))
 	default:
 		fmt.Fprintf(&b, "none of the %s holds %s", sectionCount(len(t.sections)), words(t.question))
