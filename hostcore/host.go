@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -29,6 +30,10 @@ type HostOptions struct {
 	ProtocolVersion string
 	// Builtin servers are offered beside the configured ones (the demo).
 	Builtin []ServerConfig
+	// BuiltinProviders are model providers offered after the configured
+	// ones (DemoProvider); a configured provider of the same name hides
+	// one.
+	BuiltinProviders []models.Provider
 	// PromptInput asks the person for a VS Code input's value. Values are
 	// kept in memory for the Host's life and never written anywhere. Nil
 	// makes a server that needs one fail to start with a clear error.

@@ -10,7 +10,8 @@
 # browser could be opened, signed in as the tenant, signed out; the script plays the browser, on threengram's login page), and the
 # conversation's window against the scripted model provider (a streamed
 # answer with its usage, a tool approval prompt, a tool result, the turn's
-# inspector, the provider editor), the comparison lab's Compare window
+# inspector, the provider editor, a turn's inspector with the PNG it sent as
+# an image), the demo model's answer in a first launch's demo conversation, the comparison lab's Compare window
 # after a replay of the bundled replay against the demo (its table and
 # charts), asking before a recorded archive, and after it was denied, the tester's console (a read in the JSON-RPC history,
 # server-everything's stderr), a server whose script is missing, and the
@@ -28,7 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr console-resend subscriptions missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers chat-demo chat-image compare compare-approval compare-denied console console-stderr console-resend subscriptions missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -86,7 +87,7 @@ shoot() {
 	# the conversation scenes shoot the conversation's window
 	local title='^Attach'
 	case $name in
-	chat-inspect) title='^Turn ' ;;
+	chat-inspect | chat-image) title='^Turn ' ;;
 	chat-providers) title='^Model providers' ;;
 	chat-*) title='^Conversation' ;;
 	compare*) title='^Compare' ;;

@@ -53,6 +53,11 @@ type Options struct {
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys
+	// FirstConversation, if set, makes the conversation a first launch
+	// opens on (the app's demo conversation), instead of an empty one. It
+	// is called off the main goroutine; a conversation it returns with an
+	// error is kept, and the error shown.
+	FirstConversation func(ctx context.Context) (hostcore.Conversation, error)
 	// OpenURL opens a sign-in page in the person's browser, and says
 	// whether it could; it is called off the main goroutine. Nil opens
 	// none: the sign-in rows say so and show the address to copy.

@@ -109,14 +109,16 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	return container.NewBorder(top, bottom, nil, nil, c.scroll)
 }
 
-// showProviders fills the provider picker from the config. One provider
-// needs no picker (a disabled one reads as greyed out); with none, the
-// window says how to add one, and Send is off.
+// showProviders fills the provider picker from the host's providers (the
+// config's, then the built-in demo model), each by its label ("local
+// (llama3.2)", "demo model (offline, scripted)"). One provider needs no
+// picker (a disabled one reads as greyed out); with none, the window says
+// how to add one, and Send is off.
 func (c *chatView) showProviders() {
-	ps := c.sh.host.Config().ProviderList()
+	ps := c.sh.host.Providers()
 	names := make([]string, len(ps))
 	for i, pc := range ps {
-		names[i] = pc.Name
+		names[i] = pc.Label()
 	}
 	picked := c.providers.Selected
 	c.providers.SetOptions(names)
@@ -135,7 +137,7 @@ func (c *chatView) showProviders() {
 		c.say(theme.WarningIcon(), `No model provider is configured. Add one with Providers… above, or in the config file, for example: "providers": [{"name": "local", "kind": "openai", "baseURL": "http://127.0.0.1:11434/v1", "model": "llama3.2", "apiKeyEnv": "OPENAI_API_KEY"}] (kind is openai or anthropic; the key comes from the environment variable or the keyring, never the file).`)
 		c.send.Disable()
 	case 1:
-		shown = widget.NewLabelWithStyle(ps[0].Name+" ("+ps[0].Model+")", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		shown = widget.NewLabelWithStyle(ps[0].Label(), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
 	if len(ps) > 0 && !c.turn.running() {
 		c.send.Enable()
@@ -166,7 +168,13 @@ func (c *chatView) say(icon fyne.Resource, text string) *widget.Label {
 
 // model returns the picked provider's model.
 func (c *chatView) model() (chat.Model, models.Provider, error) {
-	pc, err := c.sh.host.Config().FindProvider(c.providers.Selected)
+	name := ""
+	if i := c.providers.SelectedIndex(); i >= 0 {
+		if ps := c.sh.host.Providers(); i < len(ps) {
+			name = ps[i].Name
+		}
+	}
+	pc, err := c.sh.host.FindProvider(name)
 	if err != nil {
 		return nil, pc, err
 	}
@@ -197,7 +205,7 @@ func (c *chatView) sendEntry() {
 	c.stop.Show()
 	ctx, gen := c.turn.start(c.sh.ctx)
 	ch, conv := c.sh.opts.Chat, c.conv
-	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.Model, Tools: hostcore.ToolsAsk,
+	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Tools: hostcore.ToolsAsk,
 		Approve: c.approve,
 		OnEvent: func(e chat.Event) {
 			deliver(func() {
@@ -288,7 +296,11 @@ func decisionWords(d *hostcore.ToolDecision) string {
 // usageLine is a request's token count: the host's own, and once it is
 // answered, the provider's.
 func usageLine(r chat.RequestRecord, answered bool) string {
-	s := fmt.Sprintf("Request %d: host counted %d tokens (tool listing %d)", r.Round, r.Counted.Total, r.Counted.Tools)
+	s := fmt.Sprintf("Request %d: host counted %d tokens (tool listing %d", r.Round, r.Counted.Total, r.Counted.Tools)
+	if r.Counted.Images > 0 {
+		s += fmt.Sprintf(", images %d", r.Counted.Images)
+	}
+	s += ")"
 	switch {
 	case !answered:
 		return s + "; waiting for the provider…"

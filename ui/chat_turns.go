@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -46,6 +47,9 @@ func (c *chatView) loadTurns() {
 		}
 		for _, t := range ts {
 			c.showTurn(t)
+		}
+		if len(ts) == 0 && err == nil && c.sh.conv.Title == hostcore.DemoConversationTitle && c.entry.Text == "" {
+			c.entry.SetText(hostcore.DemoQuestion) // the demo's first question, for Send to send at once
 		}
 		earlier := c.lines
 		c.lines = live
@@ -132,8 +136,12 @@ func turnSummary(t chat.Turn) string {
 		in, out = in+r.Usage.InputTokens, out+r.Usage.OutputTokens
 		reported = reported && r.Usage.Reported
 	}
-	s := fmt.Sprintf("Turn %d · %s · context %d of %d tokens, %d of %d attachments sent · %s: host counted %d tokens",
-		t.Seq, t.Status, t.Context.Used, t.Context.Budget, sent, len(t.Context.Items),
+	who := ""
+	if t.Provider != "" || t.Model != "" {
+		who = models.ModelLabel(t.Provider, t.Model) + " · "
+	}
+	s := fmt.Sprintf("Turn %d · %s · %scontext %d of %d tokens, %d of %d attachments sent · %s: host counted %d tokens",
+		t.Seq, t.Status, who, t.Context.Used, t.Context.Budget, sent, len(t.Context.Items),
 		quantityWord(len(t.Requests), "request", "requests"), counted)
 	if reported {
 		s += fmt.Sprintf(", provider reported %d in, %d out", in, out)

@@ -53,20 +53,52 @@ func (b *conversationBar) buildUI() fyne.CanvasObject {
 // conversation ready.
 func (b *conversationBar) load(want int) {
 	cv := b.sh.cv
-	run(b.sh.work, b.sh.ctx, func(ctx context.Context) ([]hostcore.Conversation, error) {
+	first := b.sh.opts.FirstConversation
+	type listed struct {
+		all  []hostcore.Conversation
+		pick int64
+	}
+	run(b.sh.work, b.sh.ctx, func(ctx context.Context) (listed, error) {
 		all, err := cv.List(ctx)
-		if err != nil || len(all) > 0 {
-			return all, err
+		if err != nil || len(all) > 0 && (first == nil || !b.untouched(ctx, all)) {
+			return listed{all, int64(want)}, err
 		}
-		c, err := cv.Create(ctx, firstTitle)
-		return []hostcore.Conversation{c}, err
-	}, func(all []hostcore.Conversation, err error) {
+		if first == nil {
+			c, err := cv.Create(ctx, firstTitle)
+			return listed{[]hostcore.Conversation{c}, c.ID}, err
+		}
+		c, err := first(ctx)
+		if c.ID != 0 {
+			all = append(all, c)
+		}
+		return listed{all, c.ID}, err
+	}, func(l listed, err error) {
 		if err != nil {
 			b.sh.fail(err)
-			return
 		}
-		b.show(all, int64(want))
+		if len(l.all) > 0 {
+			b.show(l.all, l.pick)
+		}
 	})
+}
+
+// untouched reports whether all is only the empty conversation an earlier
+// first launch made: then the first conversation is made as if none were
+// there (the demo's, beside it).
+func (b *conversationBar) untouched(ctx context.Context, all []hostcore.Conversation) bool {
+	if len(all) != 1 || all[0].Title != firstTitle {
+		return false
+	}
+	atts, err := b.sh.cv.Attachments(ctx, all[0].ID)
+	if err != nil || len(atts) > 0 {
+		return false
+	}
+	if ch := b.sh.opts.Chat; ch != nil {
+		if turns, err := ch.Turns(ctx, all[0].ID); err != nil || len(turns) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // show lists all and switches to the conversation with id want, else the

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+
 	"github.com/attache/attache/hostcore/form"
 
 	"fyne.io/fyne/v2"

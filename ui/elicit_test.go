@@ -3,8 +3,9 @@ package ui
 import (
 	"context"
 	"errors"
-	"github.com/attache/attache/hostcore/form"
 	"testing"
+
+	"github.com/attache/attache/hostcore/form"
 
 	"fyne.io/fyne/v2/test"
 	"github.com/google/go-cmp/cmp"

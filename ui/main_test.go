@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
@@ -56,6 +57,10 @@ type harness struct {
 	// afterFirstFrame is Options.AfterFirstFrame (nil: the work starts in
 	// New); set it before open.
 	afterFirstFrame func(start func())
+	// demo makes the host offer the demo model and the window open a
+	// first launch on the demo conversation, as the app does; set it
+	// before open.
+	demo bool
 }
 
 // demoServer is the reference server as the built-in demo: two accounts on
@@ -119,12 +124,14 @@ func (h *harness) open() {
 	}
 	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock, OAuth: h.oauth,
 		Builtin: append([]hostcore.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
-			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...)})
+			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...), BuiltinProviders: h.builtinProviders()})
 	h.st, h.cv = st, hostcore.NewConversations(h.host, st)
-	h.do(func() {
-		h.app = New(h.fa, h.cv, &Options{Icons: &icon.Fetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
-			AfterFirstFrame: h.afterFirstFrame, OpenURL: h.openURL})
-	})
+	opts := &Options{Icons: &icon.Fetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
+		AfterFirstFrame: h.afterFirstFrame, OpenURL: h.openURL}
+	if h.demo {
+		opts.FirstConversation = h.cv.CreateDemoConversation
+	}
+	h.do(func() { h.app = New(h.fa, h.cv, opts) })
 	host, app := h.host, h.app
 	t.Cleanup(func() {
 		h.do(app.Close)
@@ -133,6 +140,15 @@ func (h *harness) open() {
 		cache.Close()
 	})
 	h.settle()
+}
+
+// builtinProviders are the host's built-in providers: the demo model when
+// h.demo is set.
+func (h *harness) builtinProviders() []models.Provider {
+	if h.demo {
+		return []models.Provider{models.DemoProvider()}
+	}
+	return nil
 }
 
 // settle waits until the window shows the outcome of everything it started.

@@ -78,7 +78,7 @@ func (e *providerEditor) list() {
 		return
 	}
 	e.rows.RemoveAll()
-	ps := e.sh.host.Config().ProviderList()
+	ps := e.sh.host.Providers()
 	if len(ps) == 0 {
 		e.rows.Add(widget.NewLabel("No provider yet. Add one: OpenAI or any server that speaks its Chat Completions API " +
 			"(Ollama, llama.cpp, vLLM, LM Studio) by its base URL, or Anthropic."))
@@ -87,6 +87,11 @@ func (e *providerEditor) list() {
 		name := widget.NewLabelWithStyle(pc.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		what := widget.NewLabel(e.describe(pc))
 		what.Wrapping = fyne.TextWrapWord
+		if e.sh.host.IsBuiltinProvider(pc.Name) {
+			// offered by the app, not the config: nothing to edit or remove
+			e.rows.Add(container.NewBorder(nil, nil, name, widget.NewLabel("built in"), what))
+			continue
+		}
 		edit := widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { e.edit(&pc) })
 		remove := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { e.confirmRemove(pc.Name) })
 		e.rows.Add(container.NewBorder(nil, nil, name, container.NewHBox(edit, remove), what))
@@ -97,6 +102,10 @@ func (e *providerEditor) list() {
 // describe is a provider's row: its kind, model, base URL and where its
 // key comes from.
 func (e *providerEditor) describe(pc models.Provider) string {
+	if pc.Kind == models.Demo {
+		return pc.Kind + " · " + models.DemoModelName + " · runs in the app, reaches no network · key: none needed. " +
+			"It quotes the attached context that best matches a question, and searches with a tool when nothing attached does."
+	}
 	base := "the vendor's API"
 	if pc.BaseURL != "" {
 		base = redact.URL(pc.BaseURL)

@@ -161,3 +161,7 @@ func (a *App) signInKey(server, account string) (signInKey, error) {
 	}
 	return key, nil
 }
+
+// AttachChosen attaches what the picker's tab in front has chosen, as
+// Ctrl+Enter does.
+func (a *App) AttachChosen() { a.picker.attachCurrent() }

@@ -101,7 +101,7 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 		box.Add(l)
 	}
 	sc := t.Context
-	what := fmt.Sprintf("%s (%s) · started %s", t.Provider, t.Model, t.StartedAt.Local().Format("2006-01-02 15:04:05"))
+	what := fmt.Sprintf("%s · started %s", models.ModelLabel(t.Provider, t.Model), t.StartedAt.Local().Format("2006-01-02 15:04:05"))
 	if !t.FinishedAt.IsZero() {
 		what += fmt.Sprintf(" · took %.1f s", t.FinishedAt.Sub(t.StartedAt).Seconds())
 	}
@@ -134,6 +134,9 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 			line += " — " + it.Reason
 		}
 		add(line, fyne.TextStyle{})
+	}
+	if images := imagesSent(sc); images != nil {
+		box.Add(images)
 	}
 	if len(sc.Supersessions) > 0 {
 		add("Supersession notes sent", fyne.TextStyle{Bold: true})
@@ -222,7 +225,7 @@ func (ti *turnInspector) replayTab() fyne.CanvasObject {
 	ti.out.Wrapping = fyne.TextWrapWord
 	ti.run = widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), ti.replay)
 	ti.run.Importance = widget.HighImportance
-	if ti.c.sh.opts.Chat == nil || ti.c.sh.opts.Models == nil || len(ti.c.sh.host.Config().ProviderList()) == 0 {
+	if ti.c.sh.opts.Chat == nil || ti.c.sh.opts.Models == nil || len(ti.c.sh.host.Providers()) == 0 {
 		ti.run.Disable()
 	}
 	return container.NewBorder(container.NewVBox(note, container.NewHBox(ti.run)), nil, nil, nil, container.NewVScroll(ti.out))
@@ -236,7 +239,7 @@ func (ti *turnInspector) replay() {
 		return
 	}
 	ti.text.Reset()
-	ti.out.SetText("Asking " + pc.Name + " (" + pc.Model + ")…")
+	ti.out.SetText("Asking " + pc.Label() + "…")
 	ti.run.Disable()
 	ctx, gen := ti.job.start(ti.c.sh.ctx)
 	ch, conv, seq := ti.c.sh.opts.Chat, ti.t.ConversationID, ti.t.Seq
@@ -264,7 +267,7 @@ func (ti *turnInspector) replay() {
 // call, and the usage, or the error.
 func replayText(pc models.Provider, reply chat.ModelReply, err error) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s) answered:\n\n%s", pc.Name, pc.Model, reply.Text)
+	fmt.Fprintf(&b, "%s answered:\n\n%s", pc.Label(), reply.Text)
 	for _, call := range reply.ToolCalls {
 		fmt.Fprintf(&b, "\n\nIt would call %s with %s (not run in a replay).", call.Name, call.Arguments)
 	}

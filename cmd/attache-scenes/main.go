@@ -47,6 +47,9 @@ func options() *desktop.Options {
 			return nil
 		},
 		Script: func(r *desktop.Run) int { return runScenario(r, scenario, screenshot) },
+		// Only the demo's scenes start, as a first launch does, on the
+		// demo conversation; the others script their own.
+		EmptyFirstConversation: func() bool { return !demoScenes[scenario] },
 		// A script plays the browser itself, so pages open nowhere; but
 		// the scene of a machine without a browser looks for one on a PATH
 		// that has none.

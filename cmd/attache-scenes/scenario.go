@@ -75,6 +75,8 @@ var scenarios = map[string]func(s *script) error{
 	"chat-tool-result":   chatToolResult,
 	"chat-inspect":       chatInspect,
 	"chat-providers":     chatProviders,
+	"chat-demo":          chatDemo,
+	"chat-image":         chatImage,
 }
 
 // scenarioNames lists the scenarios, for error messages.

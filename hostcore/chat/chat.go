@@ -170,7 +170,8 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 	if err != nil {
 		return Turn{}, err
 	}
-	sc := sentContext(reads, earlier, &pack.RankOptions{Budget: opts.Budget, Tokens: ch.opts.Tokens})
+	vision := visionOf(opts.Model)
+	sc := sentContext(reads, earlier, &pack.RankOptions{Budget: opts.Budget, Tokens: ch.opts.Tokens, Vision: &vision})
 	r := &turnRun{ch: ch, opts: opts, tools: map[string]OfferedTool{}}
 	if r.scope, err = ch.cv.Host().Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerChat, Policy: opts.Tools,
 		Ask: opts.Approve, ConversationID: conv}); err != nil {
@@ -248,7 +249,8 @@ func (r *turnRun) loop(ctx context.Context, msgs []Message) error {
 	}
 	for round := 1; ; round++ {
 		last := round > r.ch.opts.MaxToolRounds
-		req := ModelRequest{System: r.turn.Context.System, Messages: msgs, Tools: specs, NoToolCalls: last && len(specs) > 0}
+		req := ModelRequest{System: r.turn.Context.System, Messages: msgs, Images: r.turn.Context.Images, Tools: specs,
+			NoToolCalls: last && len(specs) > 0}
 		rec := RequestRecord{Round: round, Counted: r.count(req), NoToolCalls: req.NoToolCalls}
 		r.emit(Event{Kind: EventRequest, Round: round, Request: &rec})
 		reply, err := r.opts.Model.Complete(ctx, req, func(s string) { r.emit(Event{Kind: EventText, Round: round, Text: s}) })
@@ -304,14 +306,14 @@ func (r *turnRun) addMessage(ctx context.Context, m Message) error {
 // count is the host's count of a request's input.
 func (r *turnRun) count(req ModelRequest) RequestTokens {
 	c := r.ch.opts.Tokens
-	n := RequestTokens{System: c.Count(req.System), Tools: r.turn.ListingTokens}
+	n := RequestTokens{System: c.Count(req.System), Tools: r.turn.ListingTokens, Images: imageTokens(req.Images)}
 	for _, m := range req.Messages {
 		n.Messages += c.Count(m.Text)
 		for _, tc := range m.ToolCalls {
 			n.Messages += c.Count(tc.Name) + c.Count(tc.Arguments)
 		}
 	}
-	n.Total = n.System + n.Messages + n.Tools
+	n.Total = n.System + n.Messages + n.Tools + n.Images
 	return n
 }
 
@@ -411,7 +413,8 @@ func ReplayRequest(turns []Turn, seq int) (ModelRequest, error) {
 		if len(t.Messages) == 0 || t.Messages[0].Role != RoleUser {
 			return ModelRequest{}, hostcore.Errorf(hostcore.KindProtocol, nil, "turn %d has no message of the person's", seq)
 		}
-		req := ModelRequest{System: t.Context.System, Messages: append(historyOf(turns[:i]), t.Messages[0])}
+		req := ModelRequest{System: t.Context.System, Messages: append(historyOf(turns[:i]), t.Messages[0]),
+			Images: t.Context.Images}
 		for _, o := range t.Tools {
 			req.Tools = append(req.Tools, o.Spec())
 		}

@@ -40,6 +40,10 @@ type ModelRequest struct {
 	System string `json:"system"`
 	// Messages is the conversation so far, oldest first.
 	Messages []Message `json:"messages"`
+	// Images are the context's images: the providers send them as image
+	// blocks at the head of the first message of the person's, each after
+	// a line with its uri.
+	Images []ContextImage `json:"images,omitempty"`
 	// Tools are offered to the model.
 	Tools []ToolSpec `json:"tools,omitempty"`
 	// NoToolCalls tells the model not to call tools in this reply (tool

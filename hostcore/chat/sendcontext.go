@@ -77,7 +77,8 @@ func sentContext(reads []hostcore.AttachmentRead, earlier []Turn, opts *pack.Ran
 		fetched[r.Attachment.ID] = r.FetchedAt
 	}
 	sc.Supersessions = supersessions(earlier, sc.Items, fetched)
-	sc.System = systemPrompt(pack.Assemble(p), sc.Supersessions)
+	doc := pack.Assemble(p)
+	sc.System, sc.Images, sc.Vision = systemPrompt(doc, sc.Supersessions), contextImages(doc), p.Vision.Name
 	return sc
 }
 

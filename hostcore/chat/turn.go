@@ -64,6 +64,10 @@ type Turn struct {
 type SentContext struct {
 	// System is the system prompt of every request of the turn.
 	System string `json:"system"`
+	// Images are the context's images, sent as images with every request
+	// of the turn; Vision names whose estimate counted them (pack.Vision).
+	Images []ContextImage `json:"images,omitempty"`
+	Vision string         `json:"vision,omitempty"`
 	// Budget, Used and Exceeded are the packing's (see pack.Packing).
 	Budget   int `json:"budget"`
 	Used     int `json:"used"`
@@ -159,7 +163,9 @@ type RequestTokens struct {
 	Messages int `json:"messages"`
 	// Tools is the cost of the tool listing.
 	Tools int `json:"tools"`
-	Total int `json:"total"`
+	// Images is the context's images, by their vendor's estimate.
+	Images int `json:"images,omitempty"`
+	Total  int `json:"total"`
 }
 
 // TurnStore keeps turns and the per-conversation tool settings. The state

@@ -15,9 +15,23 @@ func (c *Config) ProviderList() []models.Provider {
 	return slices.Clone(c.Providers)
 }
 
-// FindProvider returns the provider named name; "" means the first one.
-func (c *Config) FindProvider(name string) (models.Provider, error) {
+// AllProviders returns the configured providers, in the file's order,
+// then the builtin ones whose names no configured one takes.
+func (c *Config) AllProviders(builtin ...models.Provider) []models.Provider {
 	all := c.ProviderList()
+	for _, b := range builtin {
+		if !slices.ContainsFunc(all, func(p models.Provider) bool { return p.Name == b.Name }) {
+			all = append(all, b)
+		}
+	}
+	return all
+}
+
+// FindProvider returns the provider named name; "" means the first one.
+// The builtin providers (Host.Providers) come after the configured ones,
+// and a configured provider of the same name hides a builtin one.
+func (c *Config) FindProvider(name string, builtin ...models.Provider) (models.Provider, error) {
+	all := c.AllProviders(builtin...)
 	if len(all) == 0 {
 		return models.Provider{}, fault.New(fault.KindUsage, nil,
 			`no model provider is configured: add "providers" to the config (see the README)`)

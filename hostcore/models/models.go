@@ -26,7 +26,8 @@ import (
 type Provider struct {
 	Name string `json:"name"`
 	// Kind is OpenAI (Chat Completions, which OpenAI and every
-	// OpenAI-compatible server speak) or Anthropic (Messages).
+	// OpenAI-compatible server speak), Anthropic (Messages) or Demo (the
+	// built-in demo model, offline and scripted).
 	Kind string `json:"kind"`
 	// BaseURL is the API's base URL; empty means the vendor's own.
 	BaseURL string `json:"baseURL,omitempty"`
@@ -43,6 +44,10 @@ type Provider struct {
 	// NoStream asks for whole replies instead of streamed ones, for
 	// servers whose streaming is broken.
 	NoStream bool `json:"noStream,omitempty"`
+	// ImageDetail is OpenAI's detail for the context's images, "high"
+	// (the default: the tile estimate) or "low" (85 tokens an image);
+	// OpenAI-compatible providers only.
+	ImageDetail string `json:"imageDetail,omitempty"`
 }
 
 // The kinds of provider: the API each speaks.
@@ -58,13 +63,18 @@ const DefaultMaxTokens = 4096
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // Validate checks the entry: a name, a known kind, a model, an http(s)
-// base URL if any, and a plausible variable name.
+// base URL if any, and a plausible variable name. A demo provider takes
+// none of the settings of a model over the network.
 func (p Provider) Validate() error {
 	switch {
 	case strings.TrimSpace(p.Name) == "":
 		return fault.New(fault.KindUsage, nil, "a provider needs a name")
-	case p.Kind != OpenAI && p.Kind != Anthropic:
-		return fault.New(fault.KindUsage, nil, "provider %q: kind %q is not %q or %q", p.Name, p.Kind, OpenAI, Anthropic)
+	case p.Kind != OpenAI && p.Kind != Anthropic && p.Kind != Demo:
+		return fault.New(fault.KindUsage, nil, "provider %q: kind %q is not %q, %q or %q", p.Name, p.Kind, OpenAI, Anthropic, Demo)
+	case p.Kind == Demo:
+		return p.validateDemo()
+	case p.ImageDetail != "" && (p.Kind != OpenAI || p.ImageDetail != "high" && p.ImageDetail != "low"):
+		return fault.New(fault.KindUsage, nil, "provider %q: imageDetail %q: OpenAI-compatible providers take \"high\" or \"low\"", p.Name, p.ImageDetail)
 	case strings.TrimSpace(p.Model) == "":
 		return fault.New(fault.KindUsage, nil, "provider %q needs a model", p.Name)
 	case p.APIKeyEnv != "" && !envName().MatchString(p.APIKeyEnv):

@@ -3,6 +3,7 @@ package pack
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,10 +42,12 @@ type PartKind string
 const (
 	// PartText is a text entry, passed as is.
 	PartText PartKind = "text"
-	// PartImage is a PNG, JPEG, GIF or WebP blob, passed as an image.
+	// PartImage is a PNG, JPEG, GIF or WebP blob within the model's
+	// limits (see Vision), passed as an image.
 	PartImage PartKind = "image"
 	// PartBinary is any other blob, passed as a one-line summary because a
-	// model can do nothing with its bytes.
+	// model can do nothing with its bytes; so is an image the model's API
+	// would refuse, the summary saying why.
 	PartBinary PartKind = "binary"
 )
 
@@ -59,37 +62,93 @@ type Part struct {
 	Text string `json:"text,omitempty"`
 	// Data is the image of a PartImage (base64 in JSON).
 	Data []byte `json:"data,omitempty"`
+	// Width and Height are a PartImage's size in pixels, as its header
+	// says, and Tokens what it costs under the packing's Vision.
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
+	Tokens int `json:"tokens,omitempty"`
 	// Summary describes a PartBinary: "binary, 12,345 bytes,
-	// application/pdf".
+	// application/pdf", or an image that does not go as one and why.
 	Summary string `json:"summary,omitempty"`
 	// Size is the entry's size in bytes.
 	Size int `json:"size"`
 }
 
-// Assemble builds the document of p's included items, in rank order.
+// Assemble builds the document of p's included items, in rank order. Each
+// image is passed as one if the packing's Vision takes it (see Rank): the
+// limits of one image decide for each, and the request's (how many images,
+// their bytes together, Anthropic's smaller sides past 20 images) for the
+// images in rank order, those past them being described instead.
 func Assemble(p Packing) Document {
+	v := p.vision()
 	d := Document{Sections: []Section{}}
 	for _, dec := range p.Decisions {
 		if dec.Verdict == VerdictIncluded {
-			d.Sections = append(d.Sections, sectionOf(dec.Item))
+			d.Sections = append(d.Sections, sectionOf(dec.Item, &v))
 		}
 	}
+	d.limitImages(&v)
 	return d
 }
 
-// sectionOf builds an item's section. Rank counts its tokens from the same
-// section, so the meter matches what is sent.
-func sectionOf(it *Item) Section {
+// limitImages applies the request's limits on images to the document.
+func (d Document) limitImages(v *Vision) {
+	var images []*Part
+	for i := range d.Sections {
+		for j := range d.Sections[i].Parts {
+			if pt := &d.Sections[i].Parts[j]; pt.Kind == PartImage {
+				images = append(images, pt)
+			}
+		}
+	}
+	many := v.ManyImages > 0 && len(images) > v.ManyImages
+	n, total := 0, 0
+	for _, pt := range images {
+		switch {
+		case many && (pt.Width > v.ManySide || pt.Height > v.ManySide):
+			pt.describe(fmt.Sprintf("over %s's limit of %d×%d pixels in a request of more than %d images",
+				v.Name, v.ManySide, v.ManySide, v.ManyImages))
+		case v.MaxImages > 0 && n >= v.MaxImages:
+			pt.describe(fmt.Sprintf("past %s's limit of %d images a request", v.Name, v.MaxImages))
+		case v.MaxTotalBytes > 0 && total+pt.Size > v.MaxTotalBytes:
+			pt.describe(fmt.Sprintf("past %s's limit of %s of images a request", v.Name, Quantity(v.MaxTotalBytes, "byte")))
+		default:
+			n, total = n+1, total+pt.Size
+		}
+	}
+}
+
+// Images returns the document's image parts, in the order they appear.
+func (d Document) Images() []Part {
+	var out []Part
+	for _, s := range d.Sections {
+		for _, p := range s.Parts {
+			if p.Kind == PartImage {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// sectionOf builds an item's section, its images decided under v. Rank
+// counts its tokens from the same section, so the meter matches what is
+// sent.
+func sectionOf(it *Item, v *Vision) Section {
+	return sectionWith(it, partsOf(it.Contents, v))
+}
+
+// sectionWith builds an item's section of parts already decided.
+func sectionWith(it *Item, parts []Part) Section {
 	s := Section{
 		Server:       it.Server,
 		Account:      it.Account,
 		URI:          it.URI,
 		LastModified: it.Annotations.LastModified,
-		Parts:        make([]Part, len(it.Contents)),
+		Parts:        parts,
 	}
 	var types []string
-	for i, c := range it.Contents {
-		s.Parts[i] = partOf(c)
+	for _, c := range it.Contents {
 		if c.MIMEType != "" && !slices.Contains(types, c.MIMEType) {
 			types = append(types, c.MIMEType)
 		}
@@ -98,30 +157,59 @@ func sectionOf(it *Item) Section {
 	return s
 }
 
-// partOf decides how one entry reaches the model.
-func partOf(c Content) Part {
-	p := Part{Kind: PartText, URI: c.URI, MIMEType: c.MIMEType, Size: c.Size()}
-	switch {
-	case !c.IsBlob:
-		p.Text = c.Text
-	case imagePart(c):
-		p.Kind, p.Data = PartImage, c.Blob
-	default:
-		p.Kind, p.Summary = PartBinary, "binary, "+Quantity(len(c.Blob), "byte")
-		if c.MIMEType != "" {
-			p.Summary += ", " + c.MIMEType
-		}
+// partsOf decides how each entry reaches the model.
+func partsOf(cs []Content, v *Vision) []Part {
+	parts := make([]Part, len(cs))
+	for i, c := range cs {
+		parts[i] = partOf(c, v)
 	}
+	return parts
+}
+
+// partOf decides how one entry reaches the model: text as it is, an image
+// the model takes as an image, anything else as a line.
+func partOf(c Content, v *Vision) Part {
+	p := Part{Kind: PartText, URI: c.URI, MIMEType: c.MIMEType, Size: c.Size()}
+	if !c.IsBlob {
+		p.Text = c.Text
+		return p
+	}
+	p.Kind, p.Summary = PartBinary, "binary, "+Quantity(len(c.Blob), "byte")
+	if c.MIMEType != "" {
+		p.Summary += ", " + c.MIMEType
+	}
+	if !imageType(c.MIMEType) || len(c.Blob) == 0 {
+		return p
+	}
+	h, err := ReadImageHeader(c.Blob)
+	if err != nil {
+		p.Summary = fmt.Sprintf("%s that is not an image a model can read (%v), %s; not sent as an image",
+			c.MIMEType, err, Quantity(len(c.Blob), "byte"))
+		return p
+	}
+	if why := v.refusal(h, len(c.Blob)); why != "" {
+		p.Summary = fmt.Sprintf("image, %s, %d×%d, %s: %s, so not sent as an image", h.MIMEType(), h.Width, h.Height,
+			Quantity(len(c.Blob), "byte"), why)
+		return p
+	}
+	// The type the bytes say: an API refuses a declared type that is not
+	// the image's own.
+	p.Kind, p.Summary, p.MIMEType, p.Data = PartImage, "", h.MIMEType(), c.Blob
+	p.Width, p.Height, p.Tokens = h.Width, h.Height, v.Tokens(h.Width, h.Height)
 	return p
 }
 
-// imagePart reports whether an entry goes to the model as an image: a
-// non-empty blob of a type that models take as one.
-func imagePart(c Content) bool {
-	if !c.IsBlob || len(c.Blob) == 0 {
-		return false
-	}
-	t, _, _ := strings.Cut(c.MIMEType, ";")
+// describe turns an image part into a line saying why it is not sent.
+func (p *Part) describe(why string) {
+	p.Summary = fmt.Sprintf("image, %s, %d×%d, %s: %s, so not sent as an image", p.MIMEType, p.Width, p.Height,
+		Quantity(p.Size, "byte"), why)
+	p.Kind, p.Data, p.Tokens = PartBinary, nil, 0
+}
+
+// imageType reports whether a MIME type is one of the image types models
+// take: PNG, JPEG, GIF or WebP, with any parameters.
+func imageType(mimeType string) bool {
+	t, _, _ := strings.Cut(mimeType, ";")
 	switch strings.ToLower(strings.TrimSpace(t)) {
 	case "image/png", "image/jpeg", "image/gif", "image/webp":
 		return true
@@ -143,8 +231,8 @@ func (d Document) Markdown() string {
 // list, then each part. Text is fenced with more backticks than the longest
 // run of backticks in it, so a body containing Markdown or fences cannot
 // end its block early; an image is a line such as "[image: image/png, 1,234
-// bytes]" (the image itself goes as an image part); another blob is its
-// summary in brackets. Text goes through RenderBody first, so a threengram
+// bytes; ...]" (the image itself goes as an image part); another blob is
+// its summary in brackets. Text goes through RenderBody first, so a threengram
 // memory reads as a heading line and its content. Entries of a multi-entry
 // read each get a sub-heading with their uri and mimeType. Header values containing control characters
 // (a newline could forge a heading) are rendered as Go-quoted strings.
@@ -222,7 +310,8 @@ func hasControl(s string) bool {
 func (p Part) writeMarkdown(w *strings.Builder, text string) {
 	switch p.Kind {
 	case PartImage:
-		write(w, "[image: ", OneLine(p.MIMEType), ", ", Quantity(p.Size, "byte"), "]\n")
+		write(w, "[image: ", OneLine(p.MIMEType), ", ", strconv.Itoa(p.Width), "×", strconv.Itoa(p.Height), ", ",
+			Quantity(p.Size, "byte"), "; the image itself follows this prompt, after its uri]\n")
 	case PartBinary:
 		write(w, "[", OneLine(p.Summary), "]\n")
 	default:

@@ -25,8 +25,8 @@ var update = func() func() bool {
 	return func() bool { return *b }
 }()
 
-// onePixelPNG is a valid 1×1 PNG; the host never decodes images, but a
-// golden with real bytes reads better.
+// onePixelPNG is a valid 1×1 PNG: the host reads an image's header for its
+// size (the budget counts it by the vendors' estimates).
 var onePixelPNG = mustBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
 
 func mustBase64(s string) []byte {

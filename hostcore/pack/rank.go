@@ -109,6 +109,17 @@ type Packing struct {
 	// items of priority 1 (effectively required) can cause it, because they
 	// are included even when they do not fit. It is 0 when the budget holds.
 	Exceeded int
+	// Vision is the image rules the items were measured with, which
+	// Assemble renders by (the zero value: EitherVision).
+	Vision Vision
+}
+
+// vision is p.Vision, or EitherVision when it was not set.
+func (p Packing) vision() Vision {
+	if p.Vision.Name == "" {
+		return EitherVision()
+	}
+	return p.Vision
 }
 
 // RankOptions configures Rank. The zero value, or nil, packs into
@@ -118,6 +129,33 @@ type RankOptions struct {
 	Budget int
 	// Tokens counts tokens; nil means DefaultTokenCounter().
 	Tokens TokenCounter
+	// Vision is how the model takes images: an image counts by its
+	// estimate, and one past its limits is described instead. Nil means
+	// EitherVision(), for a context whose model is not chosen yet.
+	Vision *Vision
+}
+
+// meter is what items are measured with: a token counter and the image
+// rules.
+type meter struct {
+	counter TokenCounter
+	vision  *Vision
+}
+
+// meterOf is opts' meter, with the defaults for what it leaves out.
+func meterOf(opts *RankOptions) meter {
+	var m meter
+	if opts != nil {
+		m.counter, m.vision = opts.Tokens, opts.Vision
+	}
+	if m.counter == nil {
+		m.counter = DefaultTokenCounter()
+	}
+	if m.vision == nil {
+		v := EitherVision()
+		m.vision = &v
+	}
+	return m
 }
 
 // Rank orders items and packs them into a token budget. This is the host's
@@ -146,22 +184,18 @@ type RankOptions struct {
 // which remembers what it measured of each item for as long as it is
 // given it.
 func Rank(items []*Item, opts *RankOptions) Packing {
-	budget, counter := DefaultBudget, TokenCounter(nil)
-	if opts != nil {
-		if opts.Budget > 0 {
-			budget = opts.Budget
-		}
-		counter = opts.Tokens
+	budget := DefaultBudget
+	if opts != nil && opts.Budget > 0 {
+		budget = opts.Budget
 	}
-	if counter == nil {
-		counter = DefaultTokenCounter()
-	}
+	m := meterOf(opts)
 
 	w := scratchPool.Get().(*rankScratch)
-	w.keys = measure(w.keys[:0], items, counter)
+	w.keys = measure(w.keys[:0], items, m)
 	w.order, w.ranked = w.order[:0], w.ranked[:0]
 	sortKeys(w.keys, w)
 	p := decide(w.ranked, budget)
+	p.Vision = *m.vision
 	clear(w.keys) // they point at the caller's items
 	clear(w.order)
 	clear(w.ranked)
@@ -235,22 +269,22 @@ const parallelAbove = 512
 // item's fields, and a body not seen before must be counted, so large
 // rankings split the work over the CPUs (TokenCounter is safe for
 // concurrent use).
-func measure(keys []rankKey, items []*Item, counter TokenCounter) []rankKey {
+func measure(keys []rankKey, items []*Item, m meter) []rankKey {
 	keys = slices.Grow(keys, len(items))
 	for i, it := range items {
 		if it != nil {
 			keys = append(keys, rankKey{item: it, index: i})
 		}
 	}
-	measureSpread(keys, counter)
+	measureSpread(keys, m)
 	return keys
 }
 
 // measureSpread measures every key, over several CPUs when there are many.
-func measureSpread(keys []rankKey, counter TokenCounter) {
+func measureSpread(keys []rankKey, m meter) {
 	measureAll := func(keys []rankKey) {
 		for i := range keys {
-			keys[i].measure(counter)
+			keys[i].measure(m)
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(keys)/parallelAbove)
@@ -267,13 +301,13 @@ func measureSpread(keys []rankKey, counter TokenCounter) {
 
 // measure works out k from its item: the keys it sorts by, its verdict
 // when it cannot be sent, and else its tokens.
-func (k *rankKey) measure(counter TokenCounter) {
+func (k *rankKey) measure(m meter) {
 	it := k.item
 	k.pinned, k.priority, k.order = it.Pinned, effectivePriority(it), it.Order
 	k.verdict, k.reason = screen(it)
 	k.date(it)
 	if k.verdict == "" {
-		k.tokens = itemTokens(it, counter)
+		k.tokens = itemTokens(it, m)
 	}
 }
 

@@ -142,11 +142,11 @@ func straightforwardRank(items []*Item, budget int, counter TokenCounter) []row 
 		case !forAssistant(it.Annotations.Audience):
 			r.Verdict, r.Reason = VerdictHeldAudience, "held back: audience is "+strings.Join(it.Annotations.Audience, ", ")+" only"
 		default:
-			r.Tokens = counter.Count(sectionOf(it).Markdown())
-			for _, c := range it.Contents {
-				if imagePart(c) {
-					r.Tokens += ImageTokens
-				}
+			v := EitherVision()
+			sec := sectionOf(it, &v)
+			r.Tokens = counter.Count(sec.Markdown())
+			for _, p := range sec.Parts {
+				r.Tokens += p.Tokens
 			}
 			left := max(budget-used, 0)
 			switch {

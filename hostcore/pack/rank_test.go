@@ -273,7 +273,10 @@ func TestRank(t *testing.T) {
 
 // The tokens of an item are those of its section in the assembled document:
 // summed over the included items, they are the document's own count, less
-// the newlines between sections, plus ImageTokens per image.
+// the newlines between sections, plus each image's estimate (here a
+// 640×480 PNG: 410 tokens by Anthropic's width×height/750, 425 by OpenAI's
+// two tiles, so 425 before a model is chosen, and 85 at OpenAI's detail
+// low).
 func TestRankTokensAreWhatIsSent(t *testing.T) {
 	items := []*Item{
 		{ID: "a", Server: "notes", Account: "me", URI: "file:///a.md", Order: 0,
@@ -281,17 +284,23 @@ func TestRankTokensAreWhatIsSent(t *testing.T) {
 			Contents:    []Content{{URI: "file:///a.md", MIMEType: "text/markdown", Text: "# A\n\n```go\nx := 1\n```\n"}}},
 		{ID: "b", Server: "pics", URI: "pics://1", Order: 1, Contents: []Content{
 			{URI: "pics://1/caption", MIMEType: "text/plain", Text: "a cat"},
-			{URI: "pics://1/img", MIMEType: "image/png", Blob: []byte("\x89PNG fake"), IsBlob: true},
+			{URI: "pics://1/img", MIMEType: "image/png", Blob: pngOf(t, 640, 480), IsBlob: true},
 		}},
 		{ID: "c", Server: "docs", URI: "docs://c.pdf", Order: 2,
 			Contents: []Content{{URI: "docs://c.pdf", MIMEType: "application/pdf", Blob: make([]byte, 12345), IsBlob: true}}},
 	}
 	bytesCounter := counterFunc(func(s string) int { return len(s) })
-	p := Rank(items, &RankOptions{Tokens: bytesCounter})
-	md := Assemble(p).Markdown()
-	want := len(md) - (len(items) - 1) + ImageTokens
-	if p.Used != want {
-		t.Errorf("Used = %d, want %d: the meter does not match the %d-byte document\n%s", p.Used, want, len(md), md)
+	for _, tt := range []struct {
+		vision *Vision
+		image  int
+	}{{nil, 425}, {new(AnthropicVision()), 410}, {new(OpenAIVision("low")), 85}} {
+		p := Rank(items, &RankOptions{Tokens: bytesCounter, Vision: tt.vision})
+		md := Assemble(p).Markdown()
+		want := len(md) - (len(items) - 1) + tt.image
+		if p.Used != want {
+			t.Errorf("%s: Used = %d, want %d: the meter does not match the %d-byte document and its image\n%s",
+				p.Vision.Name, p.Used, want, len(md), md)
+		}
 	}
 
 	// And with the real tokenizer, an item costs more than its body alone.
@@ -341,14 +350,14 @@ func TestRankManyItems(t *testing.T) {
 		items[i] = &Item{ID: fmt.Sprint(i), URI: fmt.Sprintf("x://%d", i), Order: i,
 			Contents: []Content{{Text: fmt.Sprintf("body %d %s", i, strings.Repeat("word ", i%50))}}}
 	}
-	counter := DefaultTokenCounter()
+	counter, either := DefaultTokenCounter(), EitherVision()
 	p := Rank(items, &RankOptions{Budget: 1000, Tokens: counter})
 	used, smallestDropped := 0, math.MaxInt
 	for i, d := range p.Decisions {
 		if d.Item != items[i] {
 			t.Fatalf("decision %d is item %s, want %d", i, d.Item.ID, i)
 		}
-		if want := counter.Count(sectionOf(d.Item).Markdown()); d.Tokens != want {
+		if want := counter.Count(sectionOf(d.Item, &either).Markdown()); d.Tokens != want {
 			t.Errorf("item %d: %d tokens, want %d", i, d.Tokens, want)
 		}
 		switch d.Verdict {

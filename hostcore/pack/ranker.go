@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"bytes"
 	"slices"
 	"sync"
 )
@@ -26,7 +27,7 @@ import (
 // changed while a call is running (make a changed copy instead: the ID is
 // what the Ranker remembers).
 type Ranker struct {
-	counter TokenCounter
+	meter meter
 
 	mu     sync.Mutex
 	known  map[string]*measured // by Item.ID
@@ -75,21 +76,21 @@ func (t *itemText) same(it *Item) bool {
 		if k.URI != c.URI || k.MIMEType != c.MIMEType || k.IsBlob != c.IsBlob || k.Text != c.Text || len(k.Blob) != len(c.Blob) {
 			return false
 		}
+		// An image's size in pixels is counted: other bytes of the same
+		// length may be another size (a kept body compares at once, being
+		// the same bytes).
+		if c.IsBlob && imageType(c.MIMEType) && !bytes.Equal(k.Blob, c.Blob) {
+			return false
+		}
 	}
 	return true
 }
 
 // NewRanker returns a Ranker counting tokens with opts.Tokens (nil:
-// DefaultTokenCounter); opts.Budget is not used, each call names its budget.
+// DefaultTokenCounter) and images by opts.Vision (nil: EitherVision);
+// opts.Budget is not used, each call names its budget.
 func NewRanker(opts *RankOptions) *Ranker {
-	r := &Ranker{known: map[string]*measured{}}
-	if opts != nil {
-		r.counter = opts.Tokens
-	}
-	if r.counter == nil {
-		r.counter = DefaultTokenCounter()
-	}
-	return r
+	return &Ranker{known: map[string]*measured{}, meter: meterOf(opts)}
 }
 
 // Rank is Rank(items) under budget (zero or less: DefaultBudget), reusing
@@ -119,13 +120,13 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 		if v, reason := screen(it); v != k.verdict || v != "" {
 			k.verdict, k.reason = v, reason // the audience or the error may have changed
 			if v == "" {
-				k.tokens = itemTokens(it, r.counter) // was not counted: count it now
+				k.tokens = itemTokens(it, r.meter) // was not counted: count it now
 			}
 		}
 		m.key, m.gen = k, r.gen
 		keys = append(keys, k)
 	}
-	measureKeys(keys, fresh, r.counter)
+	measureKeys(keys, fresh, r.meter)
 	for _, i := range fresh {
 		if k := &keys[i]; k.item.ID != "" {
 			k.memo = &measured{from: textOf(k.item), key: *k, gen: r.gen, pos: len(r.ranked)}
@@ -144,7 +145,14 @@ func (r *Ranker) Rank(items []*Item, budget int) Packing {
 	r.keys, r.spare = keys, r.keys
 	clear(r.last) // past the new length too: the old items would stay alive
 	r.last = append(r.last[:0], items...)
-	return decide(r.ranked, budget)
+	return r.decide(budget)
+}
+
+// decide packs the last ranking into budget.
+func (r *Ranker) decide(budget int) Packing {
+	p := decide(r.ranked, budget)
+	p.Vision = *r.meter.vision
+	return p
 }
 
 // sortFromLast sorts keys into rank order, starting from the last
@@ -197,7 +205,7 @@ func (r *Ranker) Repack(items []*Item, budget int) Packing {
 	r.mu.Lock()
 	if slices.Equal(items, r.last) {
 		defer r.mu.Unlock()
-		return decide(r.ranked, budget)
+		return r.decide(budget)
 	}
 	r.mu.Unlock()
 	return r.Rank(items, budget)
@@ -205,12 +213,12 @@ func (r *Ranker) Repack(items []*Item, budget int) Packing {
 
 // measureKeys measures the keys at the given indexes, spreading a large
 // batch over the CPUs as measure does.
-func measureKeys(keys []rankKey, at []int, counter TokenCounter) {
+func measureKeys(keys []rankKey, at []int, m meter) {
 	if len(at) == len(keys) {
-		measureSpread(keys, counter)
+		measureSpread(keys, m)
 		return
 	}
 	for _, i := range at {
-		keys[i].measure(counter)
+		keys[i].measure(m)
 	}
 }

@@ -66,7 +66,7 @@ func TestStoredCountUsed(t *testing.T) {
 	if got := Tokens(storedItem(counts), counter); got != want || counter.calls != 1 {
 		t.Errorf("with the count kept: %d tokens after %d calls; want %d, counted once", got, counter.calls, want)
 	}
-	md := sectionOf(storedItem(nil)).Markdown()
+	md := sectionOf(storedItem(nil), meterOf(nil).vision).Markdown()
 	for name, bad := range map[string]StoredCount{
 		"another counter": {Counter: "words/2", Subject: sha256.Sum256([]byte(md)), Tokens: 99},
 		"other text":      {Counter: "words/1", Subject: sha256.Sum256([]byte("other")), Tokens: 99},

@@ -35,13 +35,6 @@ type TokenCounter interface {
 // memo below makes re-ranking bodies already counted cost a hash.
 const TokenEncoding = "cl100k_base"
 
-// ImageTokens is what one image part counts toward the budget. The host sends
-// images without decoding them, so it cannot apply a size-based formula; it
-// uses OpenAI's documented fixed cost of an image sent at "low" detail (85
-// tokens, a 512×512 rendition). Models that bill by pixel count charge more
-// for a large image, so treat the figure as a floor.
-const ImageTokens = 85
-
 // memoSize bounds the default counter's memo: enough for every item of a
 // large conversation (the 10,000 attachments) plus room for edits,
 // at under 100 bytes an entry.
@@ -179,40 +172,47 @@ func (m *memoCounter) len() int {
 }
 
 // Tokens is what it costs as sent, exactly as Rank counts an item it
-// packs (the decision's Tokens): the tokens of its section's Markdown plus
-// ImageTokens per image, counted with counter (nil: DefaultTokenCounter).
-// It lets a holder of a body it just read say what the body costs before
-// anything is ranked.
+// packs (the decision's Tokens) when no model is chosen yet: the tokens of
+// its section's Markdown plus each image's EitherVision estimate, counted
+// with counter (nil: DefaultTokenCounter). It lets a holder of a body it
+// just read say what the body costs before anything is ranked.
 func Tokens(it *Item, counter TokenCounter) int {
-	if counter == nil {
-		counter = DefaultTokenCounter()
-	}
-	return itemTokens(it, counter)
+	return itemTokens(it, meterOf(&RankOptions{Tokens: counter}))
 }
 
 // itemTokens is what an item costs as sent: the tokens of its section's
-// Markdown plus ImageTokens per image. A count kept in it.Counts by the
-// counter's Name is used rather than counted (see counted). With a
-// memoCounter the memo, consulted first, is keyed
-// by a hash of everything that Markdown is rendered from, so a hit reads
-// each body once to hash it and builds nothing: that is what makes
-// re-ranking 10,000 read bodies cheap.
-func itemTokens(it *Item, counter TokenCounter) int {
+// Markdown plus each image's estimate under m's Vision. A count kept in
+// it.Counts by the counter's Name is used rather than counted (see
+// counted). With a memoCounter the memo, consulted first, is keyed by a
+// hash of everything that Markdown is rendered from, so a hit reads each
+// body once to hash it and builds nothing: that is what makes re-ranking
+// 10,000 read bodies cheap. An item with an image has its images' headers
+// read each time (a few bytes each), since their sizes and verdicts are
+// part of what its Markdown says.
+func itemTokens(it *Item, m meter) int {
+	var parts []Part // decided only for an item with an image
 	images := 0
-	for _, c := range it.Contents {
-		if imagePart(c) {
-			images += ImageTokens
+	if hasImage(it.Contents) {
+		parts = partsOf(it.Contents, m.vision)
+		for _, p := range parts {
+			images += p.Tokens
 		}
 	}
-	m, ok := counter.(*memoCounter)
-	if !ok {
-		return counted(it, counterName(counter), sectionOf(it).Markdown(), counter.Count) + images
+	md := func() string {
+		if parts == nil {
+			return sectionOf(it, m.vision).Markdown()
+		}
+		return sectionWith(it, parts).Markdown()
 	}
-	key := m.itemKey(it)
-	tokens, ok := m.lookup(key)
+	mc, ok := m.counter.(*memoCounter)
 	if !ok {
-		tokens = counted(it, m.Name(), sectionOf(it).Markdown(), m.count)
-		m.store(key, tokens)
+		return counted(it, counterName(m.counter), md(), m.counter.Count) + images
+	}
+	key := mc.itemKey(it, parts)
+	tokens, ok := mc.lookup(key)
+	if !ok {
+		tokens = counted(it, mc.Name(), md(), mc.count)
+		mc.store(key, tokens)
 	}
 	return tokens + images
 }
@@ -220,11 +220,22 @@ func itemTokens(it *Item, counter TokenCounter) int {
 // Name is DefaultCounterName: the default counter's counts are kept.
 func (m *memoCounter) Name() string { return DefaultCounterName }
 
+// hasImage reports whether an entry is a blob of an image type.
+func hasImage(cs []Content) bool {
+	for _, c := range cs {
+		if c.IsBlob && imageType(c.MIMEType) {
+			return true
+		}
+	}
+	return false
+}
+
 // itemKey hashes the fields an item's section is rendered from: each field's
 // own hash and length, so that fields never run into each other and a long
-// body is hashed in one pass. Its n is negative, so it never equals the key
-// of a text.
-func (m *memoCounter) itemKey(it *Item) memoKey {
+// body is hashed in one pass; and, for an item with images, how each blob
+// was decided (parts), since an image's line says its size or why it is
+// not sent. Its n is negative, so it never equals the key of a text.
+func (m *memoCounter) itemKey(it *Item, parts []Part) memoKey {
 	var h maphash.Hash
 	h.SetSeed(m.seed)
 	n := 0
@@ -239,14 +250,18 @@ func (m *memoCounter) itemKey(it *Item) memoKey {
 	field(it.Account)
 	field(it.URI)
 	field(it.Annotations.LastModified)
-	for _, c := range it.Contents {
+	for i, c := range it.Contents {
 		field(c.URI)
 		field(c.MIMEType)
-		if c.IsBlob {
-			// A blob is rendered from its size and type, never its bytes.
-			field(strconv.Itoa(len(c.Blob)))
-		} else {
+		switch {
+		case !c.IsBlob:
 			field(c.Text)
+		case parts != nil:
+			// A blob is rendered from its size, type and verdict, never its bytes.
+			p := parts[i]
+			field(string(p.Kind) + " " + strconv.Itoa(p.Size) + " " + strconv.Itoa(p.Width) + "×" + strconv.Itoa(p.Height) + " " + p.MIMEType + " " + p.Summary)
+		default:
+			field(strconv.Itoa(len(c.Blob)))
 		}
 		h.WriteByte(boolByte(c.IsBlob))
 	}

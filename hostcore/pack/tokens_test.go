@@ -2,6 +2,7 @@ package pack
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -117,12 +118,14 @@ func TestTokenQuantity(t *testing.T) {
 // changing any of it is counted afresh (a stale count would misstate the
 // budget), and changing anything else is not counted again.
 func TestTokenItemKey(t *testing.T) {
+	pic, wider := pngOf(t, 64, 48), pngOf(t, 65, 48)
 	base := func() *Item {
 		return &Item{ID: "a", Server: "s", Account: "acc", URI: "x://a",
 			Annotations: Annotations{LastModified: "2025-01-01T00:00:00Z"},
 			Contents: []Content{
 				{URI: "x://a/1", MIMEType: "text/plain", Text: "body"},
-				{URI: "x://a/2", MIMEType: "image/png", Blob: []byte("png!"), IsBlob: true},
+				{URI: "x://a/2", MIMEType: "image/png", Blob: pic, IsBlob: true},
+				{URI: "x://a/3", MIMEType: "application/pdf", Blob: []byte("pdf!"), IsBlob: true},
 			}}
 	}
 	for _, tt := range []struct {
@@ -137,18 +140,21 @@ func TestTokenItemKey(t *testing.T) {
 		{"entry uri", func(it *Item) { it.Contents[0].URI = "x://a/3" }, true},
 		{"entry mimeType", func(it *Item) { it.Contents[0].MIMEType = "text/markdow" }, true},
 		{"text of the same length", func(it *Item) { it.Contents[0].Text = "bodz" }, true},
-		{"blob size", func(it *Item) { it.Contents[1].Blob = []byte("png!!") }, true},
+		{"blob size", func(it *Item) { it.Contents[2].Blob = []byte("pdf!!") }, true},
+		{"image of another size", func(it *Item) { it.Contents[1].Blob = wider }, true},
+		{"image no longer readable", func(it *Item) { it.Contents[1].Blob = make([]byte, len(pic)) }, true},
 		{"text turned blob", func(it *Item) { it.Contents[0].IsBlob = true; it.Contents[0].Blob = []byte("body") }, true},
 		{"fields swapping text", func(it *Item) { it.Server, it.Account = "sa", "cc" }, true},
 		{"one entry fewer", func(it *Item) { it.Contents = it.Contents[:1] }, true},
-		{"image bytes of the same size", func(it *Item) { it.Contents[1].Blob = []byte("PNG!") }, false},
+		{"blob bytes of the same size", func(it *Item) { it.Contents[2].Blob = []byte("PDF!") }, false},
+		{"image bytes of the same size and header", func(it *Item) { it.Contents[1].Blob = slices.Clone(pic) }, false},
 		{"id, order, pin, priority", func(it *Item) {
 			it.ID, it.Order, it.Pinned, it.PriorityOverride = "b", 9, true, prio(1)
 		}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			fake := &countingFake{}
-			m := newMemoCounter(fake.count, 16)
+			m := meterOf(&RankOptions{Tokens: newMemoCounter(fake.count, 16)})
 			itemTokens(base(), m)
 			changed := base()
 			tt.change(changed)
@@ -156,7 +162,12 @@ func TestTokenItemKey(t *testing.T) {
 			if recounted := fake.calls.Load() == 2; recounted != tt.recount {
 				t.Errorf("recounted = %v, want %v", recounted, tt.recount)
 			}
-			if want := len(sectionOf(changed).Markdown()) + ImageTokens*strings.Count(sectionOf(changed).Markdown(), "[image:"); got != want {
+			sec := sectionOf(changed, m.vision)
+			want := len(sec.Markdown())
+			for _, p := range sec.Parts {
+				want += p.Tokens
+			}
+			if got != want {
 				t.Errorf("itemTokens = %d, want %d", got, want)
 			}
 		})

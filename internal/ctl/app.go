@@ -17,6 +17,7 @@ import (
 
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
 )
@@ -188,16 +189,17 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 		return nil, err
 	}
 	a.host = hostcore.NewHost(cfg, &hostcore.HostOptions{
-		OAuth:          oauth,
-		Cache:          bodies,
-		MaxBodyBytes:   a.flags.maxBody,
-		Logger:         a.logger(),
-		ConnectTimeout: a.flags.timeout,
-		RequestTimeout: a.flags.timeout,
-		Builtin:        []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
-		PromptInput:    a.promptInput,
-		Elicit:         a.elicitor(elicit),
-		Grants:         lazyGrants{a},
+		OAuth:            oauth,
+		Cache:            bodies,
+		MaxBodyBytes:     a.flags.maxBody,
+		Logger:           a.logger(),
+		ConnectTimeout:   a.flags.timeout,
+		RequestTimeout:   a.flags.timeout,
+		Builtin:          []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
+		BuiltinProviders: []models.Provider{models.DemoProvider()},
+		PromptInput:      a.promptInput,
+		Elicit:           a.elicitor(elicit),
+		Grants:           lazyGrants{a},
 	})
 	return a.host, nil
 }

@@ -103,7 +103,7 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*labrun.Re
 		if err != nil {
 			return nil, err
 		}
-		opts.Model, opts.ModelName = m, pc.Name+" ("+pc.Model+")"
+		opts.Model, opts.ModelName = m, pc.Label()
 	}
 	return labrun.Run(cmd.Context(), c, turns, opts)
 }

@@ -46,7 +46,7 @@ func (a *app) model(name string) (chat.Model, models.Provider, error) {
 	if err != nil {
 		return nil, models.Provider{}, err
 	}
-	pc, err := h.Config().FindProvider(name)
+	pc, err := h.FindProvider(name)
 	if err != nil {
 		return nil, pc, err
 	}
@@ -65,14 +65,17 @@ type providerRow struct {
 	Model     string `json:"model"`
 	BaseURL   string `json:"baseURL,omitempty"`
 	APIKeyEnv string `json:"apiKeyEnv,omitempty"`
-	// Key says where the key comes from: "env NAME", "keyring" or "none".
+	// Key says where the key comes from: "env NAME", "keyring", "none",
+	// or "none needed" (the demo model).
 	Key string `json:"key"`
+	// Builtin marks a provider that is not the config's (the demo model).
+	Builtin bool `json:"builtin,omitempty"`
 }
 
 func (a *app) providersCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "providers",
-		Short: "List the model providers of the config, and where each one's key comes from (never the key)",
+		Short: "List the model providers (the config's, then the built-in demo model), and where each one's key comes from (never the key)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			h, err := a.hostFor()
@@ -84,9 +87,9 @@ func (a *app) providersCmd() *cobra.Command {
 				return err
 			}
 			rows := []providerRow{}
-			for _, pc := range h.Config().ProviderList() {
-				rows = append(rows, providerRow{Name: pc.Name, Kind: pc.Kind, Model: pc.Model, BaseURL: redact.URL(pc.BaseURL),
-					APIKeyEnv: pc.APIKeyEnv, Key: keySource(pc, keys)})
+			for _, pc := range h.Providers() {
+				rows = append(rows, providerRow{Name: pc.Name, Kind: pc.Kind, Model: pc.ModelName(), BaseURL: redact.URL(pc.BaseURL),
+					APIKeyEnv: pc.APIKeyEnv, Key: keySource(pc, keys), Builtin: h.IsBuiltinProvider(pc.Name)})
 			}
 			if a.flags.json {
 				return a.printJSON(rows)
@@ -99,8 +102,14 @@ func (a *app) providersCmd() *cobra.Command {
 			fmt.Fprintln(tw, "NAME\tKIND\tMODEL\tBASE URL\tKEY")
 			for _, r := range rows {
 				base := r.BaseURL
-				if base == "" {
+				switch {
+				case r.Kind == models.Demo:
+					base = "(in the app: no network)"
+				case base == "":
 					base = "(the vendor's)"
+				}
+				if r.Builtin {
+					r.Name += " (built in)"
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", a.line(r.Name), r.Kind, a.line(r.Model), a.line(base), r.Key)
 			}
@@ -116,8 +125,12 @@ func (a *app) providersCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := h.Config().FindProvider(args[0]); err != nil {
+			pc, err := h.FindProvider(args[0])
+			if err != nil {
 				return err
+			}
+			if pc.Kind == models.Demo {
+				return usageError("the provider " + args[0] + " is the demo model: it needs no key")
 			}
 			key, err := a.readSecret("API key for " + args[0])
 			if err != nil {
@@ -198,6 +211,9 @@ func readLine(r io.Reader) (string, error) {
 
 // keySource says where a provider's key comes from (never the key).
 func keySource(pc models.Provider, keys apikey.Store) string {
+	if pc.Kind == models.Demo {
+		return "none needed"
+	}
 	_, source, _ := apikey.Find(pc.Name, pc.APIKeyEnv, os.Getenv, keys)
 	return source
 }

@@ -72,7 +72,7 @@ for scripts (the default when stdin is not a terminal is off).`,
 				return err
 			}
 			out := &sendOutput{a: a}
-			opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.Model, Budget: budget, Tools: policy,
+			opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Budget: budget, Tools: policy,
 				Approve: a.askTool}
 			if !a.flags.json {
 				opts.OnEvent = out.event

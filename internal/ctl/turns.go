@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func (a *app) turnsCmd() *cobra.Command {
@@ -97,7 +99,7 @@ func (a *app) replayTurn(cmd *cobra.Command, ch *chat.Chat, conv int64, seq int,
 // printTurn prints one turn for a person.
 func (a *app) printTurn(t chat.Turn, brief bool) {
 	w := a.stdout
-	fmt.Fprintf(w, "turn %d · %s · %s (%s) · %s", t.Seq, t.Status, a.line(t.Provider), a.line(t.Model),
+	fmt.Fprintf(w, "turn %d · %s · %s · %s", t.Seq, t.Status, a.line(models.ModelLabel(t.Provider, t.Model)),
 		t.StartedAt.Local().Format("2006-01-02 15:04:05"))
 	if !t.FinishedAt.IsZero() {
 		fmt.Fprintf(w, " · %.1fs", t.FinishedAt.Sub(t.StartedAt).Seconds())
@@ -121,11 +123,19 @@ func (a *app) printTurn(t chat.Turn, brief bool) {
 	for _, n := range sc.Supersessions {
 		fmt.Fprintf(w, "  note: %s\n", a.line(n.Note))
 	}
+	for _, im := range sc.Images {
+		fmt.Fprintf(w, "  image sent: %s · %s · %d×%d · %s · %d tokens (%s)\n", a.line(im.URI), a.line(im.MIMEType),
+			im.Width, im.Height, pack.Quantity(im.Size, "byte"), im.Tokens, a.line(sc.Vision))
+	}
 	a.printTools(w, t)
 	fmt.Fprintln(w, "requests:")
 	for _, r := range t.Requests {
-		fmt.Fprintf(w, "  %d  counted %d (system %d, messages %d, tools %d)", r.Round, r.Counted.Total, r.Counted.System,
+		fmt.Fprintf(w, "  %d  counted %d (system %d, messages %d, tools %d", r.Round, r.Counted.Total, r.Counted.System,
 			r.Counted.Messages, r.Counted.Tools)
+		if r.Counted.Images > 0 {
+			fmt.Fprintf(w, ", images %d", r.Counted.Images)
+		}
+		fmt.Fprint(w, ")")
 		if r.Usage.Reported {
 			fmt.Fprintf(w, " · provider: in %d, out %d", r.Usage.InputTokens, r.Usage.OutputTokens)
 		} else {

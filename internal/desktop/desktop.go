@@ -45,6 +45,10 @@ type Options struct {
 	// OpenURL, if not nil, opens sign-in pages in place of the system
 	// browser (a scene of a machine without one).
 	OpenURL func(*url.URL) error
+	// EmptyFirstConversation, if not nil and true once the flags are
+	// parsed, makes a first launch open on an empty conversation instead
+	// of the demo conversation (a scene that scripts its own).
+	EmptyFirstConversation func() bool
 }
 
 func (o *Options) name() string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/secretstore"
@@ -110,18 +111,32 @@ func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *star
 		builtin = append(builtin, hostcore.DemoOAuthServer(d.endpoint))
 	}
 	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
-		Builtin: builtin, PromptInput: w.promptInput, Elicit: w.elicit, OAuth: w.oauthOptions(cfgPath, logger)})
+		Builtin: builtin, BuiltinProviders: []models.Provider{models.DemoProvider()},
+		PromptInput: w.promptInput, Elicit: w.elicit, OAuth: w.oauthOptions(cfgPath, logger)})
 	timing.Mark("demo oauth server, host")
 	cv := hostcore.NewConversations(w.host, st)
-	models, keys := providerModels(cfgPath, logger)
+	newModel, keys := providerModels(cfgPath, logger)
 	timing.Mark("providers")
 	w.app = ui.New(fa, cv, &ui.Options{
 		Icons: &icon.Fetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.Ready,
-		AfterFirstFrame: timing.AfterFirstFrame, FontsWarmed: warmed, Chat: newChat(cv, st), Models: models, Keys: keys, OpenURL: w.opener(opts)})
+		AfterFirstFrame: timing.AfterFirstFrame, FontsWarmed: warmed, Chat: newChat(cv, st), Models: newModel, Keys: keys,
+		OpenURL: w.opener(opts), FirstConversation: firstConversation(opts, cv)})
 	timing.Mark("window built")
 	timing.Watch(fa, w.app.Window())
 	w.script(f, opts, timing)
 	return w, nil
+}
+
+// firstConversation is what a first launch opens on: the demo
+// conversation (three memories attached, the demo model to ask). A
+// scene that scripts its own conversation starts from an empty one
+// (Options.EmptyFirstConversation), so that its shot shows only what it
+// attached.
+func firstConversation(opts *Options, cv *hostcore.Conversations) func(context.Context) (hostcore.Conversation, error) {
+	if opts.EmptyFirstConversation != nil && opts.EmptyFirstConversation() {
+		return nil
+	}
+	return cv.CreateDemoConversation
 }
 
 // openStores opens the body cache and the conversations in dataDir; w

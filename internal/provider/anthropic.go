@@ -43,6 +43,10 @@ func newAnthropic(pc models.Provider, key string, client *http.Client) *anthropi
 	return &anthropicModel{client: anthropic.NewClient(opts...), pc: pc, base: base}
 }
 
+// Vision implements chat.VisionModel: Anthropic's limits and its
+// width×height/750 estimate.
+func (m *anthropicModel) Vision() chat.Vision { return chat.AnthropicVision() }
+
 // Complete implements chat.Model.
 func (m *anthropicModel) Complete(ctx context.Context, req chat.ModelRequest, onText func(string)) (chat.ModelReply, error) {
 	params := m.params(req)
@@ -101,7 +105,7 @@ func (m *anthropicModel) Complete(ctx context.Context, req chat.ModelRequest, on
 // params translates a request.
 func (m *anthropicModel) params(req chat.ModelRequest) anthropic.MessageNewParams {
 	p := anthropic.MessageNewParams{Model: anthropic.Model(m.pc.Model), MaxTokens: int64(m.pc.ReplyBound()),
-		Messages: anthropicMessages(req.Messages)}
+		Messages: anthropicMessages(req.Messages, anthropicImageBlocks(req.Images))}
 	if req.System != "" {
 		p.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}
@@ -119,8 +123,9 @@ func (m *anthropicModel) params(req chat.ModelRequest) anthropic.MessageNewParam
 }
 
 // anthropicMessages translates messages, merging neighbours of the same
-// role, and leaving out empty text (the API refuses an empty text block).
-func anthropicMessages(msgs []chat.Message) []anthropic.MessageParam {
+// role, and leaving out empty text (the API refuses an empty text block);
+// images go at the head of the first message of the person's.
+func anthropicMessages(msgs []chat.Message, images []anthropic.ContentBlockParamUnion) []anthropic.MessageParam {
 	type turn struct {
 		assistant bool
 		blocks    []anthropic.ContentBlockParamUnion
@@ -136,7 +141,14 @@ func anthropicMessages(msgs []chat.Message) []anthropic.MessageParam {
 		}
 		turns = append(turns, turn{assistant, blocks})
 	}
-	for _, msg := range msgs {
+	first := firstUser(msgs)
+	if first < 0 {
+		add(false, images...)
+	}
+	for i, msg := range msgs {
+		if i == first {
+			add(false, images...)
+		}
 		switch msg.Role {
 		case chat.RoleAssistant:
 			var blocks []anthropic.ContentBlockParamUnion

@@ -22,10 +22,11 @@ func TestDependencies(t *testing.T) {
 
 // They depend on the model loop, not on the sessions: their own code
 // imports chat (set apart: it sits on hostcore) and the leaves beside it
-// (models, fault, redact), never hostcore itself nor go-sdk.
+// (models, fault, redact), never hostcore itself nor go-sdk. The demo
+// model (set apart too) is held to the same rule by its own test.
 func TestOwnDependencies(t *testing.T) {
 	layering.CheckOwn(t, "github.com/attache/attache/internal/provider", layering.OwnRule{
-		Apart: []string{"github.com/attache/attache/hostcore/chat"},
+		Apart: []string{"github.com/attache/attache/hostcore/chat", "github.com/attache/attache/internal/provider/demo"},
 		Forbidden: []string{"github.com/attache/attache/hostcore$", "github.com/modelcontextprotocol",
 			"github.com/attache/attache/hostcore/pack"},
 	})

@@ -55,6 +55,10 @@ func newOpenAI(pc models.Provider, key string, client *http.Client) *openAIModel
 	return &openAIModel{client: openai.NewClient(opts...), pc: pc, base: base}
 }
 
+// Vision implements chat.VisionModel: OpenAI's limits, and its tile
+// estimate at the provider's detail.
+func (m *openAIModel) Vision() chat.Vision { return chat.OpenAIVision(m.pc.ImageDetail) }
+
 // vendor reports whether the base URL is OpenAI's own API, which wants
 // max_completion_tokens; compatible servers (Ollama, llama.cpp) know
 // max_tokens.
@@ -121,7 +125,15 @@ func (m *openAIModel) params(req chat.ModelRequest) openai.ChatCompletionNewPara
 		p.MaxTokens = param.NewOpt(int64(m.pc.ReplyBound()))
 	}
 	p.Messages = append(p.Messages, openai.SystemMessage(req.System))
-	for _, msg := range req.Messages {
+	images, first := openAIImageParts(req.Images, m.pc.ImageDetail), firstUser(req.Messages)
+	if first < 0 && len(images) > 0 {
+		p.Messages = append(p.Messages, openai.UserMessage(images))
+	}
+	for i, msg := range req.Messages {
+		if i == first && len(images) > 0 {
+			p.Messages = append(p.Messages, openai.UserMessage(append(images, openai.TextContentPart(msg.Text))))
+			continue
+		}
 		p.Messages = append(p.Messages, openAIMessage(msg))
 	}
 	for _, t := range req.Tools {

@@ -3,7 +3,8 @@
 // (github.com/openai/openai-go/v3), which OpenAI and every OpenAI-compatible
 // server speak (Ollama, llama.cpp's server, vLLM, LM Studio), and
 // Anthropic's Messages (github.com/anthropics/anthropic-sdk-go/v2). Each
-// adapter implements chat.Model.
+// adapter implements chat.Model. A provider of kind demo is the
+// built-in demo model (package demo), which reaches no network.
 //
 // It is an adapter in the house's sense: hostcore says what it needs of a
 // model (chat.Model) and never imports this package, so the SDKs, and
@@ -26,6 +27,7 @@ import (
 	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/apikey"
+	"github.com/attache/attache/internal/provider/demo"
 )
 
 // KeyStore holds API keys by provider name (the OS keyring, see
@@ -51,8 +53,12 @@ func (o *Options) getenv(name string) string {
 }
 
 // KeySource says where a provider's key comes from, for people to see
-// (never the key): "env NAME", "keyring", or "none".
+// (never the key): "env NAME", "keyring", "none", or "none needed" for
+// the demo model.
 func KeySource(pc models.Provider, opts *Options) string {
+	if pc.Kind == models.Demo {
+		return "none needed"
+	}
 	_, source, _ := Key(pc, opts)
 	return source
 }
@@ -74,6 +80,9 @@ func Key(pc models.Provider, opts *Options) (k, source string, err error) {
 func New(pc models.Provider, opts *Options) (chat.Model, error) {
 	if err := pc.Validate(); err != nil {
 		return nil, err
+	}
+	if pc.Kind == models.Demo {
+		return demo.New(pc, nil), nil // no network, no key
 	}
 	k, _, err := Key(pc, opts)
 	if err != nil {
