@@ -46,10 +46,10 @@ type attachmentsPanel struct {
 	loading bool
 	order   heldOrder
 
-	budget  *widget.Entry
+	budget  *keyEntry
 	meter   *budgetMeter
 	summary *widget.Label
-	list    *widget.List
+	list    *keyList
 	empty   *widget.Label
 	undo    *fyne.Container
 	undone  *widget.Label
@@ -65,7 +65,7 @@ func newAttachmentsPanel(sh *shell, bar *conversationBar) *attachmentsPanel {
 }
 
 func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
-	p.budget = widget.NewEntry()
+	p.budget = newKeyEntry()
 	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget)))
 	p.budget.Validator = func(s string) error {
 		if n, err := strconv.Atoi(s); err != nil || n <= 0 {
@@ -85,7 +85,7 @@ func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 		}
 	}
 	p.summary = caption("")
-	p.list = widget.NewList(func() int { return len(p.rows) },
+	p.list = newKeyList(func() int { return len(p.rows) },
 		func() fyne.CanvasObject { return newAttachmentRow() }, p.updateRow)
 	p.list.OnSelected = p.inspect
 	p.empty = widget.NewLabel("Nothing attached yet. Find a memory in the picker (Memories: by id or search) " +
@@ -94,7 +94,7 @@ func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	p.empty.TextStyle.Italic = true
 	p.undone = widget.NewLabel("")
 	p.undone.Truncation = fyne.TextTruncateEllipsis
-	p.undo = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), p.restore), p.undone)
+	p.undo = container.NewBorder(nil, nil, nil, newButton("Undo", theme.ContentUndoIcon(), p.restore), p.undone)
 	p.undo.Hide()
 	budgetRow := container.NewBorder(nil, nil, heading("Attachments"),
 		container.NewHBox(widget.NewLabel("budget"), container.NewGridWrap(fyne.NewSize(96, p.budget.MinSize().Height), p.budget),

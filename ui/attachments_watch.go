@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/attache/attache/hostcore"
 )
@@ -92,7 +91,7 @@ func (p *attachmentsPanel) showDiff(a hostcore.Attachment) {
 	if diff == "" {
 		diff = "The text did not change at the last re-read."
 	}
-	d := dialog.NewCustom("Changes to "+a.URI, "Close", container.NewVScroll(monospace(diff, dialogColumns)), p.sh.win)
+	d := newDialog("Changes to "+a.URI, "Close", container.NewVScroll(monospace(diff, dialogColumns)), p.sh.win)
 	d.Resize(p.sh.win.Canvas().Size().Subtract(fyne.NewSize(160, 160)))
 	closeOnEscape(p.sh.win, d, d.Hide)
 	d.Show()

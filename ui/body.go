@@ -219,7 +219,7 @@ func blobView(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
 }
 
 func saveButton(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
-	b := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() { save(c) })
+	b := newButton("Save…", theme.DocumentSaveIcon(), func() { save(c) })
 	return container.NewHBox(b)
 }
 

@@ -27,9 +27,9 @@ type chatView struct {
 	win        fyne.Window
 	lines      *fyne.Container
 	scroll     *container.Scroll
-	entry      *widget.Entry
-	send, stop *widget.Button
-	providers  *widget.Select
+	entry      *keyEntry
+	send, stop *button
+	providers  *selectBox
 	picker     *fyne.Container // the provider picker, or the only provider's name
 	tools      *fyne.Container
 	always     *fyne.Container // the tools approved for good, each with Revoke
@@ -85,19 +85,19 @@ func (c *chatView) close() {
 func (c *chatView) buildUI() fyne.CanvasObject {
 	c.lines = container.NewVBox()
 	c.scroll = container.NewVScroll(c.lines)
-	c.entry = widget.NewMultiLineEntry()
+	c.entry = newMultiLineKeyEntry()
 	c.entry.SetPlaceHolder("Message the model (the conversation's context goes with it)")
 	c.entry.SetMinRowsVisible(3)
-	c.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.sendEntry)
+	c.send = newButton("Send", theme.MailSendIcon(), c.sendEntry)
 	c.send.Importance = widget.HighImportance
-	c.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.turn.stop)
+	c.stop = newButton("Stop", theme.MediaStopIcon(), c.turn.stop)
 	c.stop.Hide()
-	c.providers = widget.NewSelect(nil, nil)
+	c.providers = newSelect(nil, nil)
 	c.picker = container.NewStack()
 	c.tools = container.NewHBox()
 	c.always = container.NewHBox()
 	c.always.Hide()
-	manage := widget.NewButtonWithIcon("Providers…", theme.SettingsIcon(), c.editor.show)
+	manage := newButton("Providers…", theme.SettingsIcon(), c.editor.show)
 	manage.Importance = widget.LowImportance
 	c.showProviders()
 	top := container.NewVBox(

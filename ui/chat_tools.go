@@ -45,11 +45,11 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 		if req.Tool.ReadOnly {
 			note += ". The server says it only reads."
 		}
-		once := widget.NewButton("Allow once", answer(hostcore.ApproveOnce))
+		once := newButton("Allow once", nil, answer(hostcore.ApproveOnce))
 		once.Importance = widget.HighImportance
 		buttons := container.NewHBox(once,
-			widget.NewButton("Always for this tool in this conversation", answer(hostcore.ApproveAlways)),
-			widget.NewButton("Deny", answer(hostcore.ApproveDeny)))
+			newButton("Always for this tool in this conversation", nil, answer(hostcore.ApproveAlways)),
+			newButton("Deny", nil, answer(hostcore.ApproveDeny)))
 		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"),
 			monospace(clipDoc(string(req.Arguments)), panelColumns+24), container.NewCenter(buttons))
 		d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Tool+"?", body, c.win)
@@ -120,7 +120,7 @@ func (c *chatView) showTools(s hostcore.ToolSettings, attached []string) {
 		if !set {
 			on = slices.Contains(attached, name)
 		}
-		check := widget.NewCheck(name, nil)
+		check := newCheck(name, nil)
 		check.SetChecked(on)
 		check.OnChanged = func(on bool) { c.switchTools(name, on) }
 		c.tools.Add(check)
@@ -140,7 +140,7 @@ func (c *chatView) showAlways(always map[string][]string) {
 	slices.Sort(servers)
 	for _, server := range servers {
 		for _, tool := range always[server] {
-			b := widget.NewButtonWithIcon(tool+" of "+server, theme.CancelIcon(), func() { c.revoke(server, tool) })
+			b := newButton(tool+" of "+server, theme.CancelIcon(), func() { c.revoke(server, tool) })
 			b.Importance = widget.LowImportance
 			c.always.Add(b)
 		}

@@ -105,7 +105,7 @@ func (c *chatView) turnFooter(t hostcore.Turn) {
 	l := widget.NewLabelWithStyle(turnSummary(t), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	l.Wrapping = fyne.TextWrapWord
 	seq := t.Seq
-	inspect := widget.NewButtonWithIcon("Inspect", theme.SearchIcon(), func() { c.inspect(seq) })
+	inspect := newButton("Inspect", theme.SearchIcon(), func() { c.inspect(seq) })
 	inspect.Importance = widget.LowImportance
 	c.lines.Add(container.NewBorder(nil, nil, nil, inspect, l))
 	c.lines.Add(widget.NewSeparator())

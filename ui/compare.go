@@ -33,9 +33,9 @@ type compareView struct {
 	replay   []lab.Turn
 	source   string
 	bundled  bool
-	server   *widget.Select
-	account  *widget.Select
-	runBtn   *widget.Button
+	server   *selectBox
+	account  *selectBox
+	runBtn   *button
 	running  bool
 	progress *widget.ProgressBar
 	what     *widget.Label
@@ -70,14 +70,14 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	for _, s := range c.sh.host.Servers() {
 		names = append(names, s.Name)
 	}
-	c.account = widget.NewSelect(nil, nil)
-	c.server = widget.NewSelect(names, func(name string) { c.accountsOf(name) })
+	c.account = newSelect(nil, nil)
+	c.server = newSelect(names, func(name string) { c.accountsOf(name) })
 	if slices.Contains(names, hostcore.DemoServerName) {
 		c.server.SetSelected(hostcore.DemoServerName)
 	}
-	open := widget.NewButton("Open a replay…", c.chooseReplay)
-	bundled := widget.NewButton("Bundled replay", func() { c.useBundled(); c.describe() })
-	c.runBtn = widget.NewButton("Run", c.start)
+	open := newButton("Open a replay…", nil, c.chooseReplay)
+	bundled := newButton("Bundled replay", nil, func() { c.useBundled(); c.describe() })
+	c.runBtn = newButton("Run", nil, c.start)
 	c.runBtn.Importance = widget.HighImportance
 	c.progress = widget.NewProgressBar()
 	c.what = widget.NewLabel("")
@@ -157,7 +157,7 @@ func (c *compareView) chooseReplay() {
 			err = c.useReplay(r.URI().Name(), b)
 		}
 		if err != nil {
-			dialog.ShowError(fmt.Errorf("%s is not a replay: %w", r.URI().Name(), err), c.win)
+			showError(fmt.Errorf("%s is not a replay: %w", r.URI().Name(), err), c.win)
 		}
 	}, c.win)
 	d.Show()
@@ -179,7 +179,7 @@ func (c *compareView) useReplay(name string, data []byte) error {
 func (c *compareView) start() {
 	server, account := c.server.Selected, c.account.Selected
 	if server == "" {
-		dialog.ShowError(errors.New("choose a server to replay against"), c.win)
+		showError(errors.New("choose a server to replay against"), c.win)
 		return
 	}
 	ctx, gen := c.job.start(c.sh.ctx)
@@ -211,7 +211,7 @@ func (c *compareView) start() {
 		c.runBtn.Enable()
 		c.job.stop() // releases the context
 		if err != nil {
-			dialog.ShowError(err, c.win)
+			showError(err, c.win)
 			return
 		}
 		c.showReport(r.rep, r.charts)

@@ -20,7 +20,7 @@ type turnMarks struct {
 	c     *compareView
 	list  *fyne.Container
 	info  *widget.Label
-	use   *widget.Button
+	use   *button
 	turns []hostcore.Turn
 }
 
@@ -30,9 +30,9 @@ func (m *turnMarks) buildUI() fyne.CanvasObject {
 	m.info = widget.NewLabel("")
 	m.info.Wrapping = fyne.TextWrapWord
 	m.list = container.NewVBox()
-	m.use = widget.NewButton("Replay these turns", m.useTurns)
+	m.use = newButton("Replay these turns", nil, m.useTurns)
 	m.use.Disable()
-	reload := widget.NewButton("Reload", m.load)
+	reload := newButton("Reload", nil, m.load)
 	top := container.NewVBox(m.info, container.NewHBox(reload, m.use))
 	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(m.list))
 }
@@ -81,7 +81,7 @@ func (m *turnMarks) show(title string, turns []hostcore.Turn) {
 		}
 		for _, it := range t.Context.Items {
 			uri := it.URI
-			check := widget.NewCheck(uri+" ("+string(it.Verdict)+")", nil)
+			check := newCheck(uri+" ("+string(it.Verdict)+")", nil)
 			check.SetChecked(slices.Contains(t.Relevant, uri))
 			check.OnChanged = func(on bool) { m.mark(t, uri, on) }
 			m.list.Add(container.NewPadded(check))

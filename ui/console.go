@@ -36,11 +36,11 @@ type console struct {
 	title   *widget.Label
 	filter  *keyEntry
 	count   *widget.Label
-	list    *widget.List
+	list    *keyList
 	detail  *widget.Label
 	stderr  *widget.Label
 	tabs    *container.AppTabs
-	copyOne *widget.Button
+	copyOne *button
 }
 
 func newConsole(sh *shell) *console { return &console{sh: sh, selected: -1} }
@@ -83,7 +83,7 @@ func (c *console) buildUI() fyne.CanvasObject {
 	}
 	c.count = widget.NewLabel("")
 	c.count.Wrapping = fyne.TextWrapWord
-	c.list = widget.NewList(func() int { return len(c.shown) }, func() fyne.CanvasObject {
+	c.list = newKeyList(func() int { return len(c.shown) }, func() fyne.CanvasObject {
 		l := widget.NewLabel("")
 		l.TextStyle.Monospace = true
 		l.Truncation = fyne.TextTruncateEllipsis
@@ -101,11 +101,11 @@ func (c *console) buildUI() fyne.CanvasObject {
 	c.list.OnUnselected = func(widget.ListItemID) { c.choose(-1) }
 	c.detail = monospace("", panelColumns)
 	c.detail.Selectable = true
-	c.copyOne = widget.NewButtonWithIcon("Copy message", theme.ContentCopyIcon(), c.copySelected)
+	c.copyOne = newButton("Copy message", theme.ContentCopyIcon(), c.copySelected)
 	c.copyOne.Disable()
-	copyAll := widget.NewButtonWithIcon("Copy shown", theme.ContentCopyIcon(), c.copyShown)
-	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), c.askExport)
-	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), c.refresh)
+	copyAll := newButton("Copy shown", theme.ContentCopyIcon(), c.copyShown)
+	export := newButton("Export…", theme.DocumentSaveIcon(), c.askExport)
+	refresh := newButton("Refresh", theme.ViewRefreshIcon(), c.refresh)
 	history := container.NewVSplit(c.list,
 		container.NewBorder(container.NewHBox(heading("Message"), c.copyOne), nil, nil, nil, container.NewScroll(c.detail)))
 	history.Offset = 0.55

@@ -3,7 +3,6 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 )
@@ -33,7 +32,7 @@ func (a *App) showShortcuts() {
 		form.Add(widget.NewLabelWithStyle(s.keys, fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}))
 		form.Add(what)
 	}
-	d := dialog.NewCustom("Keyboard shortcuts", "Close", form, a.sh.win)
+	d := newDialog("Keyboard shortcuts", "Close", form, a.sh.win)
 	d.Resize(fyne.NewSize(560, 0))
 	closeOnEscape(a.sh.win, d, d.Hide)
 	d.Show()

@@ -46,7 +46,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.badge = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	in.badge.Wrapping = fyne.TextWrapWord
 	in.elapsed = widget.NewLabel("")
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
+	cancel := newButton("Cancel", theme.CancelIcon(), func() {
 		in.busy.stop()
 		in.progress.Hide()
 		in.modes.Show() // Refresh reads it again
@@ -55,8 +55,8 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	})
 	in.progress = container.NewBorder(nil, nil, nil, cancel, widget.NewProgressBarInfinite())
 	in.progress.Hide()
-	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { in.again(hostcore.ReadRefresh) })
-	bypass := widget.NewButton("Bypass cache", func() { in.again(hostcore.ReadBypass) })
+	refresh := newButton("Refresh", theme.ViewRefreshIcon(), func() { in.again(hostcore.ReadRefresh) })
+	bypass := newButton("Bypass cache", nil, func() { in.again(hostcore.ReadBypass) })
 	in.modes = container.NewHBox(refresh, bypass)
 	in.modes.Hide()
 	in.body = container.NewVScroll(container.NewPadded(widget.NewLabel("")))
@@ -157,6 +157,7 @@ func (in *inspector) showResult(r readRequest, res *hostcore.ReadResult) {
 	in.body.Refresh()
 	in.body.ScrollToTop()
 	in.meta.Content = metadataView(r, res)
+	followFocus(in.meta)
 	in.meta.Refresh()
 	in.raw.Content = rawView(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
 	in.raw.Refresh()
@@ -172,6 +173,7 @@ func (in *inspector) showError(r readRequest, err error) {
 	in.body.Content = container.NewPadded(errorView(err))
 	in.body.Refresh()
 	in.meta.Content = metadataView(r, nil)
+	followFocus(in.meta)
 	in.meta.Refresh()
 	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
 	if !ok {
@@ -232,11 +234,8 @@ func metadataView(r readRequest, res *hostcore.ReadResult) fyne.CanvasObject {
 	grid := container.New(layout.NewFormLayout())
 	for _, row := range rows {
 		key := widget.NewLabelWithStyle(row[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
-		value := widget.NewLabel(row[1])
-		value.Wrapping = fyne.TextWrapBreak
-		value.Selectable = true
 		grid.Add(key)
-		grid.Add(value)
+		grid.Add(newCopyValue(row[1])) // Tab reaches each, Ctrl+C copies it
 	}
 	return grid
 }

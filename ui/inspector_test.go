@@ -111,7 +111,7 @@ func texts(o fyne.CanvasObject) string {
 			b.WriteString(v.Text + "\n")
 		case *widget.RichText:
 			b.WriteString(v.String() + "\n")
-		case *widget.Button:
+		case *button:
 			b.WriteString(v.Text + "\n")
 		}
 	}

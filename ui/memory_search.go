@@ -27,8 +27,8 @@ type memorySearch struct {
 	ask  job
 
 	query   *keyEntry
-	search  *widget.Button
-	more    *widget.Button
+	search  *button
+	more    *button
 	status  *widget.Label
 	results *fyne.Container
 	rows    []*keyRow         // the results, one a hit, for the keyboard
@@ -46,8 +46,8 @@ func (m *memorySearch) buildUI() fyne.CanvasObject {
 	m.query.SetPlaceHolder("words in a memory's content, topic or tags")
 	m.query.OnSubmitted = func(string) { m.run(false) }
 	m.query.onDown = func() { m.focus(0) }
-	m.search = widget.NewButtonWithIcon("Search", theme.SearchIcon(), func() { m.run(false) })
-	m.more = widget.NewButton("More results", func() { m.run(true) })
+	m.search = newButton("Search", theme.SearchIcon(), func() { m.run(false) })
+	m.more = newButton("More results", nil, func() { m.run(true) })
 	m.more.Hide()
 	m.status = caption("")
 	m.results = container.NewVBox()
@@ -139,8 +139,8 @@ func (m *memorySearch) hitRow(h hostcore.MemoryHit) fyne.CanvasObject {
 	}
 	body := widget.NewLabel(oneLineSpaces(excerpt))
 	body.Wrapping = fyne.TextWrapWord
-	read := widget.NewButtonWithIcon("Read", theme.VisibilityIcon(), func() { m.read(h) })
-	attach := widget.NewButtonWithIcon("Attach", theme.ContentAddIcon(), func() { m.attach(h) })
+	read := newButton("Read", theme.VisibilityIcon(), func() { m.read(h) })
+	attach := newButton("Attach", theme.ContentAddIcon(), func() { m.attach(h) })
 	read.Importance, attach.Importance = widget.LowImportance, widget.LowImportance
 	var right fyne.CanvasObject = container.NewHBox(read, attach)
 	if label := h.State.Label(); label != "" {

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 )
@@ -41,10 +40,10 @@ func TestSearchMemoriesInTheApp(t *testing.T) {
 	if len(s.hits) <= searchPage || s.hits[searchPage].ID == first.ID {
 		t.Errorf("More: %d hits", len(s.hits))
 	}
-	var attach *widget.Button
+	var attach *button
 	h.do(func() {
 		for _, o := range test.LaidOutObjects(s.results) {
-			if b, ok := o.(*widget.Button); ok && b.Text == "Attach" {
+			if b, ok := o.(*button); ok && b.Text == "Attach" {
 				attach = b
 				break
 			}

@@ -75,7 +75,7 @@ func (t *resourcesTab) buildUI() fyne.CanvasObject {
 	t.noMatch.Importance = widget.WarningImportance
 	t.noMatch.Hide()
 	t.pages = widget.NewLabel("")
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { t.stop("Listing canceled") })
+	cancel := newButton("Cancel", theme.CancelIcon(), func() { t.stop("Listing canceled") })
 	t.progress = container.NewBorder(nil, nil, nil, cancel, container.NewStack(widget.NewProgressBarInfinite(), t.pages))
 	t.progress.Hide()
 	top := container.NewVBox(t.search, t.noMatch, t.progress)

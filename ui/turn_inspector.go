@@ -29,7 +29,7 @@ type turnInspector struct {
 	job  job
 	out  *widget.Label // the replay's answer as it streams
 	text strings.Builder
-	run  *widget.Button
+	run  *button
 }
 
 // inspect opens the inspector of turn seq, read again from the store, or
@@ -80,7 +80,7 @@ func (ti *turnInspector) show() {
 		container.NewTabItem("Requests and messages", container.NewVScroll(ti.requestsTab())),
 		container.NewTabItem("System prompt", ti.systemTab()),
 		container.NewTabItem("Replay", ti.replayTab()))
-	copyJSON := widget.NewButtonWithIcon("Copy the turn as JSON", theme.ContentCopyIcon(), ti.copyJSON)
+	copyJSON := newButton("Copy the turn as JSON", theme.ContentCopyIcon(), ti.copyJSON)
 	head := widget.NewLabelWithStyle(turnSummary(ti.t), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	head.Wrapping = fyne.TextWrapWord
 	ti.win.SetContent(container.NewBorder(head, container.NewHBox(copyJSON), nil, nil, tabs))
@@ -199,7 +199,7 @@ func (ti *turnInspector) requestsTab() fyne.CanvasObject {
 // systemTab is the system prompt exactly as sent, with Copy.
 func (ti *turnInspector) systemTab() fyne.CanvasObject {
 	sys := ti.t.Context.System
-	copySys := widget.NewButtonWithIcon("Copy the system prompt", theme.ContentCopyIcon(), func() {
+	copySys := newButton("Copy the system prompt", theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(sys)
 		ti.c.sh.notify(fmt.Sprintf("Copied turn %d's system prompt (%s)", ti.t.Seq, byteSize(int64(len(sys)))))
 	})
@@ -215,7 +215,7 @@ func (ti *turnInspector) replayTab() fyne.CanvasObject {
 	note.Wrapping = fyne.TextWrapWord
 	ti.out = widget.NewLabel("")
 	ti.out.Wrapping = fyne.TextWrapWord
-	ti.run = widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), ti.replay)
+	ti.run = newButton("Replay", theme.MediaReplayIcon(), ti.replay)
 	ti.run.Importance = widget.HighImportance
 	if ti.c.sh.opts.Chat == nil || ti.c.sh.opts.Models == nil || len(ti.c.sh.host.Config().ProviderList()) == 0 {
 		ti.run.Disable()
