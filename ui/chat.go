@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -64,6 +65,10 @@ func (c *chatView) show() {
 	c.conv = c.sh.conv.ID
 	c.win = fyne.CurrentApp().NewWindow("Conversation: " + c.sh.conv.Title + " — Attaché")
 	c.win.SetContent(c.buildUI())
+	for _, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} { // with the focus off the field
+		c.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault},
+			func(fyne.Shortcut) { c.sendEntry() })
+	}
 	c.win.Resize(fyne.NewSize(720, 640))
 	c.win.SetOnClosed(func() { c.turn.stop(); c.win = nil; c.closeInspectors() })
 	c.loadTools()
@@ -86,8 +91,11 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.lines = container.NewVBox()
 	c.scroll = container.NewVScroll(c.lines)
 	c.entry = newMultiLineKeyEntry()
-	c.entry.SetPlaceHolder("Message the model (the conversation's context goes with it)")
+	c.entry.SetPlaceHolder("Message the model (the conversation's context goes with it). Ctrl+Enter sends")
 	c.entry.SetMinRowsVisible(3)
+	c.entry.Wrapping = fyne.TextWrapWord
+	// Enter makes a new line, Ctrl+Enter sends, Tab moves on to Send.
+	c.entry.tabOut, c.entry.onSubmit = true, c.sendEntry
 	c.send = newButton("Send", theme.MailSendIcon(), c.sendEntry)
 	c.send.Importance = widget.HighImportance
 	c.stop = newButton("Stop", theme.MediaStopIcon(), c.turn.stop)

@@ -10,12 +10,17 @@ import (
 // shortcuts are the keys the Help menu lists, in the order a person meets
 // them. Keep them in step with menu.go and keys.go.
 var shortcuts = []struct{ keys, what string }{
+	{"Tab / Shift+Tab", "Move to the next / previous control; the one with the focus has a ring around it"},
+	{"Enter / Space", "On a button, a check box, an option or a server's name: press it"},
 	{"Ctrl+K", "Find resources: the search field of the picker"},
 	{"Down", "From a search field (resources, memories, the console's filter) or a template field into the results or suggestions; Up and Down move through them"},
 	{"Enter", "In a field: read what it names, or search. On a suggestion or a result: read it"},
 	{"Ctrl+Enter", "Attach the chosen item to the conversation"},
+	{"Escape", "Cancel the read in progress"},
+	{"Ctrl+C", "On a value of the inspector's Metadata: copy it (a right click offers Copy too)"},
 	{"Enter / Escape", "In a dialog: confirm / close it"},
 	{"Ctrl+Shift+L", "Open the console (JSON-RPC history and server log)"},
+	{"In a conversation", "Enter makes a new line, Ctrl+Enter sends, Tab moves on to Send"},
 }
 
 // helpMenu lists the keyboard shortcuts.

@@ -46,13 +46,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.badge = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	in.badge.Wrapping = fyne.TextWrapWord
 	in.elapsed = widget.NewLabel("")
-	cancel := newButton("Cancel", theme.CancelIcon(), func() {
-		in.busy.stop()
-		in.progress.Hide()
-		in.modes.Show() // Refresh reads it again
-		in.showPlaceholder("canceled", "The read of "+in.req.uri+" was canceled. Refresh reads it again.")
-		in.sh.notify("Read canceled")
-	})
+	cancel := newButton("Cancel", theme.CancelIcon(), func() { in.cancel() })
 	in.progress = container.NewBorder(nil, nil, nil, cancel, widget.NewProgressBarInfinite())
 	in.progress.Hide()
 	refresh := newButton("Refresh", theme.ViewRefreshIcon(), func() { in.again(hostcore.ReadRefresh) })
@@ -74,6 +68,20 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 		in.facts, in.progress)
 	in.showEmpty()
 	return container.NewBorder(head, nil, nil, nil, in.tabs)
+}
+
+// cancel stops the read in progress (Cancel, or Escape in the window), if
+// there is one, and reports whether there was.
+func (in *inspector) cancel() bool {
+	if !in.busy.running() {
+		return false
+	}
+	in.busy.stop()
+	in.progress.Hide()
+	in.modes.Show() // Refresh reads it again
+	in.showPlaceholder("canceled", "The read of "+in.req.uri+" was canceled. Refresh reads it again.")
+	in.sh.notify("Read canceled")
+	return true
 }
 
 // showEmpty says how to get something to inspect.
