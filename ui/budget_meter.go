@@ -41,7 +41,7 @@ func newBudgetMeter() *budgetMeter {
 
 func (m *budgetMeter) buildUI() fyne.CanvasObject {
 	m.track = container.New(m.fit, m.fill)
-	bar := container.NewStack(m.bg, m.track, m.text)
+	bar := newRepainted(container.NewStack(m.bg, m.track, m.text), m.recolor)
 	m.set(pack.Packing{Budget: pack.DefaultBudget})
 	return container.NewVBox(bar, m.over)
 }
@@ -64,7 +64,8 @@ func (m *budgetMeter) set(p pack.Packing) {
 
 // recolor paints the bar in the current theme: a tint of the primary
 // colour, or of the error colour when over budget, under text in the
-// foreground colour, so it reads in light and dark themes alike.
+// foreground colour, so it reads in light and dark themes alike. It runs
+// on every change of the packing and of the theme (newRepainted).
 func (m *budgetMeter) recolor() {
 	m.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
 	m.bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
@@ -82,4 +83,35 @@ func (m *budgetMeter) recolor() {
 func tint(c color.Color, a uint8) color.Color {
 	r, g, b, _ := c.RGBA()
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: a}
+}
+
+// repainted is content that paint colours again whenever it is refreshed,
+// as Fyne refreshes every widget when the theme changes: canvas shapes keep
+// the colour they were given, and would keep the old theme's.
+type repainted struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	paint   func()
+}
+
+func newRepainted(content fyne.CanvasObject, paint func()) *repainted {
+	r := &repainted{content: content, paint: paint}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// CreateRenderer shows the content.
+func (r *repainted) CreateRenderer() fyne.WidgetRenderer {
+	return &repaintedRenderer{WidgetRenderer: widget.NewSimpleRenderer(r.content), r: r}
+}
+
+type repaintedRenderer struct {
+	fyne.WidgetRenderer
+	r *repainted
+}
+
+// Refresh paints the content in the current theme.
+func (rr *repaintedRenderer) Refresh() {
+	rr.r.paint()
+	rr.WidgetRenderer.Refresh()
 }
