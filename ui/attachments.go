@@ -46,7 +46,11 @@ type attachmentsPanel struct {
 	loading bool
 	order   heldOrder
 
-	budget  *keyEntry
+	budget     *keyEntry
+	budgetNote *widget.Label // why what is typed is not a budget
+	// applied is the budget the context is packed under: the last one
+	// typed that was one.
+	applied int
 	meter   *budgetMeter
 	summary *widget.Label
 	list    *keyList
@@ -66,24 +70,17 @@ func newAttachmentsPanel(sh *shell, bar *conversationBar) *attachmentsPanel {
 
 func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	p.budget = newKeyEntry()
-	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget)))
+	p.budgetNote = widget.NewLabel("")
+	p.budgetNote.Importance = widget.DangerImportance
+	p.budgetNote.Wrapping = fyne.TextWrapWord
+	p.budgetNote.Hide()
+	p.applied = p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget)
+	p.budget.SetText(strconv.Itoa(p.applied))
 	p.budget.Validator = func(s string) error {
-		if n, err := strconv.Atoi(s); err != nil || n <= 0 {
-			return fmt.Errorf("a budget is a whole number of tokens")
-		}
-		return nil
+		_, err := pack.ParseBudget(s)
+		return err
 	}
-	p.budget.OnChanged = func(s string) {
-		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			if p.sh.conv.ID != 0 {
-				p.sh.prefs.SetInt(budgetKey(p.sh.conv.ID), n)
-			}
-			p.sh.prefs.SetInt(prefBudget, n) // a new conversation's
-			if !p.loading {
-				p.repack()
-			}
-		}
-	}
+	p.budget.OnChanged = p.budgetTyped
 	p.summary = caption("")
 	p.list = newKeyList(func() int { return len(p.rows) },
 		func() fyne.CanvasObject { return newAttachmentRow() }, p.updateRow)
@@ -99,7 +96,7 @@ func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	budgetRow := container.NewBorder(nil, nil, heading("Attachments"),
 		container.NewHBox(widget.NewLabel("budget"), container.NewGridWrap(fyne.NewSize(96, p.budget.MinSize().Height), p.budget),
 			widget.NewLabel("tokens")))
-	head := container.NewVBox(p.bar.buildUI(), widget.NewSeparator(), budgetRow, p.meter.buildUI(), p.summary, p.buildOrderNote())
+	head := container.NewVBox(p.bar.buildUI(), widget.NewSeparator(), budgetRow, p.budgetNote, p.meter.buildUI(), p.summary, p.buildOrderNote())
 	top := container.NewBorder(head, p.undo, nil, nil, container.NewStack(p.list, container.NewPadded(p.empty)))
 	split := container.NewVSplit(top, p.preview.buildUI())
 	split.Offset = 0.68
@@ -128,6 +125,29 @@ func (p *attachmentsPanel) checkedAgo(x ranked) string {
 	return span(ago) + " ago"
 }
 
+// budgetTyped applies a budget as it is typed, when it is one
+// (pack.ParseBudget); when it is not, the packing stays under the last
+// budget applied, and a line under the field says why and which budget
+// is kept.
+func (p *attachmentsPanel) budgetTyped(s string) {
+	n, err := pack.ParseBudget(s)
+	if err != nil {
+		p.budgetNote.SetText(fmt.Sprintf("%s. The context stays packed under %s.",
+			capitalized(err.Error()), pack.Quantity(p.applied, "token")))
+		p.budgetNote.Show()
+		return
+	}
+	p.budgetNote.Hide()
+	p.applied = n
+	if p.sh.conv.ID != 0 {
+		p.sh.prefs.SetInt(budgetKey(p.sh.conv.ID), n)
+	}
+	p.sh.prefs.SetInt(prefBudget, n) // a new conversation's
+	if !p.loading {
+		p.repack()
+	}
+}
+
 // budgetKey is the preference that keeps a conversation's budget.
 func budgetKey(conv int64) string { return prefBudget + "." + strconv.FormatInt(conv, 10) }
 
@@ -138,8 +158,9 @@ func (p *attachmentsPanel) load() {
 	// Each conversation keeps its own budget; one never given one starts
 	// with the last budget typed.
 	p.loading = true
-	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(budgetKey(p.sh.conv.ID),
-		p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget))))
+	p.applied = p.sh.prefs.IntWithFallback(budgetKey(p.sh.conv.ID), p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget))
+	p.budget.SetText(strconv.Itoa(p.applied))
+	p.budgetTyped(p.budget.Text) // a budget kept before the maximum may be over it
 	p.loading = false
 	p.rerank()
 	p.rewatch()
@@ -158,7 +179,7 @@ func (p *attachmentsPanel) rerank() {
 	if conv == 0 {
 		return
 	}
-	budget, _ := strconv.Atoi(p.budget.Text)
+	budget := p.applied
 	cv := p.sh.cv
 	ctx, gen := p.rank.start(p.sh.ctx)
 	ranker := p.ranker
@@ -205,7 +226,7 @@ func (p *attachmentsPanel) shown(gen uint64) func(outcome, error) {
 		if o.memories != nil {
 			p.memories = o.memories
 		}
-		if budget, _ := strconv.Atoi(p.budget.Text); wasRead && budget > 0 && budget != o.packing.Budget {
+		if wasRead && p.applied != o.packing.Budget {
 			p.repack() // typed while the read was in flight
 			return
 		}
@@ -224,7 +245,7 @@ func (p *attachmentsPanel) repack() {
 		p.rerank()
 		return
 	}
-	budget, _ := strconv.Atoi(p.budget.Text)
+	budget := p.applied
 	items, atts, ranker := p.items, p.atts, p.ranker
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
@@ -245,7 +266,7 @@ func (p *attachmentsPanel) rankKept(a hostcore.Attachment) {
 	}
 	items, atts := slices.Clone(p.items), slices.Clone(p.atts)
 	items[i], atts[i] = hostcore.ItemOf(items[i], a), a
-	budget, _ := strconv.Atoi(p.budget.Text)
+	budget := p.applied
 	ranker := p.ranker
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"unicode"
-	"unicode/utf8"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -84,11 +81,7 @@ func showConfirm(title, message string, callback func(bool), win fyne.Window) {
 // showError is dialog.ShowError: the error's text, its first letter
 // upper case, and OK.
 func showError(err error, win fyne.Window) {
-	msg := err.Error()
-	if r, n := utf8.DecodeRuneInString(msg); r != utf8.RuneError {
-		msg = string(unicode.ToUpper(r)) + msg[n:]
-	}
-	text := widget.NewLabel(msg)
+	text := widget.NewLabel(capitalized(err.Error()))
 	text.Wrapping = fyne.TextWrapWord
 	d := newDialog("Error", "OK", container.NewBorder(nil, nil, widget.NewIcon(theme.ErrorIcon()), nil, text), win)
 	d.Resize(fyne.NewSize(420, 0))

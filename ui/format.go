@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2/widget"
 
@@ -182,4 +184,14 @@ func priorityText(p float64) string {
 		s += " (required)"
 	}
 	return s
+}
+
+// capitalized is s with its first letter upper case: an error's message
+// as the start of a sentence.
+func capitalized(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

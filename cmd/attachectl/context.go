@@ -284,8 +284,8 @@ func (a *app) rank(cmd *cobra.Command, conv string, budget int) (pack.Packing, e
 	if err != nil {
 		return pack.Packing{}, err
 	}
-	if budget <= 0 {
-		return pack.Packing{}, usageError("--budget must be positive")
+	if err := pack.CheckBudget(budget); err != nil {
+		return pack.Packing{}, usageError("--budget: " + err.Error())
 	}
 	p, _, err := cv.Rank(cmd.Context(), id, &pack.RankOptions{Budget: budget})
 	return p, err

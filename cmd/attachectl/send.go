@@ -65,8 +65,8 @@ is off).`,
 			if err != nil {
 				return err
 			}
-			if budget <= 0 {
-				return usageError("--budget must be positive")
+			if err := pack.CheckBudget(budget); err != nil {
+				return usageError("--budget: " + err.Error())
 			}
 			m, pc, err := a.model(providerName)
 			if err != nil {
