@@ -171,7 +171,7 @@ func lastSpace(rs []rune) int {
 func caption(text string) *widget.Label {
 	l := widget.NewLabel(text)
 	l.SizeName = theme.SizeNameCaptionText
-	l.Wrapping = fyne.TextWrapBreak
+	l.Wrapping = fyne.TextWrapWord // a sentence breaks between words
 	return l
 }
 
