@@ -211,8 +211,8 @@ func paginate[W, T any](ctx context.Context, c *Conn, kind listKind[W, T], opts 
 			}
 			for _, it := range p.Items {
 				if yielded == opts.MaxItems {
-					yield(zero, newError(KindUsage, nil, "listing %s of %s: the server has more than %d items, the most one listing may hold; stopped there",
-						method, c.Server.Name, opts.MaxItems))
+					yield(zero, newError(KindUsage, nil, "listing %s of %s: the server has more than %s, the most one listing may hold; stopped there",
+						method, c.Server.Name, pack.Quantity(opts.MaxItems, "item")))
 					return
 				}
 				yielded++

@@ -188,7 +188,7 @@ func classifyKind(err error, op, uri string, breach error, http httpOutcome, lim
 	case errors.As(breach, &junk):
 		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the server answered %q, which is not JSON-RPC", op, junk.start)}
 	case errors.Is(breach, errBodyTooLarge), http.tooLarge:
-		return &Error{kind: KindProtocol, msg: fmt.Sprintf("%s: the reply is over the size limit of %d bytes", op, limit)}
+		return &Error{kind: KindProtocol, msg: op + ": the reply is over the size limit of " + pack.Quantity(int(limit), "byte")}
 	case status == 401 && errors.Is(err, context.Canceled):
 		// The 401 started a sign-in, which was then canceled.
 		return &Error{kind: KindCanceled, msg: op + ": the sign-in was canceled"}

@@ -209,8 +209,8 @@ func imageSize(w, h int) fyne.Size {
 // preview of its first bytes, and Save.
 func blobView(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
 	n := min(len(c.Blob), hexPreviewLen)
-	facts := fmt.Sprintf("Binary, %s bytes (%s), %s. First %d bytes:", count(int64(len(c.Blob))),
-		byteSize(int64(len(c.Blob))), mimeOf(c), n)
+	facts := fmt.Sprintf("Binary, %s (%s), %s. First %s:", pack.Quantity(len(c.Blob), "byte"),
+		byteSize(int64(len(c.Blob))), mimeOf(c), pack.Quantity(n, "byte"))
 	dump := strings.TrimRight(hex.Dump(c.Blob[:n]), "\n")
 	l := widget.NewLabel(dump)
 	l.TextStyle = fyne.TextStyle{Monospace: true}

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"image/color"
 
 	"fyne.io/fyne/v2"
@@ -51,10 +50,10 @@ func (m *budgetMeter) set(p pack.Packing) {
 	m.state = p
 	budget := max(p.Budget, 1)
 	m.fit.fraction = float32(p.Used) / float32(budget)
-	m.text.SetText(fmt.Sprintf("%s / %s tokens", count(int64(p.Used)), count(int64(p.Budget))))
+	m.text.SetText(count(int64(p.Used)) + " / " + pack.Quantity(p.Budget, "token"))
 	if p.Exceeded > 0 {
-		m.over.SetText(fmt.Sprintf("Over budget by %s tokens: items of priority 1 (required) are kept even when they do not fit.",
-			count(int64(p.Exceeded))))
+		m.over.SetText("Over budget by " + pack.Quantity(p.Exceeded, "token") +
+			": items of priority 1 (required) are kept even when they do not fit.")
 		m.over.Show()
 	} else {
 		m.over.Hide()

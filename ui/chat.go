@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // chatView is the conversation with a model, in a window of its own: the
@@ -288,7 +289,7 @@ var approvalWords = map[hostcore.Approval]string{
 // usageLine is a request's token count: the host's own, and once it is
 // answered, the provider's.
 func usageLine(r hostcore.RequestRecord, answered bool) string {
-	s := fmt.Sprintf("Request %d: host counted %d tokens (tool listing %d)", r.Round, r.Counted.Total, r.Counted.Tools)
+	s := fmt.Sprintf("Request %d: host counted %s (tool listing %d)", r.Round, pack.Quantity(r.Counted.Total, "token"), r.Counted.Tools)
 	switch {
 	case !answered:
 		return s + "; waiting for the provider…"

@@ -17,6 +17,7 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/labreport"
 )
 
@@ -136,8 +137,8 @@ func (c *compareView) useBundled() {
 
 // describe says what will be replayed.
 func (c *compareView) describe() {
-	c.what.SetText(fmt.Sprintf("%s: %d turns. Each strategy replays them against the server: host attaches, tool makes the recorded calls, both does both.",
-		c.source, len(c.replay)))
+	c.what.SetText(fmt.Sprintf("%s: %s. Each strategy replays them against the server: host attaches, tool makes the recorded calls, both does both.",
+		c.source, pack.Quantity(len(c.replay), "turn")))
 	if c.bundled {
 		c.note.SetText(hostcore.SyntheticNote)
 	} else {
@@ -228,8 +229,9 @@ func (c *compareView) setProgress(gen uint64, done, total int) {
 func (c *compareView) showReport(rep *hostcore.LabReport, charts map[string][]byte) {
 	c.report = rep
 	r := rep.Replay
-	c.what.SetText(fmt.Sprintf("%s: %d turns in %d sessions against %s as %s. The server listed %d tools; their listing costs %d tokens a request.",
-		c.source, r.Turns, r.Sessions, r.Server, r.Account, len(r.Tools), r.ListingTokens))
+	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. The server listed %s; their listing costs %s a request.",
+		c.source, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server, r.Account,
+		pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token")))
 	c.table.SetText(hostcore.LabTable(rep))
 	f := rep.Freshness
 	c.fresh.SetText(fmt.Sprintf("Freshness: polling every attached resource every %.0f s costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours).",

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // turnMarks is the Compare window's "Your turns" tab: the current
@@ -60,7 +61,7 @@ func (m *turnMarks) load() {
 func (m *turnMarks) show(title string, turns []hostcore.Turn) {
 	m.turns = turns
 	m.list.RemoveAll()
-	m.info.SetText(fmt.Sprintf("Conversation %q: %d turns. Tick the resources each turn needed: the lab counts a turn reached when all of them reached the model.", title, len(turns)))
+	m.info.SetText(fmt.Sprintf("Conversation %q: %s. Tick the resources each turn needed: the lab counts a turn reached when all of them reached the model.", title, pack.Quantity(len(turns), "turn")))
 	if len(turns) == 0 {
 		m.use.Disable()
 		return

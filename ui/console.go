@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // console is the tester's console, in a window of its own: the JSON-RPC
@@ -207,11 +208,11 @@ func (c *console) countText(q string) string {
 	case n == 0:
 		s = "Nothing was exchanged with this server yet: it connects on first use."
 	case q == "":
-		s = fmt.Sprintf("%d messages", n)
+		s = pack.Quantity(n, "message")
 	case len(c.shown) == 0:
 		s = fmt.Sprintf("No message matches “%s”: the filter hides all %d. Clear it to see them.", q, n)
 	default:
-		s = fmt.Sprintf("%d of %d messages match “%s”", len(c.shown), n, q)
+		s = fmt.Sprintf("%d of %s %s “%s”", len(c.shown), pack.Quantity(n, "message"), pack.Plural(len(c.shown), "matches", "match"), q)
 	}
 	if c.dropped > 0 {
 		s += fmt.Sprintf(" (the %d oldest were let go: the record keeps the last 4096 messages, 4 MiB)", c.dropped)
@@ -278,7 +279,7 @@ func (c *console) copyShown() {
 		b.WriteByte('\n')
 	}
 	fyne.CurrentApp().Clipboard().SetContent(b.String())
-	c.sh.notify(fmt.Sprintf("Copied %d messages", len(c.shown)))
+	c.sh.notify("Copied " + pack.Quantity(len(c.shown), "message"))
 }
 
 // askExport asks where to save the whole exchange.

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // count formats n with thousands separators: 12,345.
@@ -159,7 +160,7 @@ func explain(err error) (kind hostcore.Kind, msg, hint, detail string) {
 		detail = cause.Error()
 	}
 	if lines := he.Stderr(); len(lines) > 0 {
-		detail = strings.TrimSpace(detail + fmt.Sprintf("\n\nThe server's stderr, last %d lines:\n%s", len(lines), strings.Join(lines, "\n")))
+		detail = strings.TrimSpace(detail + "\n\nThe server's stderr, last " + pack.Quantity(len(lines), "line") + ":\n" + strings.Join(lines, "\n"))
 	}
 	return he.Kind(), he.Message(), he.Hint(), detail
 }

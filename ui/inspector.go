@@ -225,7 +225,7 @@ func metadataView(r readRequest, res *hostcore.ReadResult) fyne.CanvasObject {
 			mimes = append(mimes, mimeOf(c))
 		}
 		rows = append(rows, [2]string{"MIME type", strings.Join(mimes, ", ")},
-			[2]string{"Size", fmt.Sprintf("%s bytes in %d entries", count(res.Size()), len(res.Contents))},
+			[2]string{"Size", pack.Quantity(int(res.Size()), "byte") + " in " + pack.QuantityOf(len(res.Contents), "entry", "entries")},
 			[2]string{"Protocol", res.ProtocolVersion},
 			[2]string{"Cache hints", cacheHints(res.Hints)})
 		if res.Cache.NotStored != "" {

@@ -135,3 +135,22 @@ func TestSoftWrap(t *testing.T) {
 		})
 	}
 }
+
+// Counts read as English: a read of one entry says "1 entry", not "1
+// entries", and its bytes group their digits.
+func TestMetadataSaysOneEntry(t *testing.T) {
+	h := newHarness(t)
+	h.do(func() { h.app.ReadID(h.memoryIDs("acme", "m", 1)[0]) })
+	h.settle()
+	var size string
+	h.do(func() {
+		for _, o := range test.LaidOutObjects(h.app.inspector.meta.Content) {
+			if v, ok := o.(*copyValue); ok && strings.HasSuffix(v.Text(), "entry") || ok && strings.HasSuffix(v.Text(), "entries") {
+				size = v.Text()
+			}
+		}
+	})
+	if !strings.HasSuffix(size, " bytes in 1 entry") {
+		t.Errorf("the metadata's size says %q, want … bytes in 1 entry", size)
+	}
+}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // searchPage is how many memories a search shows at a time.
@@ -110,9 +110,9 @@ func (m *memorySearch) run(more bool) {
 		case len(m.hits) == 0:
 			m.status.SetText("No memory of " + c.Account.Name + " matches “" + q + "”.")
 		case res.NextCursor != "":
-			m.status.SetText(fmt.Sprintf("The first %d memories matching “%s”:", len(m.hits), q))
+			m.status.SetText("The first " + pack.QuantityOf(len(m.hits), "memory", "memories") + " matching “" + q + "”:")
 		default:
-			m.status.SetText(fmt.Sprintf("%s matching “%s”:", quantityWord(len(m.hits), "memory", "memories"), q))
+			m.status.SetText(pack.QuantityOf(len(m.hits), "memory", "memories") + " matching “" + q + "”:")
 		}
 	})
 }

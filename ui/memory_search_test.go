@@ -95,15 +95,3 @@ func TestAttachmentLifecycle(t *testing.T) {
 		}
 	})
 }
-
-// A count reads as English: "1 memory", "3 memories" (not "memorys").
-func TestQuantityWord(t *testing.T) {
-	for _, tt := range []struct {
-		n    int
-		want string
-	}{{1, "1 memory"}, {3, "3 memories"}, {0, "0 memories"}} {
-		if got := quantityWord(tt.n, "memory", "memories"); got != tt.want {
-			t.Errorf("quantityWord(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
-}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // serversPanel is the left column: every server the host knows (configured,
@@ -321,7 +322,7 @@ func (p *serversPanel) importFile(kind, path string) {
 			return
 		}
 		p.reload()
-		p.sh.notify(fmt.Sprintf("Imported %d servers from %s", len(servers), path))
+		p.sh.notify("Imported " + pack.Quantity(len(servers), "server") + " from " + path)
 	})
 }
 

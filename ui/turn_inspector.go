@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // turnInspector is a window that shows one stored turn whole: the context
@@ -117,16 +118,16 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 	if t.Error != "" {
 		add(fmt.Sprintf("Ended with %s: %s", t.ErrorKind, t.Error), fyne.TextStyle{})
 	}
-	packed := fmt.Sprintf("Context: %d of %d tokens", sc.Used, sc.Budget)
+	packed := "Context: " + count(int64(sc.Used)) + " of " + pack.Quantity(sc.Budget, "token")
 	if sc.Exceeded > 0 {
-		packed += fmt.Sprintf(", %d over the budget (pinned or priority-1 items are never dropped)", sc.Exceeded)
+		packed += ", " + count(int64(sc.Exceeded)) + " over the budget (pinned or priority-1 items are never dropped)"
 	}
 	add(packed, fyne.TextStyle{Bold: true})
 	if len(sc.Items) == 0 {
 		add("Nothing was attached.", fyne.TextStyle{Italic: true})
 	}
 	for _, it := range sc.Items {
-		line := fmt.Sprintf("%d. %s · %s · %d tokens · priority %.2f", it.Rank, it.Verdict, it.URI, it.Tokens, it.Priority)
+		line := fmt.Sprintf("%d. %s · %s · %s · priority %.2f", it.Rank, it.Verdict, it.URI, pack.Quantity(it.Tokens, "token"), it.Priority)
 		if it.Pinned {
 			line += " · pinned"
 		}
@@ -149,7 +150,7 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 			add(s.Note, fyne.TextStyle{})
 		}
 	}
-	add(fmt.Sprintf("Tools offered: %d, their listing %d tokens in every request", len(t.Tools), t.ListingTokens), fyne.TextStyle{Bold: true})
+	add(fmt.Sprintf("Tools offered: %d, their listing %s in every request", len(t.Tools), pack.Quantity(t.ListingTokens, "token")), fyne.TextStyle{Bold: true})
 	for _, o := range t.Tools {
 		if o.Name == o.Tool {
 			add(o.Tool+" of "+o.Server, fyne.TextStyle{})
@@ -264,7 +265,7 @@ func replayText(pc hostcore.ProviderConfig, reply hostcore.ModelReply, err error
 		fmt.Fprintf(&b, "\n\nIt would call %s with %s (not run in a replay).", call.Name, call.Arguments)
 	}
 	if reply.Usage.Reported {
-		fmt.Fprintf(&b, "\n\nThe provider reported %d tokens in, %d out.", reply.Usage.InputTokens, reply.Usage.OutputTokens)
+		fmt.Fprintf(&b, "\n\nThe provider reported %s in, %d out.", pack.Quantity(int(reply.Usage.InputTokens), "token"), reply.Usage.OutputTokens)
 	}
 	if err != nil {
 		fmt.Fprintf(&b, "\n\nError: %s", oneLine(err))

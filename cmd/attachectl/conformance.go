@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // conformanceCmd is the client that the MCP conformance suite drives
@@ -38,7 +39,7 @@ func (a *app) conformanceCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "%d tools\n", len(tools))
+			fmt.Fprintf(a.stdout, "%d %s\n", len(tools), pack.Plural(len(tools), "tool", "tools"))
 			for _, t := range tools {
 				res, err := c.CallTool(ctx, t.Name, nil)
 				if err != nil {

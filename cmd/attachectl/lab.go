@@ -16,6 +16,7 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/labreport"
 )
 
@@ -190,8 +191,9 @@ func (a *app) printLab(rep *hostcore.LabReport) {
 	if r.Live != "" {
 		how = "live: " + a.line(r.Live)
 	}
-	fmt.Fprintf(a.stdout, "%s: %d turns in %d sessions against %s (%s); listing of %d tools: %d tokens\n",
-		a.line(r.Source), r.Turns, r.Sessions, a.line(r.Server), how, len(r.Tools), r.ListingTokens)
+	fmt.Fprintf(a.stdout, "%s: %d %s in %d %s against %s (%s); listing of %d %s: %d %s\n",
+		a.line(r.Source), r.Turns, pack.Plural(r.Turns, "turn", "turns"), r.Sessions, pack.Plural(r.Sessions, "session", "sessions"),
+		a.line(r.Server), how, len(r.Tools), pack.Plural(len(r.Tools), "tool", "tools"), r.ListingTokens, pack.Plural(r.ListingTokens, "token", "tokens"))
 	io.WriteString(a.stdout, hostcore.LabTable(rep))
 	fr := rep.Freshness
 	fmt.Fprintf(a.stdout, "freshness: polling every %.0fs costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours)\n",

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func (a *app) turnsCmd() *cobra.Command {
@@ -106,7 +107,7 @@ func (a *app) printTurn(t hostcore.Turn, brief bool) {
 		fmt.Fprintf(w, "error (%s): %s\n", t.ErrorKind, a.line(t.Error))
 	}
 	sc := t.Context
-	fmt.Fprintf(w, "context: %d of %d tokens", sc.Used, sc.Budget)
+	fmt.Fprintf(w, "context: %d of %d %s", sc.Used, sc.Budget, pack.Plural(sc.Budget, "token", "tokens"))
 	if sc.Exceeded > 0 {
 		fmt.Fprintf(w, ", over by %d (required items)", sc.Exceeded)
 	}
@@ -162,7 +163,8 @@ func (a *app) printTools(w io.Writer, t hostcore.Turn) {
 			names[i] += " (" + a.line(o.Server+"/"+o.Tool) + ")"
 		}
 	}
-	fmt.Fprintf(w, "tools: %d offered, the listing costs %d tokens a request: %s\n", len(t.Tools), t.ListingTokens, strings.Join(names, ", "))
+	fmt.Fprintf(w, "tools: %d offered, the listing costs %d %s a request: %s\n", len(t.Tools), t.ListingTokens,
+		pack.Plural(t.ListingTokens, "token", "tokens"), strings.Join(names, ", "))
 }
 
 func (a *app) printMessage(w io.Writer, m hostcore.Message) {

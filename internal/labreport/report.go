@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Files --out writes beside the charts.
@@ -29,7 +30,7 @@ func Markdown(rep *hostcore.LabReport) string {
 	if src == "" {
 		src = "a replay"
 	}
-	fmt.Fprintf(&b, "%s: %d turns in %d sessions, against `%s`", src, r.Turns, r.Sessions, r.Server)
+	fmt.Fprintf(&b, "%s: %s in %s, against `%s`", src, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server)
 	if r.Account != "" {
 		fmt.Fprintf(&b, " as `%s`", r.Account)
 	}
@@ -39,8 +40,8 @@ func Markdown(rep *hostcore.LabReport) string {
 	} else {
 		b.WriteString(" The recorded tool calls were made.")
 	}
-	fmt.Fprintf(&b, " The server listed %d tools (%s); their listing costs %d tokens a request.\n\n",
-		len(r.Tools), strings.Join(r.Tools, ", "), r.ListingTokens)
+	fmt.Fprintf(&b, " The server listed %s (%s); their listing costs %s a request.\n\n",
+		pack.Quantity(len(r.Tools), "tool"), strings.Join(r.Tools, ", "), pack.Quantity(r.ListingTokens, "token"))
 	b.WriteString("| strategy | turns | reach | item reach | duplicates | listing tokens/request | listing share | context tokens/turn | round trips | bytes | wall ms | cache hits | failures |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range rep.Strategies {
@@ -50,7 +51,8 @@ func Markdown(rep *hostcore.LabReport) string {
 	}
 	if len(rep.Strategies) > 0 {
 		s := rep.Strategies[0]
-		fmt.Fprintf(&b, "\nReach counts the %d turns that need data (of %d relevant items); duplicates count every turn.\n", s.RelevantTurns, s.RelevantItems)
+		fmt.Fprintf(&b, "\nReach counts the %s that %s data (of %s); duplicates count every turn.\n",
+			pack.Quantity(s.RelevantTurns, "turn"), pack.Plural(s.RelevantTurns, "needs", "need"), pack.Quantity(s.RelevantItems, "relevant item"))
 	}
 	f := rep.Freshness
 	fmt.Fprintf(&b, "\n## Freshness\n\nOver %.2f session-hours (%.0f turns a session-hour), polling every attached resource every %.0f s costs %.0f reads a session-hour; reading each again on every turn costs %.0f.\n",
