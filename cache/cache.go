@@ -82,6 +82,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/attache/attache/internal/sqlitefile"
 )
 
 // ErrTooLarge is returned by Put for a value larger than the store's
@@ -100,6 +102,11 @@ var ErrCorrupt = errors.New("cache file corrupt")
 
 // ErrClosed is returned by every method of a Store after Close.
 var ErrClosed = errors.New("cache closed")
+
+// ErrDiskFull is wrapped by the error of every write that failed for lack
+// of space, and of every write to a store opened read-only on a full disk
+// (see Store.ReadOnly). It is sqlitefile.ErrDiskFull.
+var ErrDiskFull = sqlitefile.ErrDiskFull
 
 // Key identifies one cached result. Every field is opaque to the store and
 // compared byte for byte.

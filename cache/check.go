@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -10,8 +11,9 @@ import (
 )
 
 // Check runs PRAGMA integrity_check over the whole file and verifies the
-// size accounting: every row's size is the length of its value, and the
-// running total is their sum. A failure wraps ErrCorrupt. It reads every
+// size accounting (every row's size is the length of its value, and the
+// running total is their sum) and every value's digest. A failure wraps
+// ErrCorrupt. It reads every
 // page, so it takes time in proportion to the file; Open runs the cheaper
 // quick_check instead.
 func (s *Store) Check(ctx context.Context) error {
@@ -23,6 +25,35 @@ func (s *Store) Check(ctx context.Context) error {
 	}
 	if err := checkTotals(ctx, s.db); err != nil {
 		return fmt.Errorf("checking %s: %w", s.path, err)
+	}
+	if err := checkDigests(ctx, s.db); err != nil {
+		return fmt.Errorf("checking %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// checkDigests verifies every value against its digest.
+func checkDigests(ctx context.Context, db *sql.DB) error {
+	rows, err := db.QueryContext(ctx, `SELECT value, digest FROM entries`)
+	if err != nil {
+		return fmt.Errorf("reading digests: %w", err)
+	}
+	defer rows.Close()
+	wrong := 0
+	for rows.Next() {
+		var value, digest []byte
+		if err := rows.Scan(&value, &digest); err != nil {
+			return fmt.Errorf("reading digests: %w", err)
+		}
+		if !bytes.Equal(digestOf(value), digest) {
+			wrong++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading digests: %w", err)
+	}
+	if wrong > 0 {
+		return fmt.Errorf("%d values do not match their digests: %w", wrong, ErrCorrupt)
 	}
 	return nil
 }

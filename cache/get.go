@@ -62,17 +62,38 @@ func (s *Store) getMemory(ctx context.Context, key Key, account string) (Entry, 
 }
 
 // lookup reads the entry for key visible to account from SQLite, and the
-// row's last access. The CHECK constraint gives the empty partition to
-// public rows alone, so the condition below can match only the public row
-// and the partition's own private row.
+// row's last access, after checking its value against its digest (see
+// verify): a damaged entry is removed and is an error wrapping ErrDamaged.
+func (s *Store) lookup(ctx context.Context, key Key, account string) (e Entry, lastAccess time.Time, ok bool, err error) {
+	r, ok, err := s.readRow(ctx, key, account)
+	if !ok || err != nil {
+		return Entry{}, time.Time{}, false, err
+	}
+	if err := s.verify(ctx, key, r.id, r.entry.Value, r.digest); err != nil {
+		return Entry{}, time.Time{}, false, err
+	}
+	return r.entry, r.lastAccess, true, nil
+}
+
+// storedRow is an entry as its row holds it.
+type storedRow struct {
+	entry      Entry
+	lastAccess time.Time
+	id         int64
+	digest     []byte
+}
+
+// readRow reads the row for key visible to account. The CHECK constraint
+// gives the empty partition to public rows alone, so the condition below
+// can match only the public row and the partition's own private row.
 //
 // It reads on the writer connection when no write holds it, and on a
 // pooled one otherwise. A process that opens the cache for one hit (an
 // attachectl read) then opens one SQLite connection, not two: each costs
 // an open, its pragmas, a parse of the schema and a page cache of its own,
 // most of what opening the store costs.
-func (s *Store) lookup(ctx context.Context, key Key, account string) (e Entry, lastAccess time.Time, ok bool, err error) {
-	const query = `SELECT scope, account, account_name, value, stored_at, ttl, size, last_access FROM entries
+func (s *Store) readRow(ctx context.Context, key Key, account string) (storedRow, bool, error) {
+	const query = `SELECT id, scope, account, account_name, value, digest, stored_at, ttl, size, last_access FROM entries
 		WHERE server = ? AND method = ? AND param = ?
 			AND (scope = 'public' OR (scope = 'private' AND account = ?))
 		ORDER BY scope LIMIT 1` // 'private' sorts before 'public': the index gives that order, no sort
@@ -83,21 +104,22 @@ func (s *Store) lookup(ctx context.Context, key Key, account string) (e Entry, l
 	} else {
 		row = s.db.QueryRowContext(ctx, query, key.Server, key.Method, key.Param, account)
 	}
-	e = Entry{Key: key}
+	r := storedRow{entry: Entry{Key: key}}
+	e := &r.entry
 	var scope string
 	var storedAt, ttl, last int64
-	err = row.Scan(&scope, &e.Account, &e.AccountName, &e.Value, &storedAt, &ttl, &e.Size, &last)
+	err := row.Scan(&r.id, &scope, &e.Account, &e.AccountName, &e.Value, &r.digest, &storedAt, &ttl, &e.Size, &last)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Entry{}, time.Time{}, false, nil
+		return storedRow{}, false, nil
 	}
 	if err != nil {
-		return Entry{}, time.Time{}, false, err
+		return storedRow{}, false, err
 	}
-	e.Scope, e.StoredAt, e.TTL = Scope(scope), time.Unix(0, storedAt), time.Duration(ttl)
+	e.Scope, e.StoredAt, e.TTL, r.lastAccess = Scope(scope), time.Unix(0, storedAt), time.Duration(ttl), time.Unix(0, last)
 	if e.Value == nil {
 		e.Value = []byte{}
 	}
-	return e, time.Unix(0, last), true, nil
+	return r, true, nil
 }
 
 // noteRead records a read from SQLite at now, unless the row's last access

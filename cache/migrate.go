@@ -60,4 +60,13 @@ var migrations = []string{
 	ALTER TABLE entries ADD COLUMN account_name TEXT NOT NULL DEFAULT ''
 		CHECK (scope = 'private' OR account_name = '');
 	CREATE INDEX entries_by_account_name ON entries (account_name, server);`,
+
+	// 4: a digest of each value, SHA-256, which every read from the file
+	// verifies (see lookup): a value changed on disk, by a damaged sector
+	// or by hand, is dropped and fetched again instead of served. Rows
+	// stored before have no digest to check them by, so they go, as in
+	// step 3: a refetch is the price. The CHECK holds every later row to a
+	// digest.
+	`DELETE FROM entries;
+	ALTER TABLE entries ADD COLUMN digest BLOB NOT NULL DEFAULT x'' CHECK (length(digest) = 32);`,
 }

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // writeOldFile writes a file as the first version steps of the schema left
@@ -54,9 +52,25 @@ func openMigrated(t *testing.T, path string) *Store {
 	return s
 }
 
-// TestMigrateFromVersion1 opens a version 1 file with entries: the public
-// entry survives with the new bookkeeping filled from its row, and the
-// private one goes (see step 3).
+// migrateFile brings the file at path to schema version n (of the
+// migrations), with no Store: what a program of that version did.
+func migrateFile(t *testing.T, path string, n int) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite3", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := migrate(context.Background(), db, migrations[:n]); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// TestMigrateFromVersion1 migrates a version 1 file with entries: by
+// version 3 the public entry has the new bookkeeping filled from its row
+// and the private one is gone (see step 3); step 4 then drops every entry,
+// which has no digest to be checked by, and the file takes new ones.
 func TestMigrateFromVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cache.db")
@@ -65,36 +79,43 @@ func TestMigrateFromVersion1(t *testing.T) {
 	writeOldFile(t, path, 1, []Entry{kept,
 		{Key: readKey("mem://1"), Scope: Private, Account: "acme", Value: []byte("acme's"), StoredAt: stored, TTL: time.Minute, Size: 6},
 	})
+	db := migrateFile(t, path, 3)
+	var scope string
+	var lastAccess, total int64
+	err := db.QueryRow(`SELECT group_concat(scope), min(last_access), (SELECT bytes FROM totals) FROM entries`).Scan(&scope, &lastAccess, &total)
+	if err != nil || scope != "public" || lastAccess != stored.UnixNano() || total != 6 {
+		t.Errorf("at version 3: scopes %q, last_access %d, total %d, %v; want the public row alone, last_access %d, 6 bytes",
+			scope, lastAccess, total, err, stored.UnixNano())
+	}
+	db.Close()
+
 	s := openMigrated(t, path)
-	got, ok, err := s.Get(ctx, kept.Key, "acme")
-	if err != nil || !ok {
-		t.Fatalf("Get(%v, acme) = %v, %v", kept.Key, ok, err)
+	if _, ok, err := s.Get(ctx, kept.Key, "acme"); ok || err != nil {
+		t.Errorf("Get(%v) after step 4 = %v, %v; want no entry: it had no digest", kept.Key, ok, err)
 	}
-	if diff := cmp.Diff(kept, got); diff != "" {
-		t.Errorf("what acme sees after migration (-want +got):\n%s", diff)
+	if err := s.Put(ctx, kept); err != nil {
+		t.Fatal(err)
 	}
-	var lastAccess int64
-	if err := s.db.QueryRow(`SELECT min(last_access) FROM entries`).Scan(&lastAccess); err != nil || lastAccess != stored.UnixNano() {
-		t.Errorf("last_access = %d, %v; want stored_at %d", lastAccess, err, stored.UnixNano())
-	}
-	if st, err := s.Stats(ctx, Filter{}); err != nil || st.Bytes != 6 || st.Private != 0 {
-		t.Errorf("Stats = %d bytes, %d private, %v; want 6 and 0", st.Bytes, st.Private, err)
+	if got := value(t, s, kept.Key, "acme"); got != "shared" {
+		t.Errorf("a Put after the migration reads back %q", got)
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Error(err)
 	}
 }
 
-// TestMigrateFromVersion2 opens a version 2 file whose private partitions
-// are "name@fingerprint" strings: every private row goes, from SQLite and
-// from the disk (secure_delete), the public rows stay with no account name,
-// and the size accounting still adds up.
+// TestMigrateFromVersion2 migrates a version 2 file whose private
+// partitions are "name@fingerprint" strings: by version 3 every private
+// row is gone and the public rows stay with no account name; step 4 drops
+// the rest, and every dropped body is gone from the disk too
+// (secure_delete), with the size accounting still adding up.
 func TestMigrateFromVersion2(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cache.db")
 	stored := time.Date(2026, 3, 4, 5, 6, 7, 8, time.UTC)
+	public := "v2-public-body-2c4d"
 	kept := []Entry{
-		{Key: readKey("mem://1"), Scope: Public, Value: []byte("public one"), StoredAt: stored, TTL: time.Hour, Size: 10},
+		{Key: readKey("mem://1"), Scope: Public, Value: []byte(public), StoredAt: stored, TTL: time.Hour, Size: int64(len(public))},
 		{Key: Key{"stdio:9f1c", "resources/list", ""}, Scope: Public, Value: []byte("page"), StoredAt: stored, Size: 4},
 	}
 	marker := "v2-private-body-7f3e9a"
@@ -103,48 +124,46 @@ func TestMigrateFromVersion2(t *testing.T) {
 		{Key: readKey("mem://2"), Scope: Private, Account: "alice@example.com@9b1c", Value: []byte("x"), StoredAt: stored, Size: 1},
 	}
 	writeOldFile(t, path, 2, append(append([]Entry(nil), kept...), gone...))
+	db := migrateFile(t, path, 3)
+	var n, named int
+	if err := db.QueryRow(`SELECT count(*), count(nullif(account_name, '')) FROM entries WHERE scope = 'public'`).Scan(&n, &named); err != nil || n != 2 || named != 0 {
+		t.Errorf("at version 3: %d public rows, %d named, %v; want 2 and 0", n, named, err)
+	}
+	if err := db.QueryRow(`SELECT count(*) FROM entries WHERE scope = 'private'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("at version 3: %d private rows, %v; want none", n, err)
+	}
+	db.Close()
 	// Closed before anything else writes: a later write to the page could
 	// defragment it and wipe the deleted cell by chance.
 	if err := openMigrated(t, path).Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n := countOnDisk(t, path, marker); n != 0 {
-		t.Errorf("the migration's deleted body is still on disk (%d copies)", n)
+	for _, body := range []string{marker, public} {
+		if n := countOnDisk(t, path, body); n != 0 {
+			t.Errorf("a body the migration deleted is still on disk (%d copies of %q)", n, body)
+		}
 	}
 	s, err := Open(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for _, want := range kept {
-		got, ok, err := s.Get(ctx, want.Key, "alice@3f2a")
-		if err != nil || !ok {
-			t.Fatalf("Get(%v) = %v, %v; want the public entry", want.Key, ok, err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("public entry after migration (-want +got):\n%s", diff)
-		}
-	}
-	if got := value(t, s, readKey("mem://2"), "alice@example.com@9b1c"); got != "" {
-		t.Errorf("an old private entry survived the migration: %q", got)
-	}
-	want := Stats{Entries: 2, Bytes: 14, Public: 2, ByAccount: map[string]int{}}
-	st, err := s.Stats(ctx, Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := Stats{Entries: st.Entries, Bytes: st.Bytes, Public: st.Public, Private: st.Private, ByAccount: st.ByAccount}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Stats after migration (-want +got):\n%s", diff)
+	if st, err := s.Stats(ctx, Filter{}); err != nil || st.Entries != 0 || st.Bytes != 0 {
+		t.Errorf("Stats after migration = %d entries, %d bytes, %v; want none", st.Entries, st.Bytes, err)
 	}
 	if err := s.Check(ctx); err != nil {
 		t.Error(err)
 	}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO entries
-		(server, method, param, scope, account, account_name, value, stored_at, ttl, size)
-		VALUES ('s', 'm', 'p', 'public', '', 'alice', x'', 0, 0, 0)`)
+		(server, method, param, scope, account, account_name, value, digest, stored_at, ttl, size)
+		VALUES ('s', 'm', 'p', 'public', '', 'alice', x'', zeroblob(32), 0, 0, 0)`)
 	if err == nil {
 		t.Error("the table took a public row with an account name; the CHECK is missing")
+	}
+	_, err = s.db.ExecContext(ctx, `INSERT INTO entries
+		(server, method, param, scope, account, value, stored_at, ttl, size) VALUES ('s', 'm', 'p', 'public', '', x'', 0, 0, 0)`)
+	if err == nil {
+		t.Error("the table took a row without a digest; the CHECK is missing")
 	}
 }
 

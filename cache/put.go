@@ -55,15 +55,15 @@ func (s *Store) Put(ctx context.Context, e Entry) error {
 func upsert(ctx context.Context, tx *sql.Tx, e Entry, now int64) (int64, error) {
 	var id int64
 	err := tx.QueryRowContext(ctx, `INSERT INTO entries
-		(server, method, param, scope, account, account_name, value, stored_at, ttl, size, last_access)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		(server, method, param, scope, account, account_name, value, digest, stored_at, ttl, size, last_access)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (server, method, param, scope, account) DO UPDATE SET
-			account_name = excluded.account_name, value = excluded.value,
+			account_name = excluded.account_name, value = excluded.value, digest = excluded.digest,
 			stored_at = excluded.stored_at, ttl = excluded.ttl,
 			size = excluded.size, last_access = excluded.last_access
 		RETURNING id`,
 		e.Key.Server, e.Key.Method, e.Key.Param, string(e.Scope), e.Account, e.AccountName,
-		e.Value, e.StoredAt.UnixNano(), int64(e.TTL), e.Size, now).Scan(&id)
+		e.Value, digestOf(e.Value), e.StoredAt.UnixNano(), int64(e.TTL), e.Size, now).Scan(&id)
 	return id, err
 }
 

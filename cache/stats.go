@@ -26,6 +26,8 @@ type Stats struct {
 	// part of them answered by the memory tier, Misses the Gets that found
 	// none. They count this Store only, not other processes.
 	Hits, MemoryHits, Misses int64
+	// ReadOnly says the store was opened read-only on a full disk.
+	ReadOnly bool
 }
 
 // Stats counts the entries f selects.
@@ -34,7 +36,7 @@ func (s *Store) Stats(ctx context.Context, f Filter) (Stats, error) {
 		return Stats{}, ErrClosed
 	}
 	st := Stats{ByAccount: map[string]int{}, MaxBytes: s.maxBytes, Path: s.path,
-		Hits: s.hits.Load(), MemoryHits: s.memoryHits.Load(), Misses: s.misses.Load()}
+		Hits: s.hits.Load(), MemoryHits: s.memoryHits.Load(), Misses: s.misses.Load(), ReadOnly: s.readOnly}
 	where, args := f.where()
 	// One statement, so the counts agree with each other even while
 	// another process writes.

@@ -25,6 +25,9 @@ type Store struct {
 	log      *slog.Logger
 	db       *sql.DB
 	session  *sqlitefile.Session
+	// readOnly is set when the disk was too full to open the file for
+	// writing (see Open): reads work, writes fail with ErrDiskFull.
+	readOnly bool
 
 	// writeMu serializes this Store's writes, which all go through writer.
 	// One connection for every write is what makes data_version useful: it
@@ -76,7 +79,7 @@ func Open(path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("opening cache %s: %w", abs, err)
 	}
 	s := &Store{path: abs, maxBytes: o.MaxBytes, now: o.Now, log: o.Logger, db: db, session: ss,
-		mem: newAnswers(o.MemoryEntries, o.MemoryBytes)}
+		readOnly: ss.ReadOnly(), mem: newAnswers(o.MemoryEntries, o.MemoryBytes)}
 	if s.writer, err = db.Conn(ctx); err == nil {
 		s.dataVersion, err = s.readDataVersion(ctx)
 	}
@@ -88,8 +91,15 @@ func Open(path string, opts *Options) (*Store, error) {
 	if ss.Checked != "" {
 		s.log.Debug("checked the cache file on open", "path", abs, "why", ss.Checked)
 	}
+	if s.readOnly { // the caller says so where people look (ReadOnly)
+		s.log.Info("the disk is full: the cache is read-only until it is opened again with room to write", "path", abs)
+	}
 	return s, nil
 }
+
+// ReadOnly reports whether the store was opened read-only because the disk
+// was full: Gets and Stats work, and every write fails with ErrDiskFull.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // driverParams are the cache file's connection settings.
 //
@@ -111,7 +121,10 @@ const driverParams = "_journal_mode=WAL&_busy_timeout=5000&_synchronous=NORMAL&_
 // unclean shutdown, a change by anything else, or a week). An error that
 // says the file is damaged wraps ErrCorrupt.
 func openDB(ctx context.Context, path string) (*sql.DB, *sqlitefile.Session, error) {
-	db, ss, err := sqlitefile.OpenSession(ctx, path, driverParams, migrations, nil) // the wall clock: the schedule is about the file
+	// The wall clock: the schedule is about the file. A disk too full to
+	// open the file for writing opens it read-only: the bodies it holds
+	// can still be served.
+	db, ss, err := sqlitefile.OpenSession(ctx, path, driverParams, migrations, &sqlitefile.SessionOptions{ReadOnlyWhenFull: true})
 	if err != nil {
 		return nil, nil, corrupt(err)
 	}
@@ -128,6 +141,12 @@ func (s *Store) Close() error {
 		return nil
 	}
 	err := s.write(context.Background(), nil)
+	if errors.Is(err, ErrDiskFull) {
+		// Recency is lost, nothing else: the transaction rolled back and
+		// the file is as sound as before, so the close is still clean.
+		s.log.Warn("the disk is full: the cache's access times were not recorded", "path", s.path)
+		err = nil
+	}
 	if err != nil {
 		err = fmt.Errorf("recording access times: %w", err)
 	}
@@ -142,13 +161,24 @@ func (s *Store) Close() error {
 // write runs fn in a transaction on the writer connection, after writing
 // out the pending access times so that an eviction in fn sees them. A nil
 // fn writes just those.
+//
+// Every error that says the disk is full wraps ErrDiskFull; so does every
+// write to a read-only store, whose access times are dropped.
 func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
 	pending := s.access.take()
-	if fn == nil && len(pending) == 0 {
+	switch {
+	case fn == nil && len(pending) == 0, fn == nil && s.readOnly:
 		return nil // no write lock, and no data_version bump for other processes
+	case s.readOnly:
+		return fmt.Errorf("the cache was opened read-only: %w", ErrDiskFull)
 	}
+	return sqlitefile.DiskFull(s.commit(ctx, pending, fn))
+}
+
+// commit writes pending and runs fn in one transaction on the writer.
+func (s *Store) commit(ctx context.Context, pending map[slot]int64, fn func(*sql.Tx) error) error {
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return err

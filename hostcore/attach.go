@@ -42,7 +42,9 @@ func Ref(sc ServerConfig) ServerRef {
 }
 
 // ServerFor resolves an attachment's server: the configured or built-in
-// server of that name, else the ad-hoc one it remembers.
+// server of that name, else the ad-hoc one it remembers. An attachment
+// stored when every ad-hoc server was called "ad-hoc" gets the name it
+// would have now (see AdHocName).
 func (cv *Conversations) ServerFor(ref ServerRef) (ServerConfig, error) {
 	h := cv.host
 	if sc, err := h.cfg.Find(ref.Name, h.opts.Builtin...); err == nil {
@@ -51,6 +53,9 @@ func (cv *Conversations) ServerFor(ref ServerRef) (ServerConfig, error) {
 	sc := ServerConfig{Name: ref.Name, Command: ref.Command, Args: ref.Args, Cwd: ref.Cwd, URL: ref.URL}
 	if err := sc.Validate(); err != nil {
 		return ServerConfig{}, newError(KindUsage, err, "the server %q of this attachment is no longer configured", ref.Name)
+	}
+	if ref.Name == legacyAdHocName {
+		sc = AdHoc(sc)
 	}
 	return sc, nil
 }
@@ -189,9 +194,6 @@ func overlay(specific, general pack.Annotations) pack.Annotations {
 	}
 	return out
 }
-
-// readConcurrency bounds the reads Rank runs at once.
-const readConcurrency = 8
 
 // Rank reads every attachment of conv through the cache and packs them
 // under the budget (see pack.Rank). Unreadable attachments are ranked with their

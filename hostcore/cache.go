@@ -2,6 +2,7 @@ package hostcore
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -27,6 +28,12 @@ type BodyCache interface {
 	// Stats describes the entries that match f.
 	Stats(ctx context.Context, f CacheFilter) (CacheStats, error)
 }
+
+// ErrCacheEntryDamaged is wrapped by a BodyCache's Get (and GetDecoded)
+// error for an entry whose bytes no longer match the digest stored with
+// them: the store has dropped it, and the host reads the body again from
+// the server, saying so (CacheInfo.Dropped).
+var ErrCacheEntryDamaged = errors.New("the cached body does not match its digest")
 
 // DecodingCache is a BodyCache that can keep the decoded form of an entry
 // beside it in memory, so that a hit in its memory tier costs neither a
@@ -91,6 +98,9 @@ type CacheStats struct {
 	Path      string         `json:"path,omitempty"`
 	Hits      int64          `json:"hits"`
 	Misses    int64          `json:"misses"`
+	// ReadOnly says the cache was opened read-only because the disk was
+	// full: hits are served, nothing is stored.
+	ReadOnly bool `json:"readOnly,omitempty"`
 }
 
 // MaxTTL is the longest TTL the host honours; longer hints are clamped and

@@ -1,7 +1,9 @@
 package hostcore
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,7 +52,13 @@ type CacheInfo struct {
 	Account string        `json:"account"`
 	// Stored is false when a fetched result was not cacheable, and why.
 	NotStored string `json:"notStored,omitempty"`
+	// Dropped says why a cached body was thrown away before this read
+	// asked the server: it no longer matched the digest stored with it.
+	Dropped string `json:"dropped,omitempty"`
 }
+
+// droppedDamaged is CacheInfo.Dropped for a body that failed its digest.
+const droppedDamaged = "the cached body did not match its digest: it was dropped and read again from the server"
 
 // cachedRead is the stored form of a read.
 type cachedRead struct {
@@ -79,7 +87,7 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		return nil, c.errClosed("reading " + uri)
 	}
 	if h.opts.Cache == nil {
-		res, err := c.ReadServer(ctx, uri)
+		res, err := c.readServerGated(ctx, uri)
 		if res != nil {
 			res.Cache = CacheInfo{Status: CacheNone, Account: c.Account.Name}
 		}
@@ -90,19 +98,13 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		return nil, err
 	}
 	key := c.readKey(uri)
-	var stale *staleEntry
+	var lk lookup
 	if mode == ReadUse {
-		e, v, ok, err := h.cacheGet(ctx, key, partition)
-		if err != nil {
-			h.log.Warn("cache read failed; asking the server", "err", err)
-		}
-		if ok && err == nil {
-			if now := h.opts.Now.now(); fresh(e, now) {
-				return c.verified(ctx, e, c.fromEntry(e, v, CacheHit, now))
-			}
-			stale = &staleEntry{e, v}
+		if lk = c.lookup(ctx, key, partition); lk.fresh != nil {
+			return c.verified(ctx, lk.fresh.entry, c.fromEntry(lk.fresh.entry, lk.fresh.read, CacheHit, lk.now))
 		}
 	}
+	stale, dropped := lk.stale, lk.dropped
 	res, err := c.fetchShared(ctx, uri, mode, partition)
 	if err != nil {
 		if errors.Is(err, ErrForbidden) {
@@ -110,7 +112,37 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 		}
 		return c.staleIfError(stale, err)
 	}
+	res.Cache.Dropped = dropped
 	return res, nil
+}
+
+// lookup is what the cache holds for a read: a fresh entry, or a stale one
+// kept in case the server cannot be reached, and why an entry was dropped.
+type lookup struct {
+	fresh, stale *heldEntry
+	now          time.Time
+	dropped      string
+}
+
+// lookup looks key up in partition. A cache that fails is logged and
+// passed over: the server is asked.
+func (c *Conn) lookup(ctx context.Context, key CacheKey, partition string) lookup {
+	h := c.host
+	e, v, ok, err := h.cacheGet(ctx, key, partition)
+	if err != nil {
+		h.log.Warn("cache read failed; asking the server", "err", err)
+	}
+	lk := lookup{now: h.opts.Now.now()}
+	switch {
+	case errors.Is(err, ErrCacheEntryDamaged):
+		lk.dropped = droppedDamaged
+	case !ok || err != nil:
+	case fresh(e, lk.now):
+		lk.fresh = &heldEntry{e, v}
+	default:
+		lk.stale = &heldEntry{e, v}
+	}
+	return lk
 }
 
 // verified serves a fresh entry. A private entry of an HTTP server needs a
@@ -156,7 +188,7 @@ func (c *Conn) servable(e CacheEntry) bool {
 // evict drops key's entries (every partition's: over-evicting is safe).
 func (h *Host) evict(ctx context.Context, key CacheKey) {
 	if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
-		h.log.Warn("cache eviction failed", "key", key.Param, "err", err)
+		h.cacheWriteFailed("cache eviction failed", "key", key.Param, "err", err)
 	}
 }
 
@@ -173,6 +205,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 	ch := h.flights.DoChan(flight, func() (any, error) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ConnectTimeout+h.opts.RequestTimeout+maxBackoff)
 		defer cancel()
+		fctx = withAsker(fctx, ctx) // a question for the person follows the caller who asked (elicit.go)
 		if mode == ReadUse {
 			// A caller that missed the cache just before the previous
 			// flight of this uri stored its result and ended starts a new
@@ -184,7 +217,7 @@ func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, parti
 			}
 		}
 		gen := h.generation(key)
-		res, err := c.ReadServer(fctx, uri)
+		res, err := c.readServerGated(fctx, uri)
 		if err != nil {
 			return nil, err
 		}
@@ -231,7 +264,7 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 		return "the result needed more input (multi round-trip)"
 	case ttl <= 0:
 		if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
-			h.log.Warn("cache delete failed", "err", err)
+			h.cacheWriteFailed("cache delete failed", "err", err)
 		}
 		return res.Hints.StaleReason()
 	case res.Size() > h.opts.MaxBodyBytes:
@@ -242,7 +275,7 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 		ttl = MaxTTL
 		res.Cache.TTL, res.Cache.TTLLeft = ttl, ttl
 	}
-	value, err := json.Marshal(cachedRead{Contents: res.Contents, ProtocolVersion: res.ProtocolVersion})
+	value, err := encodeRead(cachedRead{Contents: res.Contents, ProtocolVersion: res.ProtocolVersion}, res.room)
 	if err != nil {
 		return "could not encode: " + err.Error()
 	}
@@ -250,8 +283,8 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 	if e.Scope == ScopePrivate {
 		e.Partition, e.AccountName = partition, c.Account.Name
 	}
-	if !h.putIfCurrent(ctx, e, gen) {
-		return "invalidated while the read was in flight"
+	if why := h.storeIfCurrent(ctx, e, gen); why != "" {
+		return why
 	}
 	if c.Closed() {
 		// Logged out or removed while the read was in flight: the purge may
@@ -262,8 +295,9 @@ func (c *Conn) store(ctx context.Context, key CacheKey, res *ReadResult, gen uin
 	return ""
 }
 
-// staleEntry is an expired entry kept in case the server cannot be reached.
-type staleEntry struct {
+// heldEntry is a cache entry and its decoded read: a fresh one to serve,
+// or an expired one kept in case the server cannot be reached.
+type heldEntry struct {
 	entry CacheEntry
 	read  *cachedRead
 }
@@ -295,6 +329,9 @@ func (h *Host) cacheGet(ctx context.Context, key CacheKey, partition string) (Ca
 // SQLite hit spent a fifth of its time in encoding/json). The *cachedRead
 // it returns is never changed afterwards: fromEntry copies its contents out.
 func decodeRead(value []byte) (any, error) {
+	if bytes.HasPrefix(value, framedRead) {
+		return decodeFramedRead(value)
+	}
 	v := new(cachedRead)
 	if err := decodeWire(value, v); err != nil {
 		return nil, fmt.Errorf("decoding cache entry: %w", err)
@@ -316,7 +353,7 @@ func (c *Conn) fromEntry(e CacheEntry, v *cachedRead, status CacheStatus, now ti
 // staleIfError serves an expired entry when the server cannot be reached,
 // saying so; any other failure (not found, unauthorized) is returned as is,
 // so a revoked credential never sees a stale private body.
-func (c *Conn) staleIfError(stale *staleEntry, err error) (*ReadResult, error) {
+func (c *Conn) staleIfError(stale *heldEntry, err error) (*ReadResult, error) {
 	h := c.host
 	if stale == nil || !(errors.Is(err, ErrTransport) || errors.Is(err, ErrTimeout)) {
 		return nil, err
@@ -324,4 +361,110 @@ func (c *Conn) staleIfError(stale *staleEntry, err error) (*ReadResult, error) {
 	res := c.fromEntry(stale.entry, stale.read, CacheStale, h.opts.Now.now())
 	res.Cache.NotStored = "served stale because the server could not be reached: " + err.Error()
 	return res, nil
+}
+
+// A read with large blobs is stored framed rather than as JSON, so that
+// storing it copies the blobs once and encodes nothing to base64 (which
+// cost some three times the body, in the buffers encoding/json grows): a
+// marker no JSON starts with, the header's length (4 bytes, big-endian),
+// the header (the read as JSON, each blob's bytes left out and its length
+// in Blobs), then the blobs' bytes one after another. A hit's blobs are
+// slices of the stored value.
+var framedRead = []byte("\x00attache-read-1\x00")
+
+// framedHeader is a framed read's header.
+type framedHeader struct {
+	cachedRead
+	// Blobs holds each entry's blob length, -1 for an entry kept in the
+	// header (a text).
+	Blobs []int `json:"blobs"`
+}
+
+// encodeRead is a read as the cache stores it: JSON, or framed when its
+// blobs are large. room, if set, is the allocation of the read's one blob
+// with room before it (bigread.go): the head is written there, and the
+// value shares the blob's bytes instead of copying them.
+func encodeRead(r cachedRead, room []byte) ([]byte, error) {
+	total := 0
+	for _, c := range r.Contents {
+		total += len(c.Blob)
+	}
+	if total < bigValueMin {
+		return json.Marshal(r)
+	}
+	h := framedHeader{cachedRead: cachedRead{ProtocolVersion: r.ProtocolVersion}}
+	for _, c := range r.Contents {
+		n := -1
+		if c.IsBlob {
+			n, c.Blob = len(c.Blob), nil
+		}
+		h.Contents, h.Blobs = append(h.Contents, c), append(h.Blobs, n)
+	}
+	head, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	if v := inRoom(r, room, head); v != nil {
+		return v, nil
+	}
+	out := make([]byte, 0, len(framedRead)+4+len(head)+total)
+	out = append(out, framedRead...)
+	out = binary.BigEndian.AppendUint32(out, uint32(len(head)))
+	out = append(out, head...)
+	for _, c := range r.Contents {
+		out = append(out, c.Blob...)
+	}
+	return out, nil
+}
+
+// inRoom writes a framed read's head just before its one blob, in the
+// room left there, and returns the value from the head on; nil when the
+// read's blob is not the one in room, or the head does not fit.
+func inRoom(r cachedRead, room, head []byte) []byte {
+	need := len(framedRead) + 4 + len(head)
+	blob := -1
+	for i, c := range r.Contents {
+		if len(c.Blob) > 0 {
+			if blob >= 0 {
+				return nil
+			}
+			blob = i
+		}
+	}
+	if blob < 0 || need > frameRoom || len(room) != frameRoom+len(r.Contents[blob].Blob) ||
+		&room[frameRoom] != &r.Contents[blob].Blob[0] {
+		return nil
+	}
+	v := room[frameRoom-need:]
+	at := copy(v, framedRead)
+	binary.BigEndian.PutUint32(v[at:], uint32(len(head)))
+	copy(v[at+4:], head)
+	return v
+}
+
+// decodeFramedRead decodes a framed read; its blobs share value's bytes.
+func decodeFramedRead(value []byte) (any, error) {
+	rest := value[len(framedRead):]
+	if len(rest) < 4 || uint64(binary.BigEndian.Uint32(rest)) > uint64(len(rest)-4) {
+		return nil, errors.New("decoding cache entry: a framed read cut short")
+	}
+	n := int(binary.BigEndian.Uint32(rest))
+	var h framedHeader
+	if err := decodeWire(rest[4:4+n], &h); err != nil {
+		return nil, fmt.Errorf("decoding cache entry: %w", err)
+	}
+	blobs := rest[4+n:]
+	if len(h.Blobs) != len(h.Contents) {
+		return nil, errors.New("decoding cache entry: a framed read's blobs do not match its entries")
+	}
+	for i, size := range h.Blobs {
+		if size < 0 {
+			continue
+		}
+		if size > len(blobs) {
+			return nil, errors.New("decoding cache entry: a framed read cut short")
+		}
+		h.Contents[i].Blob, blobs = blobs[:size:size], blobs[size:]
+	}
+	return &h.cachedRead, nil
 }

@@ -72,9 +72,13 @@ type ListOptions struct {
 	// OnPage, if set, is called after each page.
 	OnPage func(ListProgress)
 	// MaxItems bounds the items of the listing, against a server whose
-	// pages never end; 0 means DefaultMaxListItems. Past it the listing
-	// yields an error of kind usage that names the bound.
+	// pages never end; 0 means DefaultMaxListItems. Past the default the
+	// listing yields an error of kind server fault (a listing that does
+	// not end is the server's); past a bound the caller chose, one of kind
+	// usage. Either names the bound.
 	MaxItems int
+
+	chosen bool // MaxItems was the caller's
 }
 
 func (o *ListOptions) withDefaults() ListOptions {
@@ -82,6 +86,7 @@ func (o *ListOptions) withDefaults() ListOptions {
 	if o != nil {
 		c = *o
 	}
+	c.chosen = c.MaxItems > 0 && c.MaxItems != DefaultMaxListItems
 	if c.MaxItems <= 0 {
 		c.MaxItems = DefaultMaxListItems
 	}
@@ -184,80 +189,134 @@ type page[T any] struct {
 
 // paginate walks the pages of a list. It stops with a protocol error when
 // a cursor comes back (a→b→a is as endless as a→a) or the pages never end,
-// and with a usage error past opts.MaxItems items.
+// and with a server fault past opts.MaxItems items: a listing that does not
+// end is the server's.
+//
+// Pages served from the cache are held back until the walk reaches its
+// last page or a page the server sends: a cached page's cursor may be one
+// the server no longer accepts (its pagination moved on while the page was
+// fresh by its ttl). Then the cached pages are dropped (see page) and the
+// walk starts once more from a fresh page 1, and nothing stale was handed
+// on. A cursor the server refuses in a walk it served itself is its fault.
 func paginate[W, T any](ctx context.Context, c *Conn, kind listKind[W, T], opts ListOptions) iter.Seq2[T, error] {
-	method := kind.method
 	return func(yield func(T, error) bool) {
-		l := &lister[W, T]{c: c, listKind: kind}
-		var zero T
-		cursor, progress, yielded := "", ListProgress{}, 0
-		// The pages at which each cursor was handed out, by digest: a
-		// server's cursors may be long, and a listing may be long.
-		seen := map[[sha256.Size]byte]int{}
-		for progress.Pages < maxPages {
-			p, err := l.page(ctx, cursor)
-			if errors.Is(err, ErrNotOffered) {
-				return // nothing to list: see Conn.Offers
-			}
-			if err != nil {
-				yield(zero, err)
-				return
-			}
-			progress.Pages++
-			progress.Items += len(p.Items)
-			progress.More = p.Next != ""
-			if opts.OnPage != nil {
-				opts.OnPage(progress)
-			}
-			for _, it := range p.Items {
-				if yielded == opts.MaxItems {
-					yield(zero, newError(KindUsage, nil, "listing %s of %s: the server has more than %s, the most one listing may hold; stopped there",
-						method, c.Server.Name, pack.Quantity(opts.MaxItems, "item")))
-					return
-				}
-				yielded++
-				if !yield(it, nil) {
-					return
-				}
-			}
-			if p.Next == "" {
-				return
-			}
-			d := sha256.Sum256([]byte(p.Next))
-			if first, ok := seen[d]; ok {
-				yield(zero, protocolError("", "listing %s of %s: the server's cursors go round in a cycle (page %d's next cursor is page %d's again)",
-					method, c.Server.Name, progress.Pages, first))
-				return
-			}
-			seen[d] = progress.Pages
-			cursor = p.Next
-		}
-		yield(zero, protocolError("", "listing %s of %s: the server sent more than %d pages", method, c.Server.Name, maxPages))
+		w := &walk[W, T]{lister: &lister[W, T]{c: c, listKind: kind}, opts: opts, yield: yield}
+		w.run(ctx)
 	}
 }
 
+// walk is one run of paginate.
+type walk[W, T any] struct {
+	*lister[W, T]
+	opts     ListOptions
+	yield    func(T, error) bool
+	yielded  int
+	held     []T  // items of cached pages, not yet handed on
+	restarts int  // walks started again after a stale cached cursor
+	stopped  bool // the consumer stopped, or an error was yielded
+}
+
+func (w *walk[W, T]) run(ctx context.Context) {
+	var zero T
+	cursor, progress, cached := "", ListProgress{}, false
+	// The pages at which each cursor was handed out, by digest: a
+	// server's cursors may be long, and a listing may be long.
+	seen := map[[sha256.Size]byte]int{}
+	for progress.Pages < maxPages {
+		p, fromCache, err := w.page(ctx, cursor)
+		switch {
+		case errors.Is(err, ErrNotOffered):
+			return // nothing to list: see Conn.Offers
+		case err != nil && cached && errors.Is(err, ErrInvalidParams) && w.restarts == 0:
+			w.c.host.log.Info("a cached page's cursor is stale; listing again from page 1", "method", w.method, "server", w.c.Server.Name)
+			w.restarts, w.held, w.live = 1, nil, true
+			cursor, progress, cached = "", ListProgress{}, false
+			clear(seen)
+			continue
+		case err != nil && cursor != "" && errors.Is(err, ErrInvalidParams):
+			w.fail(newError(KindServerFault, err, "listing %s of %s: the server refused the cursor it sent with page %d", w.method, w.c.Server.Name, progress.Pages))
+			return
+		case err != nil:
+			w.fail(err)
+			return
+		}
+		progress.Pages++
+		progress.Items += len(p.Items)
+		progress.More = p.Next != ""
+		if w.opts.OnPage != nil {
+			w.opts.OnPage(progress)
+		}
+		if cached = fromCache; fromCache && p.Next != "" {
+			w.held = append(w.held, p.Items...)
+		} else if !w.emit(w.held) || !w.emit(p.Items) {
+			return
+		} else {
+			w.held = nil
+		}
+		if p.Next == "" {
+			return
+		}
+		d := sha256.Sum256([]byte(p.Next))
+		if first, ok := seen[d]; ok {
+			w.fail(protocolError("", "listing %s of %s: the server's cursors go round in a cycle (page %d's next cursor is page %d's again)",
+				w.method, w.c.Server.Name, progress.Pages, first))
+			return
+		}
+		seen[d] = progress.Pages
+		cursor = p.Next
+	}
+	w.yield(zero, protocolError("", "listing %s of %s: the server sent more than %d pages", w.method, w.c.Server.Name, maxPages))
+}
+
+// emit hands items on, and stops the walk past opts.MaxItems or when the
+// consumer stops.
+func (w *walk[W, T]) emit(items []T) bool {
+	for _, it := range items {
+		if w.yielded == w.opts.MaxItems {
+			kind := KindServerFault
+			if w.opts.chosen {
+				kind = KindUsage
+			}
+			w.fail(newError(kind, nil, "listing %s of %s: the server has more than %s, the most one listing may hold; stopped there",
+				w.method, w.c.Server.Name, pack.Quantity(w.opts.MaxItems, "item")))
+			return false
+		}
+		w.yielded++
+		if !w.yield(it, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *walk[W, T]) fail(err error) {
+	var zero T
+	w.yield(zero, err)
+}
+
 // page returns the page at cursor: a fresh cache entry, else the server's
-// answer, stored under the same rules as reads. An invalid cursor drops
-// every cached page of this list, since the server's pagination changed.
-func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error) {
+// answer, stored under the same rules as reads; fromCache tells which. An
+// invalid cursor drops every cached page of this list, since the server's
+// pagination changed.
+func (l *lister[W, T]) page(ctx context.Context, cursor string) (p page[T], fromCache bool, err error) {
 	h := l.c.host
 	key := CacheKey{Server: l.c.identity, Method: l.method, Param: cursor}
 	partition, err := l.c.Partition(ctx) // inputs are asked for before any lookup
 	if err != nil {
-		return page[T]{}, err
+		return page[T]{}, false, err
 	}
 	if h.opts.Cache != nil && !l.live {
 		if e, ok, err := h.opts.Cache.Get(ctx, key, partition); err == nil && ok && fresh(e, h.opts.Now.now()) && l.c.servable(e) {
 			var p page[T]
 			if decodeWire(e.Value, &p) == nil {
-				return p, nil
+				return p, true, nil
 			}
 		}
 	}
 	if ok, err := l.c.Offers(ctx, listFeature[l.method]); err != nil {
-		return page[T]{}, err
+		return page[T]{}, false, err
 	} else if !ok {
-		return page[T]{}, ErrNotOffered // never ask what the server did not declare
+		return page[T]{}, false, ErrNotOffered // never ask what the server did not declare
 	}
 	gen := h.generation(key)
 	var hints CacheHints
@@ -271,11 +330,11 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error)
 		if cursor != "" && errors.Is(err, ErrInvalidParams) {
 			h.invalidateMethod(ctx, l.c.identity, l.method)
 		}
-		return page[T]{}, err
+		return page[T]{}, false, err
 	}
 	l.live = true
 	prios := l.priorities(items, cursor)
-	p := page[T]{Items: make([]T, 0, len(items)), Next: next}
+	p = page[T]{Items: make([]T, 0, len(items)), Next: next}
 	for i, w := range items {
 		var prio *float64
 		if i < len(prios) {
@@ -284,7 +343,7 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (page[T], error)
 		p.Items = append(p.Items, l.convert(w, prio))
 	}
 	l.store(ctx, key, p, hints, gen, partition)
-	return p, nil
+	return p, false, nil
 }
 
 // priorities returns each item's annotations.priority as the server sent

@@ -65,7 +65,7 @@ func TestListingItemBound(t *testing.T) {
 			t.Errorf("MaxItems %d: %d items, %v; want %d, stopped %v", tt.max, n, err, tt.want, tt.stopped)
 		}
 		if tt.stopped && (!errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), "more than") || !strings.Contains(err.Error(), "paged")) {
-			t.Errorf("MaxItems %d: %v; want a usage error naming the server and the bound", tt.max, err)
+			t.Errorf("MaxItems %d: %v; want a usage error (the caller's bound) naming the server and the bound", tt.max, err)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package hostcore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -68,44 +67,6 @@ func NewChat(cv *Conversations, store TurnStore, opts *ChatOptions) *Chat {
 // Store returns the turn store, for listing turns and tool settings.
 func (ch *Chat) Store() TurnStore { return ch.store }
 
-// ToolPolicy says how a turn's tool calls are approved.
-type ToolPolicy string
-
-// The tool policies.
-const (
-	// ToolsOff offers no tool to the model.
-	ToolsOff ToolPolicy = "off"
-	// ToolsAsk asks SendOptions.Approve for every call, except the tools
-	// approved with ApproveAlways in the conversation.
-	ToolsAsk ToolPolicy = "ask"
-	// ToolsAuto approves every call, for scripts.
-	ToolsAuto ToolPolicy = "auto"
-)
-
-// Approval is the person's answer to a tool call.
-type Approval string
-
-// The answers to a tool call.
-const (
-	ApproveOnce   Approval = "once"   // run this call
-	ApproveAlways Approval = "always" // run it, and every later call of this tool in this conversation
-	ApproveDeny   Approval = "deny"   // do not run it; the model is told
-)
-
-// ToolRequest is a tool call waiting for the person's approval.
-type ToolRequest struct {
-	ConversationID int64 `json:"conversationId"`
-	// Turn is the turn's Seq, Round its request.
-	Turn  int `json:"turn"`
-	Round int `json:"round"`
-	// Tool is the tool called: its server, account and name.
-	Tool OfferedTool `json:"tool"`
-	// Call is the call as the model wrote it; Arguments is its arguments,
-	// checked to be a JSON object.
-	Call      ToolCall        `json:"call"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
 // SendOptions are one Send's.
 type SendOptions struct {
 	// Model answers; required.
@@ -114,13 +75,14 @@ type SendOptions struct {
 	Provider, ModelName string
 	// Budget is the context's token budget; 0 means DefaultBudget.
 	Budget int
-	// Tools says whether tools are offered and how calls are approved;
-	// "" means ToolsOff.
+	// Tools says which tools are offered and how the consent gate decides
+	// on their calls (see ToolPolicy); "" means ToolsOff.
 	Tools ToolPolicy
 	// Approve asks the person about a call, for ToolsAsk (required then).
 	// It is called on Send's goroutine and may block until the person
-	// answers; an error, or ctx ending, counts as a denial.
-	Approve func(ctx context.Context, req ToolRequest) (Approval, error)
+	// answers; an error, or ctx ending, counts as a denial. ApproveAlways
+	// is kept with the conversation, for the server as it now runs.
+	Approve AskFunc
 	// OnEvent, if not nil, is told what happens as it happens, on Send's
 	// goroutine and in order (a Fyne front end hands each event to
 	// fyne.Do). It must not call Send.
@@ -150,7 +112,7 @@ const (
 	// is asked next.
 	EventToolCall EventKind = "tool-call"
 	// EventToolResult: a call's result, sent back to the model (Call,
-	// Result, Approval).
+	// Result, Approval, and the consent gate's Decision).
 	EventToolResult EventKind = "tool-result"
 )
 
@@ -165,6 +127,7 @@ type Event struct {
 	Tool     *OfferedTool
 	Result   *Message
 	Approval Approval
+	Decision *ToolDecision
 }
 
 // Send sends text in conversation conv and runs the turn to its end: the
@@ -190,6 +153,10 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 	}
 	sc := sentContext(ch.cv.readAll(ctx, atts), atts, earlier, &pack.RankOptions{Budget: opts.Budget, Tokens: ch.opts.Tokens})
 	r := &turnRun{ch: ch, opts: opts, tools: map[string]OfferedTool{}}
+	if r.scope, err = ch.cv.host.Consent().Scope(ScopeOptions{Caller: CallerChat, Policy: opts.Tools,
+		Ask: opts.Approve, ConversationID: conv}); err != nil {
+		return Turn{}, err
+	}
 	var offered []OfferedTool
 	var warnings []string
 	if opts.Tools != ToolsOff && opts.Tools != "" {
@@ -197,9 +164,8 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 		if err != nil {
 			return Turn{}, err
 		}
-		r.always = settings.Always
 		servers, w := ch.cv.toolServers(atts, settings)
-		offered, r.conns, warnings = offerTools(ctx, servers)
+		offered, r.conns, warnings = offerTools(ctx, r.scope, servers)
 		warnings = append(w, warnings...)
 	}
 	t := Turn{ConversationID: conv, Provider: opts.Provider, Model: opts.ModelName, StartedAt: ch.opts.Now.now(),
@@ -227,8 +193,8 @@ func (o SendOptions) check(text string) error {
 		return newError(KindUsage, nil, "no model to send to: configure a provider")
 	case strings.TrimSpace(text) == "":
 		return newError(KindUsage, nil, "there is nothing to send: the message is empty")
-	case o.Tools != "" && o.Tools != ToolsOff && o.Tools != ToolsAsk && o.Tools != ToolsAuto:
-		return newError(KindUsage, nil, "tools %q: use off, ask or auto", o.Tools)
+	case o.Tools != "" && o.Tools != ToolsOff && o.Tools != ToolsReadOnly && o.Tools != ToolsAsk && o.Tools != ToolsAuto:
+		return newError(KindUsage, nil, "tools %q: use off, read-only, ask or auto", o.Tools)
 	case o.Tools == ToolsAsk && o.Approve == nil:
 		return newError(KindUsage, nil, "tools are to be asked about, but nothing asks the person")
 	}
@@ -237,12 +203,12 @@ func (o SendOptions) check(text string) error {
 
 // turnRun is one Send under way.
 type turnRun struct {
-	ch     *Chat
-	opts   SendOptions
-	turn   *Turn
-	tools  map[string]OfferedTool // by the name the model calls
-	conns  map[string]*Conn       // by server
-	always map[string][]string    // server → tools approved for good
+	ch    *Chat
+	opts  SendOptions
+	turn  *Turn
+	tools map[string]OfferedTool // by the name the model calls
+	conns map[string]*Conn       // by server
+	scope *Scope                 // the consent gate's, for this turn
 }
 
 func (r *turnRun) emit(e Event) {

@@ -96,8 +96,8 @@ func newChatFixture(t *testing.T, opts *hostcore.ChatOptions) chatFixture {
 	srv := httptest.NewServer(annotated)
 	t.Cleanup(srv.Close)
 	ann := hostcore.ServerConfig{Name: "annotated", URL: srv.URL + "/mcp"}
-	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, tg, ann)
 	st := openState(t)
+	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), Grants: st}, tg, ann)
 	cv := hostcore.NewConversations(h, st)
 	ctx := context.Background()
 	conv, _ := cv.Store().CreateConversation(ctx, "chat")
@@ -239,7 +239,7 @@ func TestSendApprovals(t *testing.T) {
 	var asked []string
 	answers := []hostcore.Approval{hostcore.ApproveAlways, hostcore.ApproveDeny}
 	approve := func(_ context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
-		asked = append(asked, req.Tool.Server+"/"+req.Tool.Tool+" "+string(req.Arguments))
+		asked = append(asked, req.Server+"/"+req.Tool.Name+" "+string(req.Arguments))
 		a := answers[0]
 		answers = answers[1:]
 		return a, nil
@@ -258,9 +258,9 @@ func TestSendApprovals(t *testing.T) {
 	if len(asked) != 2 || !strings.HasPrefix(asked[0], "threengram-http/get_memories {") || !strings.HasPrefix(asked[1], "threengram-http/briefing") {
 		t.Errorf("asked %q; want get_memories once (then Always), then briefing", asked)
 	}
-	settings, _ := f.ch.Store().ToolSettings(ctx, f.conv)
-	if !slices.Contains(settings.Always["threengram-http"], "get_memories") {
-		t.Errorf("Always was not stored: %+v", settings)
+	grants, _ := f.cv.Host().Consent().Grants(ctx, f.conv)
+	if len(grants) != 1 || grants[0].Server != "threengram-http" || grants[0].Tool != "get_memories" || grants[0].Account != "acme" {
+		t.Errorf("Always was not stored: %+v", grants)
 	}
 	results := map[string]hostcore.Message{}
 	for _, m := range turn.Messages {

@@ -1,6 +1,7 @@
 package hostcore
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Config is the host's list of servers, read from a JSON file under
@@ -178,17 +180,26 @@ func DefaultConfigPath() (string, error) {
 	return filepath.Join(dir, "attache", "config.json"), nil
 }
 
-// LoadConfig reads the config at path. A missing file is an empty config,
-// so a first run works. Imports that cannot be read are reported by
-// ImportErrors, not fatal: one broken import must not hide every server.
+// LoadConfig is LoadConfigContext with no deadline.
 func LoadConfig(path string) (*Config, error) {
+	return LoadConfigContext(context.Background(), path)
+}
+
+// LoadConfigContext reads the config at path, and the files it imports,
+// for no longer than ctx lasts. A missing file is an empty config, so a
+// first run works. The config and every import must be a regular file of
+// at most MaxConfigBytes (see readNamedFile): a FIFO or a device is
+// refused, never waited on. Imports that cannot be read are reported by
+// ImportErrors, not fatal: one broken import must not hide every server.
+func LoadConfigContext(ctx context.Context, path string) (*Config, error) {
 	c := &Config{path: path}
-	data, err := os.ReadFile(path)
+	removeStaleConfigTemps(path, time.Now())
+	data, err := readNamedFile(ctx, "config", path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return c, nil
 	case err != nil:
-		return nil, newError(KindUsage, err, "reading config %s", path)
+		return nil, err
 	}
 	if err := json.Unmarshal(data, c); err != nil {
 		return nil, newError(KindUsage, err, "config %s is not valid JSON", path)
@@ -202,7 +213,9 @@ func LoadConfig(path string) (*Config, error) {
 	if err := validateProviders(c.Providers); err != nil {
 		return nil, newError(KindUsage, err, "config %s", path)
 	}
-	c.loadImports()
+	if err := c.loadImports(ctx); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -231,13 +244,14 @@ func (c *Config) Save() error {
 // over path and syncs the directory, so that after a crash path holds the
 // old bytes or the new, and concurrent savers (goroutines or processes)
 // never write into each other's file: the last rename wins. On error the
-// temporary file is removed.
+// temporary file is removed; one that a killed process left is removed
+// by a later load (removeStaleConfigTemps).
 func replaceFile(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	f, err := os.CreateTemp(dir, configTempPattern(path))
 	if err != nil {
 		return err
 	}

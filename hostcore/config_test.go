@@ -96,7 +96,7 @@ func TestImportClaudeDesktopWithoutRewriting(t *testing.T) {
 	}, "otherSetting": true}`
 	writeFile(t, src, body)
 	c, _ := hostcore.LoadConfig(filepath.Join(dir, "attache.json"))
-	servers, err := c.AddImport(hostcore.ImportSource{Kind: "claude-desktop", Path: src})
+	servers, err := c.AddImport(context.Background(), hostcore.ImportSource{Kind: "claude-desktop", Path: src})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestImportVSCodeInputsPromptedNotStored(t *testing.T) {
 	}`)
 	cfgPath := filepath.Join(dir, "attache.json")
 	c, _ := hostcore.LoadConfig(cfgPath)
-	servers, err := c.AddImport(hostcore.ImportSource{Kind: "vscode", Path: src})
+	servers, err := c.AddImport(context.Background(), hostcore.ImportSource{Kind: "vscode", Path: src})
 	if err != nil {
 		t.Fatal(err)
 	}

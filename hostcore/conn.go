@@ -80,6 +80,7 @@ type Conn struct {
 	subs     map[string]int
 
 	memo completionMemo
+	defs toolDefs // the tools of the last listing (toolcall.go)
 
 	onUpdate  hooks[func(uri string)]
 	onList    hooks[func()]
@@ -165,6 +166,8 @@ func (c *Conn) errClosed(op string) error {
 // Session returns a live session, connecting or reconnecting as needed.
 // The authorization context is resolved (inputs asked for) first; then
 // one caller connects while the others wait, each on its own context.
+// A tool call never goes through the session itself: it is made with
+// CallTool, on a decision of the consent gate (see consent.go).
 func (c *Conn) Session(ctx context.Context) (*mcp.ClientSession, error) {
 	const op = "connecting"
 	if cs, closed := c.live(); closed {

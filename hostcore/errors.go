@@ -1,13 +1,13 @@
 package hostcore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os/exec"
+	"strings"
 	"syscall"
 	"unicode/utf8"
 
@@ -34,6 +34,11 @@ const (
 	KindTransport       Kind = "transport"
 	KindProtocol        Kind = "protocol"
 	KindUsage           Kind = "usage"
+	// KindDiskFull is a write that found no room on the disk of the data
+	// directory (or a store opened read-only because of it).
+	KindDiskFull Kind = "disk full"
+	// KindNotApproved is a tool call the consent gate did not approve.
+	KindNotApproved Kind = "not approved"
 )
 
 // Sentinels for errors.Is: errors.Is(err, hostcore.ErrNotFound) is true for
@@ -50,6 +55,8 @@ var (
 	ErrTransport       = &Error{kind: KindTransport}
 	ErrProtocol        = &Error{kind: KindProtocol}
 	ErrUsage           = &Error{kind: KindUsage}
+	ErrDiskFull        = &Error{kind: KindDiskFull}
+	ErrNotApproved     = &Error{kind: KindNotApproved}
 )
 
 // Error is a failure the host shows to a person: a kind, a message safe to
@@ -117,6 +124,8 @@ var hints = map[Kind]string{
 	KindTransport:       "The connection to the server failed; check that it runs and is reachable, then retry.",
 	KindProtocol:        "The server sent a reply the protocol does not allow; report it to the server's authors.",
 	KindUsage:           "Check the command or the configuration.",
+	KindDiskFull:        "Free some space on the disk that holds the data directory, then try again; cached bodies can still be read meanwhile.",
+	KindNotApproved:     "Approve the call (answer the prompt, or choose --tools ask or auto; for attachectl call of a destructive tool, --yes).",
 }
 
 // newError returns an *Error of kind with a message and a cause.
@@ -256,9 +265,10 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 	case rpc.Code == codeResourceNotFound,
 		rpc.Code == codeInvalidParams && uri != "":
 		e.kind, e.msg = KindNotFound, op+": no such resource"
-		if rpc.Code == codeInvalidParams && !bytes.Contains(rpc.Data, []byte(`"uri"`)) {
-			// Not go-sdk's not-found (which names the uri in its data): keep
-			// the server's reason, which may say why the uri is refused.
+		if saysMore(rpc.Message, uri) {
+			// Not the bare "Resource not found" of go-sdk and the SDKs: keep
+			// the server's reason, which may say why the uri is refused, for
+			// -32002 as for -32602.
 			e.msg += " (the server says: " + clip(rpc.Message) + ")"
 		}
 	case rpc.Code == codeInvalidParams:
@@ -275,6 +285,17 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 		e.kind, e.msg = KindServerFault, fmt.Sprintf("%s: the server failed (%d %s)", op, rpc.Code, clip(rpc.Message))
 	}
 	return e
+}
+
+// saysMore reports whether a not-found error's message says more than
+// "Resource not found" (with or without the uri).
+func saysMore(msg, uri string) bool {
+	m := msg
+	if uri != "" {
+		m = strings.ReplaceAll(m, uri, "")
+	}
+	m = strings.Trim(strings.TrimSpace(m), ":.!'\"` ")
+	return m != "" && !strings.EqualFold(m, "resource not found") && !strings.EqualFold(m, "not found")
 }
 
 // clip bounds a server-supplied message shown to a person.
@@ -327,6 +348,13 @@ func NewUsageError(msg string) *Error { return &Error{kind: KindUsage, msg: msg}
 // that report a failure of their own in the host's terms.
 func NewError(kind Kind, msg string) *Error { return &Error{kind: kind, msg: msg} }
 
+// NewDiskFullError is the error of a write that found the disk full: op
+// says what was being written ("purging the cache"), and cause, the
+// store's own error, is the detail.
+func NewDiskFullError(op string, cause error) *Error {
+	return newError(KindDiskFull, cause, "%s: the disk is full", op)
+}
+
 // explain classifies the failure of a connect or a call from the facts its
 // transports recorded in st (see requestStatus) and from err. An err that
 // is classified already (the handshake classifies each attempt) is
@@ -360,4 +388,13 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 		err = &cp
 	}
 	return err
+}
+
+// messageOf is the message of err that is safe to show.
+func messageOf(err error) string {
+	var he *Error
+	if errors.As(err, &he) && he.Message() != "" {
+		return he.Message()
+	}
+	return err.Error()
 }

@@ -23,8 +23,12 @@ type gate struct {
 	limit  int // the longest message; 0 means no limit
 	split  splitter
 	record func(msg []byte, truncated bool) // each whole message; may be nil
-	fault  func(error)                      // the first breach; may be nil
-	stdout bool                             // the stream is a stdio server's stdout
+	// keepBig, if set, takes the record of a message whose large contents
+	// values were taken out (bigread.go): the message with a note in
+	// their place, and the values. Only JSON streams are read so.
+	keepBig func(msg []byte, values []elided)
+	fault   func(error) // the first breach; may be nil
+	stdout  bool        // the stream is a stdio server's stdout
 
 	scratch  []byte
 	cur      blocks // the message being gathered
@@ -91,8 +95,16 @@ func (g *gate) complete(kind segment) {
 	case segMessage:
 		g.idle = 0
 		g.hint = min(g.cur.n, blockMax)
-		if g.record != nil {
+		if big := g.extract(); big != nil { // decoded once (bigread.go)
+			g.keepBig(big.tap, big.values)
+			g.cur.reset()
+			g.cur.write(big.sdk)
+		} else if g.record != nil {
 			g.record(g.cur.whole(tapMaxMessage))
+		}
+		if fixed := repairBlocks(&g.cur, g.sse()); fixed != nil { // the tap keeps what was sent (hintrepair.go)
+			g.cur.reset()
+			g.cur.write(fixed)
 		}
 	case segBetween:
 		g.idle += g.cur.n
@@ -104,6 +116,21 @@ func (g *gate) complete(kind segment) {
 		}
 	}
 	g.cur.moveTo(&g.ready)
+}
+
+// extract takes the large values out of the message gathered, when the
+// gate keeps them.
+func (g *gate) extract() *bigReply {
+	if g.keepBig == nil || g.sse() {
+		return nil
+	}
+	return extractBig(&g.cur)
+}
+
+// sse reports whether the gate splits an event stream.
+func (g *gate) sse() bool {
+	_, ok := g.split.(*sseSplit)
+	return ok
 }
 
 func (g *gate) report(err error) {

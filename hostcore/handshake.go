@@ -159,7 +159,7 @@ func (h *Host) rememberHandshake(ctx context.Context, identity string, rec hands
 	}
 	e := CacheEntry{Key: handshakeKey(identity), Scope: ScopePublic, Value: value, StoredAt: now, TTL: ttl}
 	if err := h.opts.Cache.Put(ctx, e); err != nil {
-		h.log.Warn("remembering a server's handshake", "err", err)
+		h.cacheWriteFailed("remembering a server's handshake", "err", err)
 	}
 }
 
@@ -168,7 +168,7 @@ func (h *Host) forgetHandshake(ctx context.Context, identity string) {
 	h.handshakes.drop(identity)
 	if h.opts.Cache != nil {
 		if _, err := h.opts.Cache.Delete(ctx, handshakeKey(identity)); err != nil {
-			h.log.Warn("forgetting a server's handshake", "err", err)
+			h.cacheWriteFailed("forgetting a server's handshake", "err", err)
 		}
 	}
 }
@@ -296,11 +296,7 @@ func (c *Conn) open(ctx context.Context, t mcp.Transport, version string) (diale
 	ctx, status := withStatus(ctx)
 	seen := &discoverSeen{}
 	ctx = context.WithValue(ctx, discoverSeenKey{}, seen)
-	client := mcp.NewClient(clientImplementation, &mcp.ClientOptions{
-		Capabilities:               &mcp.ClientCapabilities{},
-		ResourceUpdatedHandler:     c.resourceUpdated,
-		ResourceListChangedHandler: c.resourceListChanged,
-	})
+	client := mcp.NewClient(clientImplementation, c.clientOptions())
 	// observeDiscover runs inside hintMiddleware, so it sees the ttlMs that
 	// hintMiddleware then hides from go-sdk's own cache.
 	client.AddSendingMiddleware(hintMiddleware, observeDiscover)
@@ -321,6 +317,24 @@ func (c *Conn) open(ctx context.Context, t mcp.Transport, version string) (diale
 		d.rec.Opening, d.ttlMs = OpeningDiscover, seen.ttlMs
 	}
 	return d, status, nil
+}
+
+// clientOptions are the go-sdk client's: the capabilities the host can
+// back (elicitation, form mode, only with an Elicitor: elicit.go), and
+// go-sdk's multi round-trip loop off, since the host runs its own
+// (mrtr.go).
+func (c *Conn) clientOptions() *mcp.ClientOptions {
+	opts := &mcp.ClientOptions{
+		Capabilities:               &mcp.ClientCapabilities{},
+		ResourceUpdatedHandler:     c.resourceUpdated,
+		ResourceListChangedHandler: c.resourceListChanged,
+		MultiRoundTrip:             &mcp.MultiRoundTripOptions{Disabled: true},
+	}
+	if c.host.opts.Elicit != nil {
+		opts.Capabilities.Elicitation = elicitCapabilities()
+		opts.ElicitationHandler = c.elicitHandler
+	}
+	return opts
 }
 
 // protocolVersionDiscover is the first version opened by server/discover.

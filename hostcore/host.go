@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,6 +44,18 @@ type HostOptions struct {
 	Cache BodyCache
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
 	OAuth *OAuthOptions
+	// Elicit asks the person when a server asks for input (elicitation,
+	// form mode: elicit.go). The host declares the elicitation capability
+	// only when it is set; nil leaves it undeclared, and a server that asks
+	// anyway gets an error.
+	Elicit Elicitor
+	// ReadsPerConn bounds the reads in flight to one server as one account,
+	// and ReadsInAll those to all servers (see readlimit.go); 0 means
+	// DefaultReadsPerConn and DefaultReadsInAll.
+	ReadsPerConn, ReadsInAll int
+	// Grants keeps the consent gate's "Always" grants (the state
+	// package's store); nil keeps them in memory for the host's life.
+	Grants GrantStore
 }
 
 // Host owns the connections to MCP servers, one per (server, account). It
@@ -66,13 +79,18 @@ type Host struct {
 
 	handshakes handshakeMemory // how each server was last opened, by identity
 
-	flights   singleflight.Group
-	questions map[string]*question // inputs being asked for, by server and id
+	flights singleflight.Group
+	reads   *readGate // read slots, per connection and in all
+
+	diskFullTold atomic.Bool          // a cache write found the disk full, and the log said so
+	questions    map[string]*question // inputs being asked for, by server and id
 
 	genMu       sync.Mutex
 	generations map[CacheKey]uint64 // key -> epoch of its last invalidation; see generation
 	genEpoch    uint64              // the last invalidation's epoch
 	genReset    uint64              // the epoch at which generations was last dropped
+
+	consent *Consent // the one gate every tool call passes
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so
@@ -111,8 +129,13 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	}
 	h.hurry, h.hurryNow = context.WithCancel(context.Background())
 	h.guard = &watchdog{log: h.log}
+	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
+	h.consent = newConsent(h, h.opts.Grants)
 	return h
 }
+
+// Consent returns the host's consent gate, which every tool call passes.
+func (h *Host) Consent() *Consent { return h.consent }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

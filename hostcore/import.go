@@ -1,9 +1,9 @@
 package hostcore
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"sort"
 	"sync"
@@ -28,8 +28,8 @@ type Input struct {
 }
 
 // AddImport records an import source after checking that it can be read.
-func (c *Config) AddImport(src ImportSource) ([]ServerConfig, error) {
-	servers, err := ReadImport(src)
+func (c *Config) AddImport(ctx context.Context, src ImportSource) ([]ServerConfig, error) {
+	servers, err := ReadImport(ctx, src)
 	if err != nil {
 		return nil, err
 	}
@@ -45,22 +45,30 @@ func (c *Config) AddImport(src ImportSource) ([]ServerConfig, error) {
 	return servers, nil
 }
 
-func (c *Config) loadImports() {
+// loadImports reads every import. One that cannot be read is an import
+// error, and the others are read all the same; running out of time (or
+// being stopped) ends the load.
+func (c *Config) loadImports(ctx context.Context) error {
 	for _, src := range c.Imports {
-		servers, err := ReadImport(src)
+		servers, err := ReadImport(ctx, src)
+		if ctx.Err() != nil {
+			return err
+		}
 		if err != nil {
 			c.importErrors = append(c.importErrors, err)
 			continue
 		}
 		c.imported = append(c.imported, servers...)
 	}
+	return nil
 }
 
-// ReadImport reads the servers of another host's config file.
-func ReadImport(src ImportSource) ([]ServerConfig, error) {
-	data, err := os.ReadFile(src.Path)
+// ReadImport reads the servers of another host's config file, a regular
+// file of at most MaxConfigBytes, for no longer than ctx lasts.
+func ReadImport(ctx context.Context, src ImportSource) ([]ServerConfig, error) {
+	data, err := readNamedFile(ctx, src.Kind+" config", src.Path)
 	if err != nil {
-		return nil, newError(KindUsage, err, "reading %s config %s", src.Kind, src.Path)
+		return nil, err
 	}
 	var servers []ServerConfig
 	switch src.Kind {

@@ -2,6 +2,7 @@ package hostcore
 
 import (
 	"context"
+	"errors"
 )
 
 // maxGenerations bounds h.generations: a long session invalidates many
@@ -54,26 +55,50 @@ func (h *Host) Invalidate(ctx context.Context, key CacheKey) {
 		return
 	}
 	if _, err := h.opts.Cache.Delete(ctx, key); err != nil {
-		h.log.Warn("cache invalidation failed", "key", key.Param, "err", err)
+		h.cacheWriteFailed("cache invalidation failed", "key", key.Param, "err", err)
 	}
+}
+
+// cacheWriteFailed logs a cache write that failed, as a warning; when the
+// disk is full, as a warning the first time only (every later write would
+// say it again) and as information after.
+func (h *Host) cacheWriteFailed(msg string, args ...any) {
+	for _, a := range args {
+		if err, ok := a.(error); ok && errors.Is(err, ErrDiskFull) && h.diskFullTold.Swap(true) {
+			h.log.Info(msg, args...)
+			return
+		}
+	}
+	h.log.Warn(msg, args...)
 }
 
 // putIfCurrent stores e unless key was invalidated since gen was read. It
 // checks before and after the put, so an invalidation racing with the put
 // is never lost: whichever order they run in, the entry ends up gone.
 func (h *Host) putIfCurrent(ctx context.Context, e CacheEntry, gen uint64) bool {
+	return h.storeIfCurrent(ctx, e, gen) == ""
+}
+
+// storeIfCurrent is putIfCurrent, saying why e was not stored ("" when it
+// was): a full disk degrades a read to one that is not cached, never to a
+// failed one.
+func (h *Host) storeIfCurrent(ctx context.Context, e CacheEntry, gen uint64) string {
+	const invalidated = "invalidated while the read was in flight"
 	if h.generation(e.Key) != gen {
-		return false
+		return invalidated
 	}
 	if err := h.opts.Cache.Put(ctx, e); err != nil {
-		h.log.Warn("cache write failed", "key", e.Key.Param, "err", err)
-		return false
+		h.cacheWriteFailed("cache write failed", "key", e.Key.Param, "err", err)
+		if errors.Is(err, ErrDiskFull) {
+			return "the disk is full"
+		}
+		return "the cache could not store it"
 	}
 	if h.generation(e.Key) != gen {
 		h.opts.Cache.Delete(ctx, e.Key)
-		return false
+		return invalidated
 	}
-	return true
+	return ""
 }
 
 func (h *Host) invalidateMethod(ctx context.Context, server, method string) {
@@ -82,7 +107,7 @@ func (h *Host) invalidateMethod(ctx context.Context, server, method string) {
 		return
 	}
 	if _, err := h.opts.Cache.DeleteMethod(ctx, server, method); err != nil {
-		h.log.Warn("cache invalidation failed", "method", method, "err", err)
+		h.cacheWriteFailed("cache invalidation failed", "method", method, "err", err)
 	}
 }
 

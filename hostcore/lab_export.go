@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/attache/attache/hostcore/lab"
 )
@@ -43,9 +44,9 @@ func LabTurns(session string, turns []Turn, relevant map[int][]string) []lab.Tur
 				if name == "" {
 					name = c.Name // not offered: recorded as called
 				}
-				args, err := parseArguments(c.Arguments)
-				if err != nil {
-					args = json.RawMessage(`{}`)
+				args := json.RawMessage(`{}`)
+				if _, err := parseArguments(json.RawMessage(c.Arguments)); err == nil && strings.TrimSpace(c.Arguments) != "" {
+					args = json.RawMessage(c.Arguments)
 				}
 				lt.ToolCalls = append(lt.ToolCalls, lab.ToolCall{Name: name, Arguments: args})
 			}

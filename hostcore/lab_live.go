@@ -12,8 +12,11 @@ import (
 // prompt), and makes the calls it actually asks for instead of the
 // recorded ones. Each turn is asked on its own, without the session's
 // earlier turns: what is measured is whether the model fetches the data
-// this turn needs, not how it carries a conversation. Calls are approved
-// automatically; the lab is for read-only tools over test data.
+// this turn needs, not how it carries a conversation. Every call the
+// model asks for goes to the consent gate, as a recorded one does: by
+// default only the tools the server marks read-only are offered and run,
+// so a model steered by what it reads (a prompt injection in an attached
+// memory) cannot make the host write.
 
 // live runs one turn against o.Model.
 func (r *labRun) live(ctx context.Context, t lab.Turn, st *turnState, user int) error {
@@ -42,11 +45,8 @@ func (r *labRun) live(ctx context.Context, t lab.Turn, st *turnState, user int) 
 		msgs = append(msgs, Message{Role: RoleAssistant, Text: reply.Text, ToolCalls: reply.ToolCalls})
 		for _, call := range reply.ToolCalls {
 			st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(call.Arguments)
-			args, perr := parseArguments(call.Arguments)
-			if perr != nil {
-				args = json.RawMessage(`null`) // refused by callTool, counted as failed
-			}
-			text, err := r.callTool(ctx, call.Name, args, st)
+			req := ToolRequest{Turn: t.Turn, Round: round, Tool: Tool{Name: call.Name}, Arguments: json.RawMessage(call.Arguments)}
+			text, err := r.callTool(ctx, req, st)
 			if err != nil {
 				return err
 			}

@@ -2,7 +2,6 @@ package hostcore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -46,6 +45,14 @@ type LabOptions struct {
 	// asks the model, with the tools offered, and makes the calls it asks
 	// for instead of the recorded ones (see lab_live.go).
 	Model Model
+	// Tools is how the host's consent gate decides on the calls, recorded
+	// or live: "" and ToolsReadOnly offer and run only the tools the
+	// server marks read-only; ToolsAsk offers all and asks Ask before a
+	// call of any other; ToolsAuto runs every call.
+	Tools ToolPolicy
+	// Ask asks the person about a call, under ToolsAsk; nil refuses the
+	// calls that would need an answer.
+	Ask AskFunc
 	// ModelName is recorded in the report of a live run.
 	ModelName string
 	// Source says where the turns came from ("assets/replay.jsonl"), and
@@ -71,10 +78,15 @@ type LabReplay struct {
 	Sessions int    `json:"sessions"`
 	Server   string `json:"server"`
 	Account  string `json:"account,omitempty"`
-	// Tools are the tools the server listed to this host, and
-	// ListingTokens what their listing costs in one request.
+	// Tools are the tools offered to the model (under the read-only
+	// policy, those the server marks read-only), and ListingTokens what
+	// their listing costs in one request. Withheld are the tools the
+	// server listed but the policy does not offer.
 	Tools         []string `json:"tools"`
 	ListingTokens int      `json:"listingTokens"`
+	Withheld      []string `json:"withheld,omitempty"`
+	// ToolPolicy is the consent gate's policy for the run's calls.
+	ToolPolicy ToolPolicy `json:"toolPolicy"`
 	// Live names the model asked, for a live run; recorded calls are
 	// replayed otherwise.
 	Live string `json:"live,omitempty"`
@@ -85,55 +97,35 @@ const SyntheticNote = "Synthetic: the turns and their recorded tool calls were g
 
 // RunLab replays turns against c under each strategy.
 func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*LabReport, error) {
-	o := LabOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	if o.Strategies == nil {
-		o.Strategies = lab.Strategies
-	}
-	if o.Tokens == nil {
-		o.Tokens = pack.DefaultTokenCounter()
-	}
-	if o.PollInterval <= 0 {
-		o.PollInterval = DefaultPollInterval
-	}
-	if o.Since == nil {
-		o.Since = time.Since
-	}
+	o := labDefaults(opts)
 	if len(turns) == 0 {
 		return nil, newError(KindUsage, nil, "the replay has no turn")
 	}
-	tools, err := c.Tools(ctx)
+	scope, err := c.host.Consent().Scope(ScopeOptions{Caller: CallerLab, Policy: o.Tools, Ask: o.Ask})
+	if err != nil {
+		return nil, err
+	}
+	if scope.Policy() == ToolsOff {
+		return nil, newError(KindUsage, nil, "tools off: the lab's tool strategies need tools; replay --strategies host alone instead")
+	}
+	tools, withheld, err := scope.Offer(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	offered := offeredOf(c, tools)
-	rep := &LabReport{Replay: LabReplay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns),
-		Server: c.Server.Name, Account: c.Account.Name, Tools: []string{}, ListingTokens: listingTokens(offered, o.Tokens)},
-		Freshness: lab.ComputeFreshness(turns, o.PollInterval)}
+	rep := &LabReport{Replay: labReplay(c, &o, turns, offered, withheld, scope.Policy()), Freshness: lab.ComputeFreshness(turns, o.PollInterval)}
 	rep.Replay.Sessions = rep.Freshness.Sessions
-	for _, t := range offered {
-		rep.Replay.Tools = append(rep.Replay.Tools, t.Tool)
-	}
-	if o.Synthetic {
-		rep.Replay.Note = SyntheticNote
-	}
-	if o.Model != nil {
-		rep.Replay.Live = o.ModelName
-		if rep.Replay.Live == "" {
-			rep.Replay.Live = "a model"
-		}
-	}
 	done, total := 0, len(turns)*len(o.Strategies)
 	for _, s := range o.Strategies {
-		run := &labRun{c: c, o: &o, strategy: s, offered: offered, listing: rep.Replay.ListingTokens, read: map[string]bool{}}
+		run := &labRun{c: c, o: &o, scope: scope, strategy: s, offered: offered, listing: rep.Replay.ListingTokens, read: map[string]bool{}}
 		if !s.Offers() {
 			run.offered, run.listing = nil, 0
 		}
 		obs := make([]lab.Observation, 0, len(turns))
 		for _, t := range turns {
-			if err := ctx.Err(); err != nil {
+			if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
+				return nil, newError(KindTimeout, err, "the replay ran out of time")
+			} else if err != nil {
 				return nil, newError(KindCanceled, err, "the replay was stopped")
 			}
 			ob, err := run.turn(ctx, t)
@@ -151,6 +143,50 @@ func RunLab(ctx context.Context, c *Conn, turns []lab.Turn, opts *LabOptions) (*
 	return rep, nil
 }
 
+// labDefaults is opts with the defaults filled in.
+func labDefaults(opts *LabOptions) LabOptions {
+	o := LabOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Strategies == nil {
+		o.Strategies = lab.Strategies
+	}
+	if o.Tokens == nil {
+		o.Tokens = pack.DefaultTokenCounter()
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = DefaultPollInterval
+	}
+	if o.Since == nil {
+		o.Since = time.Since
+	}
+	return o
+}
+
+// labReplay describes the run: what is replayed, against what, and which
+// tools are offered under policy.
+func labReplay(c *Conn, o *LabOptions, turns []lab.Turn, offered []OfferedTool, withheld []Tool, policy ToolPolicy) LabReplay {
+	r := LabReplay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns), Server: c.Server.Name, Account: c.Account.Name,
+		Tools: []string{}, ListingTokens: listingTokens(offered, o.Tokens), ToolPolicy: policy}
+	for _, t := range offered {
+		r.Tools = append(r.Tools, t.Tool)
+	}
+	for _, t := range withheld {
+		r.Withheld = append(r.Withheld, t.Name)
+	}
+	if o.Synthetic {
+		r.Note = SyntheticNote
+	}
+	if o.Model != nil {
+		r.Live = o.ModelName
+		if r.Live == "" {
+			r.Live = "a model"
+		}
+	}
+	return r
+}
+
 // offeredOf names c's tools as a turn offers them (one server: each keeps
 // its own name).
 func offeredOf(c *Conn, tools []Tool) []OfferedTool {
@@ -161,6 +197,7 @@ func offeredOf(c *Conn, tools []Tool) []OfferedTool {
 type labRun struct {
 	c        *Conn
 	o        *LabOptions
+	scope    *Scope // the consent gate's, for the whole run
 	strategy lab.Strategy
 	offered  []OfferedTool
 	listing  int
@@ -255,7 +292,8 @@ func (r *labRun) recorded(ctx context.Context, t lab.Turn, st *turnState, user i
 	}
 	for _, call := range t.ToolCalls {
 		st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(string(call.Arguments))
-		if _, err := r.callTool(ctx, call.Name, call.Arguments, st); err != nil {
+		req := ToolRequest{Turn: t.Turn, Recorded: true, Tool: Tool{Name: call.Name}, Arguments: call.Arguments}
+		if _, err := r.callTool(ctx, req, st); err != nil {
 			return err
 		}
 	}
@@ -263,23 +301,24 @@ func (r *labRun) recorded(ctx context.Context, t lab.Turn, st *turnState, user i
 	return nil
 }
 
-// callTool makes one call and notes what its result delivered; it
-// returns the result's text for the model. A tool the server does not
-// list to this host is not called: the model could not have called it.
-func (r *labRun) callTool(ctx context.Context, name string, args json.RawMessage, st *turnState) (string, error) {
-	if !slices.ContainsFunc(r.offered, func(o OfferedTool) bool { return o.Name == name }) {
-		st.ob.Failed++
-		text := fmt.Sprintf("There is no tool named %q in this conversation.", name)
+// callTool asks the consent gate about one call, makes it if the gate
+// approves, and notes what its result delivered; it returns the text for
+// the model. A call the gate does not run (a tool that is not read-only
+// under the read-only policy, a denial, a tool the server does not list to
+// this host, arguments that are not an object) is counted as not run.
+func (r *labRun) callTool(ctx context.Context, req ToolRequest, st *turnState) (string, error) {
+	d := r.scope.Decide(ctx, r.c, req)
+	st.ob.Calls = append(st.ob.Calls, lab.Call{Tool: d.Tool, Run: d.Run, Decision: d.String()})
+	if !d.Run {
+		if err := ctx.Err(); err != nil {
+			return "", newError(KindCanceled, err, "the replay was stopped")
+		}
+		text := d.ModelText()
 		st.exchange += r.o.Tokens.Count(text)
 		return text, nil
 	}
-	var m map[string]any
-	if err := json.Unmarshal(args, &m); err != nil || m == nil {
-		st.ob.Failed++
-		return "The tool was not called: its arguments are not a JSON object.", nil
-	}
 	st.ob.RoundTrips++
-	res, err := r.c.CallTool(ctx, name, m)
+	res, err := r.c.CallTool(ctx, d)
 	if err != nil {
 		if fatalToLab(err) {
 			return "", err
@@ -323,12 +362,30 @@ func fatalToLab(err error) bool {
 // LabTable renders a report's strategies as a fixed-width table.
 func LabTable(rep *LabReport) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-8s %6s %7s %9s %10s %12s %9s %12s %9s %10s %7s %10s\n", "STRATEGY", "TURNS", "REACH", "ITEMREACH",
-		"DUPLICATES", "LISTING/REQ", "LISTING%", "CONTEXT/TURN", "ROUNDTRIP", "BYTES", "WALLMS", "CACHEHITS")
+	fmt.Fprintf(&b, "%-8s %6s %7s %9s %10s %12s %9s %12s %9s %10s %7s %10s %7s\n", "STRATEGY", "TURNS", "REACH", "ITEMREACH",
+		"DUPLICATES", "LISTING/REQ", "LISTING%", "CONTEXT/TURN", "ROUNDTRIP", "BYTES", "WALLMS", "CACHEHITS", "NOTRUN")
 	for _, s := range rep.Strategies {
-		fmt.Fprintf(&b, "%-8s %6d %6.1f%% %8.1f%% %9.1f%% %12.0f %8.1f%% %12.0f %9d %10d %7d %10d\n", s.Strategy, s.Turns,
+		fmt.Fprintf(&b, "%-8s %6d %6.1f%% %8.1f%% %9.1f%% %12.0f %8.1f%% %12.0f %9d %10d %7d %10d %7d\n", s.Strategy, s.Turns,
 			100*s.Reach, 100*s.ItemReach, 100*s.DuplicateRate, s.ListingTokensPerRequest, 100*s.ListingShare,
-			s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits)
+			s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits, s.NotRun)
+	}
+	for _, line := range LabNotRun(rep) {
+		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// LabNotRun says, one line per strategy, tool and reason, which calls the
+// consent gate did not run: "tool: 1 call of archive not run: not
+// read-only".
+func LabNotRun(rep *LabReport) []string {
+	var out []string
+	for _, s := range rep.Strategies {
+		for _, c := range s.Calls {
+			if !c.Run {
+				out = append(out, fmt.Sprintf("%s: %s of %s %s", s.Strategy, pack.Quantity(c.Calls, "call"), c.Tool, c.Decision))
+			}
+		}
+	}
+	return out
 }

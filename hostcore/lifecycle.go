@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -66,18 +64,16 @@ func (c *Conn) MemoryLifecycle(ctx context.Context, ids []string) (map[string]Li
 
 // lifecycleOf asks about one batch of ids, into states.
 func (c *Conn) lifecycleOf(ctx context.Context, ids []string, states map[string]Lifecycle) error {
-	res, err := call(ctx, c, "asking "+c.Server.Name+" for memory state", "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
-		return cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_memories", Arguments: map[string]any{"ids": ids}})
-	})
+	res, err := c.hostCallTool(ctx, "memory lifecycle", "get_memories", map[string]any{"ids": ids})
 	if err != nil {
 		return err
 	}
 	if res.IsError {
-		return newError(KindInvalidParams, nil, "%s: get_memories failed: %s", c.Server.Name, toolText(res))
+		return newError(KindInvalidParams, nil, "%s: get_memories failed: %s", c.Server.Name, clip(strings.ReplaceAll(res.Text, "\n", " ")))
 	}
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		return err
+	raw := []byte(res.Structured)
+	if len(raw) == 0 {
+		raw = []byte("null")
 	}
 	var out struct {
 		Memories []Lifecycle `json:"memories"`
@@ -93,16 +89,6 @@ func (c *Conn) lifecycleOf(ctx context.Context, ids []string, states map[string]
 		states[id] = Lifecycle{ID: id, NotFound: true}
 	}
 	return nil
-}
-
-func toolText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return clip(strings.Join(parts, " "))
 }
 
 // MemoryID returns the id of a threengram memory URI, or "".

@@ -108,7 +108,7 @@ func (c *Conn) SearchMemories(ctx context.Context, query, cursor string, limit i
 	if limit > 0 {
 		args["limit"] = limit
 	}
-	res, err := c.CallTool(ctx, "search", args)
+	res, err := c.hostCallTool(ctx, "memory search, asked for by the person", "search", args)
 	if err != nil {
 		return MemorySearch{}, err
 	}

@@ -70,6 +70,9 @@ type Message struct {
 	// IsError marks a tool message that reports a failure: the tool's own,
 	// a denial, or arguments that were not valid JSON.
 	IsError bool `json:"isError,omitempty"`
+	// Decision is the consent gate's, for a tool message: who or what
+	// approved the call, or why it was not run.
+	Decision *ToolDecision `json:"decision,omitempty"`
 }
 
 // ToolCall is a model's request to call a tool.

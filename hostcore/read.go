@@ -29,6 +29,10 @@ type CacheHints struct {
 	TTLSent bool
 	// Scope is cacheScope as sent ("" when absent).
 	Scope string
+	// Note says what the host made of a hint of the wrong form (a ttlMs
+	// written 1.5e4, or that is no integer; a cacheScope that is no
+	// string): such a hint never fails the result (hintrepair.go).
+	Note string
 }
 
 // ttlDuration converts ttlMs to a Duration without overflow: not positive
@@ -152,11 +156,17 @@ type ReadResult struct {
 	Hints CacheHints
 	// Raw is the JSON-RPC exchange, for testers.
 	Raw Exchange
-	// Complete is false for an input_required (multi round-trip) result
-	// that go-sdk finished by retrying: such results are never cacheable.
+	// Complete is false for a result that took more than one round
+	// (multi round-trip, mrtr.go): such results are never cacheable.
 	Complete bool
+	// Rounds are the multi round-trip rounds before the final result:
+	// what the server asked and what the host answered.
+	Rounds []InputRound
 	// Cache says how the cache took part.
 	Cache CacheInfo
+	// room is the allocation of the one large blob of the result, with
+	// room before it for the cache entry's head (bigread.go).
+	room []byte
 }
 
 // Size is the total size of the contents in bytes.
@@ -169,19 +179,32 @@ func (r *ReadResult) Size() int64 {
 }
 
 // ReadServer reads uri from the server (no cache involved) and checks the
-// reply: a non-empty contents array, each entry with exactly one of text and
-// blob, valid base64, its uri echoing the request's, and a total size within
-// the host's limit.
+// reply: a result (not null), a non-empty contents array, each entry with
+// exactly one of text and blob, valid base64, its uri echoing the
+// request's, and a total size within the host's limit. A server that
+// declared no resources capability is never asked (an error of kind not
+// found: "NAME offers no resources"). An input_required result is
+// answered and sent again (mrtr.go) until it is complete; the rounds are
+// in the result, which is then never cacheable.
 func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) {
 	op := "reading " + uri
+	if ok, err := c.Offers(ctx, FeatureResources); err != nil {
+		return nil, err
+	} else if !ok {
+		e := newError(KindNotFound, ErrNotOffered, "%s: %s offers no resources", op, c.Server.Name)
+		e.URI = uri
+		return nil, e
+	}
 	var hints CacheHints
 	start := c.host.opts.Now.now()
-	res, err := call(ctx, c, op, uri, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
-		res, h, err := boxed(ctx, func(ctx context.Context) (*mcp.ReadResourceResult, error) {
-			return cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	res, rounds, err := multiRound(ctx, c, op, func(ctx context.Context, answers mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
+		return call(ctx, c, op, uri, func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ReadResourceResult, error) {
+			res, h, err := boxed(ctx, func(ctx context.Context) (*mcp.ReadResourceResult, error) {
+				return cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri, InputResponses: answers, RequestState: state})
+			})
+			hints = h
+			return res, err
 		})
-		hints = h
-		return res, err
 	})
 	elapsed := c.host.opts.Now.now().Sub(start)
 	if err != nil {
@@ -193,14 +216,44 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 	raw, _ := c.tap.Find("resources/read", uri)
 	wire, ok := parseWireRead(raw)
 	if ok {
-		hints.TTLSent = wire.TTLMs != nil && string(wire.TTLMs) != "null"
+		if wire.null {
+			return nil, protocolError(uri, "%s: the server answered null instead of a result", op)
+		}
+		if sent, ok := readHints(wire.TTLMs, wire.CacheScope); ok {
+			hints = sent // as sent: go-sdk saw them repaired, if they needed it
+		}
 	}
 	out := &ReadResult{URI: uri, ProtocolVersion: c.Info().ProtocolVersion, Elapsed: elapsed, Hints: hints, Raw: raw,
-		Complete: res.RequestState == "" && len(res.InputRequests) == 0}
+		Complete: len(rounds) == 0, Rounds: rounds}
+	if res == nil {
+		return nil, protocolError(uri, "%s: the server answered null instead of a result", op)
+	}
+	out.room = fillElided(res, raw.elided)
 	if out.Contents, err = c.checkContents(uri, res.Contents, wire.Contents); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// fillElided puts back the large values the gate read out of the reply
+// (bigread.go): go-sdk decoded them as empty. It returns the room of the
+// blob when the reply holds one large blob, for the cache (encodeRead).
+func fillElided(res *mcp.ReadResourceResult, values []elided) []byte {
+	var room []byte
+	if len(values) == 1 && values[0].blob {
+		room = values[0].room
+	}
+	for _, v := range values {
+		if v.entry >= len(res.Contents) || res.Contents[v.entry] == nil {
+			continue
+		}
+		if rc := res.Contents[v.entry]; v.blob {
+			rc.Blob = v.data
+		} else {
+			rc.Text = v.text
+		}
+	}
+	return room
 }
 
 // rawContent is a contents entry as sent, to tell an absent field from an
@@ -210,20 +263,25 @@ type rawContent map[string]json.RawMessage
 // wireRead is a read result as sent, for what go-sdk's typed struct cannot
 // tell: an absent field from an empty one.
 type wireRead struct {
-	Contents []rawContent    `json:"contents"`
-	TTLMs    json.RawMessage `json:"ttlMs"` // nil when absent
+	Contents   []rawContent    `json:"contents"`
+	TTLMs      json.RawMessage `json:"ttlMs"` // nil when absent
+	CacheScope json.RawMessage `json:"cacheScope"`
+	null       bool            // the result was null
 }
 
 // parseWireRead reads the result of a raw exchange; ok is false when the
 // tap kept too little of it to say.
 func parseWireRead(raw Exchange) (w wireRead, ok bool) {
 	var env struct {
-		Result wireRead `json:"result"`
+		Result *wireRead `json:"result"`
 	}
 	if raw.Response == nil || raw.Truncated || json.Unmarshal(raw.Response, &env) != nil {
 		return wireRead{}, false
 	}
-	return env.Result, true
+	if env.Result == nil {
+		return wireRead{null: true}, true
+	}
+	return *env.Result, true
 }
 
 func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, wire []rawContent) ([]pack.Content, error) {

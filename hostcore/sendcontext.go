@@ -59,19 +59,18 @@ type readItem struct {
 	fetchedAt time.Time
 }
 
-// readAll reads every attachment through the cache, at most
-// readConcurrency at once, keeping each read's cache status and when its
-// body was fetched. Conversations.Rank and Chat.Send share it.
+// readAll reads every attachment through the cache, all at once: the
+// host bounds the reads that go to servers, per connection and in all
+// (readlimit.go), so that a slow server holds up its own reads only. It
+// keeps each read's cache status and when its body was fetched.
+// Conversations.Rank and Chat.Send share it.
 func (cv *Conversations) readAll(ctx context.Context, atts []Attachment) []readItem {
 	out := make([]readItem, len(atts))
 	now := cv.host.opts.Now.now()
-	sem := make(chan struct{}, readConcurrency)
 	var wg sync.WaitGroup
 	for i, a := range atts {
 		out[i] = readItem{item: itemOf(a), fetchedAt: now}
 		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
 			c, err := cv.ConnFor(a)
 			if err != nil {
 				out[i].item.ReadErr = err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"os"
 )
 
 // The Host owns the servers' lifetime as it owns their connections: adding,
@@ -28,12 +29,17 @@ func (h *Host) AddServer(ctx context.Context, sc ServerConfig) error {
 // its connections closed and its private partitions purged, since a
 // different credential is a different authorization context. A server that
 // now starts differently (another command or URL) logs out every account.
+// A server that now runs, points or authenticates differently for any
+// account loses every "Always" grant given to it (see Consent).
 func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
 	old, findErr := h.cfg.Find(sc.Name, h.opts.Builtin...)
 	if err := h.cfg.Upsert(sc); err != nil {
 		return err
 	}
 	var errs []error
+	if findErr == nil && !sameGrantIdentity(old, sc) {
+		errs = append(errs, h.consent.forgetServer(ctx, sc.Name))
+	}
 	if findErr == nil {
 		for _, name := range old.AccountNames() {
 			acct, _ := old.Account(name)
@@ -49,7 +55,8 @@ func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
 }
 
 // RemoveServer removes a configured server: every connection to it is
-// closed for good, every cache entry of it purged, and the config saved.
+// closed for good, every cache entry of it purged, every "Always" grant
+// given to it forgotten, and the config saved.
 func (h *Host) RemoveServer(ctx context.Context, name string) error {
 	sc, err := h.cfg.Find(name, h.opts.Builtin...)
 	if err != nil {
@@ -58,7 +65,7 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 	if !h.cfg.Remove(name) {
 		return newError(KindUsage, nil, "%q is not in the config (built-in and imported servers are removed where they are defined)", name)
 	}
-	errs := []error{h.logoutAll(ctx, sc)}
+	errs := []error{h.logoutAll(ctx, sc), h.consent.forgetServer(ctx, name)}
 	if h.opts.Cache != nil {
 		_, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: sc.Identity()})
 		errs = append(errs, err)
@@ -157,6 +164,19 @@ func (h *Host) purgeContext(ctx context.Context, c *Conn) error {
 	return nil
 }
 
+// sameGrantIdentity reports whether every account of old keeps its grant
+// identity in now (see grantIdentity).
+func sameGrantIdentity(old, now ServerConfig) bool {
+	for _, name := range old.AccountNames() {
+		a, _ := old.Account(name)
+		b, err := now.Account(name)
+		if err != nil || grantIdentity(old, a, os.Getenv) != grantIdentity(now, b, os.Getenv) {
+			return false
+		}
+	}
+	return true
+}
+
 func sameCredentials(a, b Account) bool {
 	return maps.Equal(a.Env, b.Env) && maps.Equal(a.Headers, b.Headers)
 }
@@ -164,7 +184,7 @@ func sameCredentials(a, b Account) bool {
 // AddImport records another host's config file as a source of servers and
 // saves the config.
 func (h *Host) AddImport(ctx context.Context, src ImportSource) ([]ServerConfig, error) {
-	servers, err := h.cfg.AddImport(src)
+	servers, err := h.cfg.AddImport(ctx, src)
 	if err != nil {
 		return nil, err
 	}

@@ -217,7 +217,7 @@ func TestTransportInConfig(t *testing.T) {
 	if err := os.WriteFile(src, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	servers, err := hostcore.ReadImport(hostcore.ImportSource{Kind: "vscode", Path: src})
+	servers, err := hostcore.ReadImport(context.Background(), hostcore.ImportSource{Kind: "vscode", Path: src})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,7 @@ type TapMessage struct {
 	// Truncated is set when Raw holds only the first tapMaxMessage bytes.
 	Truncated bool
 	env       envelope
+	elided    []elided // large values the host read out of it (bigread.go)
 }
 
 // Exchange is a request and its response, as bytes on the wire.
@@ -46,6 +47,9 @@ type Exchange struct {
 	Response []byte
 	// Truncated is set when either side was cut to bound memory.
 	Truncated bool
+	// elided are the response's large contents values, taken out of
+	// Response and decoded (bigread.go).
+	elided []elided
 }
 
 // envelope is what the tap reads of each message to pair them up.
@@ -80,11 +84,19 @@ func (t *Tap) record(dir Direction, raw []byte) {
 
 // keep stores one message, which becomes the tap's: the caller does not
 // touch raw again. truncated says the caller kept only part of it.
-func (t *Tap) keep(dir Direction, raw []byte, truncated bool) {
+func (t *Tap) keep(dir Direction, raw []byte, truncated bool) { t.store(dir, raw, truncated, nil) }
+
+// keepElided stores a message whose large values were taken out; raw is
+// kept as it is, not copied.
+func (t *Tap) keepElided(dir Direction, raw []byte, values []elided) {
+	t.store(dir, raw, false, values)
+}
+
+func (t *Tap) store(dir Direction, raw []byte, truncated bool, values []elided) {
 	if t == nil {
 		return
 	}
-	m := TapMessage{Dir: dir, At: t.now.now(), Truncated: truncated}
+	m := TapMessage{Dir: dir, At: t.now.now(), Truncated: truncated, elided: values}
 	if decodeWire(raw, &m.env) != nil {
 		// An odd message (a field of the wrong type, nesting too deep for
 		// the fast decoder) gets what encoding/json can make of it; an
@@ -99,13 +111,22 @@ func (t *Tap) keep(dir Direction, raw []byte, truncated bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.msgs = append(t.msgs, m)
-	t.bytes += len(m.Raw)
-	for len(t.msgs) > tapCapacity || (t.bytes > tapBudget && len(t.msgs) > 1) {
-		t.bytes -= len(t.msgs[0].Raw)
+	t.bytes += m.size()
+	for len(t.msgs) > tapCapacity || (t.bytes-m.size() > tapBudget && len(t.msgs) > 1) { // the budget is beyond the newest
+		t.bytes -= t.msgs[0].size()
 		t.msgs[0] = TapMessage{} // let the bytes go
 		t.msgs = t.msgs[1:]
 		t.dropped++
 	}
+}
+
+// size is what a message holds: its bytes and the values read out of it.
+func (m *TapMessage) size() int {
+	n := len(m.Raw)
+	for _, v := range m.elided {
+		n += len(v.text) + len(v.data)
+	}
+	return n
 }
 
 // Messages returns the recorded messages, oldest first.
@@ -132,7 +153,7 @@ func (t *Tap) Find(method, key string) (Exchange, bool) {
 		ex := Exchange{Request: req.Raw, Truncated: req.Truncated}
 		for j := i - 1; j >= 0; j-- { // newer messages, oldest first
 			if resp := at(j); resp.Dir == Received && resp.env.Method == "" && bytes.Equal(resp.env.ID, req.env.ID) {
-				ex.Response, ex.Truncated = resp.Raw, ex.Truncated || resp.Truncated
+				ex.Response, ex.Truncated, ex.elided = resp.Raw, ex.Truncated || resp.Truncated, resp.elided
 				break
 			}
 		}

@@ -3,18 +3,21 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Attaché attaches resources; tools are the model's. The host lists and
-// calls them for the model loop (see Chat, where every call waits for the
-// person's approval), for attachectl tools and call, and for the client
-// that the MCP conformance suite drives (attachectl conformance-client),
-// whose authorization scenarios sign in on a tools/call. Both go through
-// call, so their errors carry a kind and the HTTP status of their own
-// request.
+// calls them for the model loop (see Chat), the comparison lab, attachectl
+// tools and call, its own memory features, and the client that the MCP
+// conformance suite drives (attachectl conformance-client), whose
+// authorization scenarios sign in on a tools/call. Every call runs on a
+// Decision of the consent gate (see consent.go), and goes through call, so
+// its errors carry a kind and the HTTP status of its own request.
 
 // Tool is one entry of tools/list.
 type Tool struct {
@@ -24,9 +27,15 @@ type Tool struct {
 	// InputSchema is the JSON Schema of the tool's arguments, as the
 	// server sent it; the model is given it as is.
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
-	// ReadOnly is the server's readOnlyHint: a hint to show the person
-	// when asking to approve a call, never a reason to skip asking.
+	// ReadOnly is the server's readOnlyHint. The consent gate runs such a
+	// tool without asking only where the person's policy says so (the
+	// lab's default, --tools read-only); a conversation asks all the same.
 	ReadOnly bool `json:"readOnly,omitempty"`
+	// Destructive is the server's destructiveHint for a tool that is not
+	// read-only, true when absent (the protocol's default); Idempotent is
+	// its idempotentHint.
+	Destructive bool `json:"destructive,omitempty"`
+	Idempotent  bool `json:"idempotent,omitempty"`
 }
 
 // ToolResult is what a tools/call returned.
@@ -41,54 +50,54 @@ type ToolResult struct {
 	// Omitted describes each content entry that is not text (an image, a
 	// resource link), in order: "image/png, 1,234 bytes".
 	Omitted []string `json:"omitted,omitempty"`
+	// Rounds are the multi round-trip rounds before the final result
+	// (mrtr.go): what the server asked, and what the host answered.
+	Rounds []InputRound `json:"rounds,omitempty"`
 }
 
-// Tools lists every tool of every page. A server that repeats a cursor, or
-// lists more than DefaultMaxListItems tools, gets an error rather than
-// being asked for ever.
-func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
-	var out []Tool
-	seen := map[string]bool{}
-	cursor := ""
-	for {
-		res, err := call(ctx, c, "listing the tools of "+c.Server.Name, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.ListToolsResult, error) {
-			return cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
-		})
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range res.Tools {
-			if t != nil {
-				out = append(out, toolOf(t))
-			}
-		}
-		cursor = res.NextCursor
-		switch {
-		case cursor == "":
-			return out, nil
-		case seen[cursor]:
-			return nil, protocolError("", "%s: tools/list repeated the cursor %q", c.Server.Name, clip(cursor))
-		case len(out) > DefaultMaxListItems:
-			return nil, newError(KindUsage, nil, "%s lists more than %d tools", c.Server.Name, DefaultMaxListItems)
-		}
-		seen[cursor] = true
+// CallTool runs the call the consent gate decided on (Scope.Decide), on
+// this connection, with the arguments the gate approved; a decision runs
+// once. Without the gate's approval nothing is sent, and the error is of
+// kind not approved. A tool that reports its own failure is not an error:
+// see ToolResult.IsError.
+func (c *Conn) CallTool(ctx context.Context, d *Permit) (*ToolResult, error) {
+	args, err := d.take(c)
+	if err != nil {
+		return nil, err
 	}
+	return c.callTool(ctx, d.Tool, args)
 }
 
-// CallTool calls the tool name with args (nil sends an empty object). A
-// tool that reports its own failure is not an error: see ToolResult.IsError.
-func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
+// hostCallTool makes one of the host's own calls (see CallerHost), through
+// the gate, which records it.
+func (c *Conn) hostCallTool(ctx context.Context, feature, name string, args map[string]any) (*ToolResult, error) {
+	return c.CallTool(ctx, c.host.consent.hostCall(c, feature, name, args))
+}
+
+// callTool sends tools/call for name with args (nil sends an empty
+// object), on the consent gate's decision (see CallTool), with the
+// Mcp-Param-* headers its definition asks for. An input_required result
+// is answered and sent again (mrtr.go); the rounds are in the result.
+func (c *Conn) callTool(ctx context.Context, name string, args map[string]any) (*ToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
 	}
-	res, err := call(ctx, c, "calling the tool "+name+" of "+c.Server.Name, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
-		return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	op := "calling the tool " + name + " of " + c.Server.Name
+	headers, err := c.toolHeaders(ctx, op, name, args)
+	if err != nil {
+		return nil, err
+	}
+	ctx = withParamHeaders(ctx, headers)
+	res, rounds, err := multiRound(ctx, c, op, func(ctx context.Context, answers mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+		return call(ctx, c, op, "", func(ctx context.Context, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+			return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: answers, RequestState: state})
+		})
 	})
 	if err != nil {
 		return nil, err
 	}
 	var parts []string
-	out := &ToolResult{IsError: res.IsError}
+	out := &ToolResult{IsError: res.IsError, Rounds: rounds}
 	for _, ct := range res.Content {
 		if t, ok := ct.(*mcp.TextContent); ok {
 			parts = append(parts, t.Text)
@@ -101,4 +110,43 @@ func (c *Conn) CallTool(ctx context.Context, name string, args map[string]any) (
 		out.Structured, _ = json.Marshal(res.StructuredContent)
 	}
 	return out, nil
+}
+
+// toolOf converts a go-sdk tool to the host's.
+func toolOf(t *mcp.Tool) Tool {
+	out := Tool{Name: t.Name, Title: t.Title, Description: t.Description}
+	if t.InputSchema != nil {
+		out.InputSchema, _ = json.Marshal(t.InputSchema)
+	}
+	out.Destructive = true // the protocol's default, for a tool that says nothing
+	if a := t.Annotations; a != nil {
+		out.ReadOnly = a.ReadOnlyHint
+		out.Destructive = a.DestructiveHint == nil || *a.DestructiveHint
+		out.Idempotent = a.IdempotentHint
+		if out.Title == "" {
+			out.Title = a.Title
+		}
+	}
+	if out.ReadOnly {
+		out.Destructive, out.Idempotent = false, true
+	}
+	return out
+}
+
+// describeContent says what a non-text entry of a tool result is.
+func describeContent(c mcp.Content) string {
+	switch c := c.(type) {
+	case *mcp.ImageContent:
+		return "image, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
+	case *mcp.AudioContent:
+		return "audio, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
+	case *mcp.ResourceLink:
+		return "resource link " + pack.OneLine(c.URI)
+	case *mcp.EmbeddedResource:
+		if c.Resource == nil {
+			return "embedded resource"
+		}
+		return "embedded resource " + pack.OneLine(c.Resource.URI)
+	}
+	return fmt.Sprintf("%T", c)
 }

@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -64,7 +62,11 @@ func (cv *Conversations) toolServers(atts []Attachment, settings ToolSettings) (
 		out = append(out, toolServer{name, c})
 	}
 	for _, a := range atts {
-		add(a.Server.Name, func() (*Conn, error) { return cv.ConnFor(a) })
+		name := a.Server.Name
+		if sc, err := cv.ServerFor(a.Server); err == nil {
+			name = sc.Name // an ad-hoc server stored as "ad-hoc" has its own name now
+		}
+		add(name, func() (*Conn, error) { return cv.ConnFor(a) })
 	}
 	for _, name := range slices.Sorted(maps.Keys(settings.Servers)) {
 		if settings.Servers[name] {
@@ -81,14 +83,15 @@ func (cv *Conversations) toolServers(atts []Attachment, settings ToolSettings) (
 	return out, warnings
 }
 
-// offerTools lists the tools of servers and names them for the model. A
-// server whose tools cannot be listed is left out, with a warning.
-func offerTools(ctx context.Context, servers []toolServer) ([]OfferedTool, map[string]*Conn, []string) {
+// offerTools lists the tools of servers that the consent scope offers,
+// and names them for the model. A server whose tools cannot be listed is
+// left out, with a warning.
+func offerTools(ctx context.Context, scope *Scope, servers []toolServer) ([]OfferedTool, map[string]*Conn, []string) {
 	var offered []OfferedTool
 	var warnings []string
 	conns := map[string]*Conn{}
 	for _, s := range servers {
-		tools, err := s.conn.Tools(ctx)
+		tools, _, err := scope.Offer(ctx, s.conn)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", s.name, messageOf(err)))
 			continue
@@ -108,7 +111,7 @@ func offeredTools(server string, c *Conn, tools []Tool) []OfferedTool {
 			schema = emptySchema
 		}
 		out = append(out, OfferedTool{Server: server, Account: c.Account.Name, Tool: t.Name,
-			Description: t.Description, InputSchema: schema, ReadOnly: t.ReadOnly})
+			Description: t.Description, InputSchema: schema, ReadOnly: t.ReadOnly, Destructive: t.Destructive})
 	}
 	return out
 }
@@ -181,37 +184,4 @@ func listingTokens(tools []OfferedTool, counter pack.TokenCounter) int {
 		return 0
 	}
 	return counter.Count(string(b))
-}
-
-// toolOf converts a go-sdk tool to the host's.
-func toolOf(t *mcp.Tool) Tool {
-	out := Tool{Name: t.Name, Title: t.Title, Description: t.Description}
-	if t.InputSchema != nil {
-		out.InputSchema, _ = json.Marshal(t.InputSchema)
-	}
-	if t.Annotations != nil {
-		out.ReadOnly = t.Annotations.ReadOnlyHint
-		if out.Title == "" {
-			out.Title = t.Annotations.Title
-		}
-	}
-	return out
-}
-
-// describeContent says what a non-text entry of a tool result is.
-func describeContent(c mcp.Content) string {
-	switch c := c.(type) {
-	case *mcp.ImageContent:
-		return "image, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
-	case *mcp.AudioContent:
-		return "audio, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
-	case *mcp.ResourceLink:
-		return "resource link " + pack.OneLine(c.URI)
-	case *mcp.EmbeddedResource:
-		if c.Resource == nil {
-			return "embedded resource"
-		}
-		return "embedded resource " + pack.OneLine(c.Resource.URI)
-	}
-	return fmt.Sprintf("%T", c)
 }

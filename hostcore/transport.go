@@ -62,6 +62,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	in := &framer{emit: func(b []byte) { t.tap.record(Sent, b) }}
 	out := newGate(stdout, t.maxLine, &jsonSplit{})
 	out.record = func(b []byte, truncated bool) { t.tap.keep(Received, b, truncated) }
+	out.keepBig = func(b []byte, values []elided) { t.tap.keepElided(Received, b, values) }
 	out.fault, out.stdout = p.setFault, true
 	conn, err := (&mcp.IOTransport{
 		Reader: &exitAwareReader{r: io.NopCloser(out), closer: stdout, p: p},

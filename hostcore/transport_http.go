@@ -106,6 +106,9 @@ func (rt *credentialRoundTripper) credentials(req *http.Request) *http.Request {
 		for k, v := range rt.headers {
 			req.Header.Set(k, v)
 		}
+		for k, v := range paramHeadersOf(req.Context()) { // SEP-2243, this call's only (toolheaders.go)
+			req.Header.Set(k, v)
+		}
 		return req
 	}
 	req.URL.User = nil
@@ -391,6 +394,7 @@ func gateResponse(resp *http.Response, tap *Tap, limit int, st *requestStatus) i
 	case "application/json":
 		g = newGate(resp.Body, limit, &jsonSplit{})
 		g.record = func(msg []byte, truncated bool) { tap.keep(Received, msg, truncated) }
+		g.keepBig = func(msg []byte, values []elided) { tap.keepElided(Received, msg, values) }
 	default:
 		return resp.Body
 	}

@@ -126,7 +126,9 @@ type OfferedTool struct {
 	Tool        string          `json:"tool"`
 	Description string          `json:"description,omitempty"`
 	InputSchema json.RawMessage `json:"inputSchema"`
-	ReadOnly    bool            `json:"readOnly,omitempty"`
+	// ReadOnly and Destructive are the server's hints (see Tool).
+	ReadOnly    bool `json:"readOnly,omitempty"`
+	Destructive bool `json:"destructive,omitempty"`
 }
 
 // Spec returns the tool as the model is told of it.
@@ -175,15 +177,12 @@ type TurnStore interface {
 	// Turns returns a conversation's turns, oldest first, whole.
 	Turns(ctx context.Context, conversationID int64) ([]Turn, error)
 
-	// ToolSettings returns a conversation's tool switches and grants.
+	// ToolSettings returns a conversation's tool switches (its grants are
+	// the consent gate's: see GrantStore).
 	ToolSettings(ctx context.Context, conversationID int64) (ToolSettings, error)
 	// SetServerTools switches a server's tools on or off in a
 	// conversation.
 	SetServerTools(ctx context.Context, conversationID int64, server string, on bool) error
-	// GrantTool remembers "Always" for a server's tool in a conversation.
-	GrantTool(ctx context.Context, conversationID int64, server, tool string) error
-	// RevokeTool forgets it.
-	RevokeTool(ctx context.Context, conversationID int64, server, tool string) error
 }
 
 // RelevanceStore keeps the person's relevance marks on turns. The state
@@ -193,15 +192,14 @@ type RelevanceStore interface {
 	SetRelevant(ctx context.Context, turnID int64, uri string, relevant bool) error
 }
 
-// ToolSettings are what the person decided about tools in a conversation.
+// ToolSettings are which servers' tools the person switched on or off in
+// a conversation. The calls the person approved for good are the consent
+// gate's grants (Consent.Grants).
 type ToolSettings struct {
 	// Servers switches servers on (true) or off (false); a server not
 	// named follows the default: on for the servers of the conversation's
 	// attachments, off for the others.
 	Servers map[string]bool `json:"servers"`
-	// Always lists the tools the person approved for good, as
-	// server → tool names.
-	Always map[string][]string `json:"always"`
 }
 
 // Replay sends turn seq of conversation conv again: its first request,

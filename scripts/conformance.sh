@@ -1,29 +1,34 @@
 #!/usr/bin/env bash
-# Runs the MCP conformance suite's client authorization scenarios (every
-# auth/* scenario of @modelcontextprotocol/conformance, pinned by
-# scripts/conformance/package-lock.json) against attachectl, through
-# scripts/conformance-client.sh. scripts/test.sh runs it after the Go tests.
+# Runs the MCP conformance suites' client scenarios against attachectl,
+# through scripts/conformance-client.sh, which drives attachectl as a person
+# would (see there). scripts/test.sh runs it after the Go tests.
 #
-#   scripts/conformance.sh [-update] [SUITE...]
+#   scripts/conformance.sh [-update] [VERSION...]
 #
-# SUITE is the suite's own grouping: auth (the 2025-11-25 scenarios),
-# backcompat (2025-03-26), extensions, draft; all four by default.
+# VERSION is a suite, each pinned by scripts/conformance/VERSION/:
+#   0.1.16          its auth, backcompat, extensions and draft groups;
+#   0.2.0-alpha.12  every client scenario (2026-07-28 included), then the
+#                   official requirement set, --requirements 2026-07-28,
+#                   whose score is printed ("official 2026-07-28 score").
+# Both by default.
 #
 # Prints a line per scenario with its check counts, then a closing
-# "conformance: N passed, N failed, N expected failures" line; exits non-zero
-# on a regression. A scenario regresses when it fails and is not listed in
-# scripts/conformance/expected-failures.yml (with its reason), when it is
+# "conformance: N passed, N failed, N expected failures" line; exits
+# non-zero on a regression. A scenario regresses when it fails and is not
+# listed in its suite's expected-failures.yml (with its reason), when it is
 # listed there and passes (the list is stale), or when it passes fewer
-# checks than scripts/conformance/expected-checks.txt records for it: a
-# client that stops doing something can still "pass" with fewer checks.
-# -update rewrites expected-checks.txt from this run. Each suite's full
-# output is left in .test-logs/conformance-SUITE.log.
+# checks than its suite's expected-checks.txt records for it: a client that
+# stops doing something can still "pass" with fewer checks. A scenario that
+# "passes" with no check at all exercised nothing (an extension the host
+# does not implement) and counts as neither. -update rewrites the
+# expected-checks.txt files from this run. Each run's full output is left in
+# .test-logs/conformance-VERSION-GROUP.log.
+#
+# CONFORMANCE_CLIENT=CMD runs another client instead of the adapter (go-sdk's
+# own, to compare): the counts are printed, the baselines not enforced.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
-
-baseline=scripts/conformance/expected-failures.yml
-floors=scripts/conformance/expected-checks.txt
 
 broken() { # broken WHY: the run could not happen
 	say "conformance: $1"
@@ -31,15 +36,15 @@ broken() { # broken WHY: the run could not happen
 	exit 1
 }
 
-ensure_go || broken "no Go"
-ensure_conformance || broken "the suite could not be installed"
-
 update=0
 if [ "${1:-}" = -update ]; then
 	update=1
 	shift
 fi
-suites=${*:-auth backcompat extensions draft}
+versions=${*:-$conformance_versions}
+
+ensure_go || broken "no Go"
+ensure_conformance $versions || broken "the suite could not be installed"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,87 +53,116 @@ if [ -z "${ATTACHECTL:-}" ]; then
 	ATTACHECTL=$tmp/attachectl
 fi
 export ATTACHECTL
-
-# The suites run side by side (each runs its scenarios in parallel too).
+client=${CONFORMANCE_CLIENT:-$PWD/scripts/conformance-client.sh}
 mkdir -p .test-logs
-suite_bin=.peers/conformance/node_modules/.bin/conformance
-for s in $suites; do
-	(
-		"$suite_bin" client --command "scripts/conformance-client.sh" --suite "$s" \
-			--expected-failures "$baseline" --verbose >".test-logs/conformance-$s.log" 2>&1
-		echo $? >"$tmp/$s.rc"
-	) &
-done
-wait
-
-expected() { grep -qxF "  - $1" "$baseline"; }
-floor() { awk -v s="$1" '$1 == s { print $2 }' "$floors" 2>/dev/null; }
 
 passed=0
 failed=0
 xfail=0
-: >"$tmp/floors"
-for s in $suites; do
-	log=.test-logs/conformance-$s.log
+vacuous=0
+
+# judge VERSION LOG: a line per scenario of LOG, judged by VERSION's
+# baseline and floors.
+judge() {
+	local v=$1 log=$2
+	local baseline=scripts/conformance/$v/expected-failures.yml floors=scripts/conformance/$v/expected-checks.txt
 	# "✓ auth/NAME: 14 passed, 0 failed" or "✗ auth/NAME: 2 passed, 3 failed, 1 warnings"
+	local lines
 	lines=$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^[✓✗] [^ ]+: [0-9]+ passed, [0-9]+ failed')
 	if [ -z "$lines" ]; then
-		echo "conformance suite $s: no results (see $log)"
+		echo "conformance $v: no results (see $log)"
 		failed=$((failed + 1))
-		continue
+		return
 	fi
-	suite_failed=0
 	while read -r _ name ok _ bad _ warn _; do
 		name=${name%:}
 		warn=${warn:-0}
-		counts="$ok checks passed, $bad failed, $warn warnings"
-		if [ "$bad" != 0 ] || [ "$warn" != 0 ]; then
-			if expected "$name"; then
-				echo "conformance $name: $counts (expected failure, see $baseline)"
+		local counts="$ok checks passed, $bad failed, $warn warnings" min
+		min=$(awk -v s="$name" '$1 == s { print $2 }' "$floors" 2>/dev/null)
+		local listed=0
+		grep -xE "  - $name( *#.*)?" "$baseline" >/dev/null 2>&1 && listed=1
+		if [ -n "${CONFORMANCE_CLIENT:-}" ]; then
+			echo "conformance $v $name: $counts"
+		elif [ "$bad" != 0 ] || [ "$warn" != 0 ]; then
+			if [ $listed = 1 ]; then
+				echo "conformance $v $name: $counts (expected failure, see $baseline)"
 				xfail=$((xfail + 1))
 			else
-				echo "conformance $name: $counts FAILED (see $log)"
+				echo "conformance $v $name: $counts FAILED (see $log)"
 				failed=$((failed + 1))
-				suite_failed=1
 			fi
-			continue
-		fi
-		echo "$name $ok" >>"$tmp/floors"
-		min=$(floor "$name")
-		if expected "$name"; then
-			echo "conformance $name: $counts FAILED: it passes now; remove it from $baseline"
+		elif [ "$ok" = 0 ]; then
+			echo "conformance $v $name: no check exercised (an extension the host does not implement)"
+			vacuous=$((vacuous + 1))
+		elif [ $listed = 1 ]; then
+			echo "conformance $v $name: $counts FAILED: it passes now; remove it from $baseline"
 			failed=$((failed + 1))
-			suite_failed=1
 		elif [ "$update" = 0 ] && [ -z "$min" ]; then
-			echo "conformance $name: $counts FAILED: no floor in $floors (run scripts/conformance.sh -update)"
+			echo "conformance $v $name: $counts FAILED: no floor in $floors (run scripts/conformance.sh -update)"
 			failed=$((failed + 1))
-			suite_failed=1
 		elif [ "$update" = 0 ] && [ "$ok" -lt "$min" ]; then
-			echo "conformance $name: $counts FAILED: fewer checks than the $min recorded in $floors"
+			echo "conformance $v $name: $counts FAILED: fewer checks than the $min recorded in $floors"
 			failed=$((failed + 1))
-			suite_failed=1
 		else
-			echo "conformance $name: $counts"
+			echo "conformance $v $name: $counts"
 			passed=$((passed + 1))
 		fi
+		[ "$ok" != 0 ] && [ "$bad" = 0 ] && [ "$warn" = 0 ] && echo "$name $ok" >>"$tmp/floors-$v"
 	done <<<"$lines"
-	# The suite's own verdict on the baseline, in case it saw what the lines
-	# above do not show.
-	if [ "$(cat "$tmp/$s.rc" 2>/dev/null)" != 0 ] && [ "$suite_failed" = 0 ]; then
-		echo "conformance suite $s: the suite failed the baseline check (see $log)"
-		failed=$((failed + 1))
+}
+
+# run VERSION GROUP ARGS...: one run of the suite, logged.
+run() {
+	local v=$1 group=$2
+	shift 2
+	local log=.test-logs/conformance-$v-$group.log
+	".peers/conformance/$v/node_modules/.bin/conformance" client --command "$client" "$@" --verbose >"$log" 2>&1
+	echo $? >"$tmp/rc-$v-$group"
+	echo "$log"
+}
+
+# score LOG: the official score of a --requirements 2026-07-28 run: the
+# required client scenarios that passed, of all required.
+score() {
+	local v=$1 log=$2 req=.peers/conformance/$1/node_modules/@modelcontextprotocol/conformance/requirements/2026-07-28.yaml
+	local names ok=0 all=0 fails=""
+	names=$(awk '/^client:/ { on = 1; next } /^[a-z_]+:/ { on = 0 } on && /^  - / { print $2 }' "$req")
+	sed 's/\x1b\[[0-9;]*m//g' "$log" >"$tmp/plain.log"
+	for n in $names; do
+		all=$((all + 1))
+		if grep -qE "^✓ $n: [1-9][0-9]* passed, 0 failed$" "$tmp/plain.log"; then
+			ok=$((ok + 1))
+		else
+			fails="$fails $n"
+		fi
+	done
+	echo "conformance $v: official 2026-07-28 score $ok/$all${fails:+ (not passing:$fails)}"
+}
+
+for v in $versions; do
+	: >"$tmp/floors-$v"
+	case $v in
+	0.1.16)
+		for g in auth backcompat extensions draft; do
+			judge "$v" "$(run "$v" "$g" --suite "$g")"
+		done
+		;;
+	*)
+		judge "$v" "$(run "$v" all --suite all)"
+		log=$(run "$v" requirements --requirements 2026-07-28)
+		score "$v" "$log"
+		;;
+	esac
+	if [ "$update" = 1 ] && [ -z "${CONFORMANCE_CLIENT:-}" ]; then
+		{
+			echo "# How many checks each passing conformance scenario passes, at least:"
+			echo "# scripts/conformance.sh fails a scenario that passes fewer. Written by"
+			echo "# scripts/conformance.sh -update; review changes like code."
+			sort "$tmp/floors-$v"
+		} >"scripts/conformance/$v/expected-checks.txt"
+		say "wrote scripts/conformance/$v/expected-checks.txt"
 	fi
 done
 
-if [ "$update" = 1 ]; then
-	{
-		echo "# How many checks each passing conformance scenario passes, at least:"
-		echo "# scripts/conformance.sh fails a scenario that passes fewer. Written by"
-		echo "# scripts/conformance.sh -update; review changes like code."
-		sort "$tmp/floors"
-	} >"$floors"
-	say "wrote $floors"
-fi
-
-echo "conformance: $passed passed, $failed failed, $xfail expected failures"
+echo "conformance: $passed passed, $failed failed, $xfail expected failures, $vacuous with no check"
 [ "$failed" = 0 ]

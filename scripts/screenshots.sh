@@ -12,9 +12,10 @@
 # answer with its usage, a tool approval prompt, a tool result, the turn's
 # inspector, the provider editor), the comparison lab's Compare window
 # after a replay of the bundled replay against the demo (its table and
-# charts), the tester's console (a read in the JSON-RPC history,
+# charts), asking before a recorded archive, and after it was denied, the tester's console (a read in the JSON-RPC history,
 # server-everything's stderr), a server whose script is missing, and the
-# status colours with the settings' theme choice; each in
+# status colours with the settings' theme choice, the form a server asks
+# the person to fill (elicitation); each in
 # the light and the dark theme (THEMES="light" for one, SCENARIOS="a b" for
 # some). Installs what a fresh Debian or Ubuntu machine lacks first.
 #
@@ -26,7 +27,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare console console-stderr missing-file light-contrast"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -53,6 +54,7 @@ config() {
 {"servers": [
   {"name": "everything", "title": "server-everything", "command": "node", "args": ["$PWD/$EVERYTHING", "stdio"]},
   {"name": "images", "title": "mcptest images", "command": "$PWD/bin/mcptestd", "args": ["--mode", "image", "--stdio"]},
+  {"name": "bodies", "title": "mcptest bodies", "command": "$PWD/bin/mcptestd", "args": ["--mode", "bodies", "--stdio"]},
   {"name": "files", "title": "server-filesystem", "command": "node", "args": ["$PWD/$FILESYSTEM", "$1"]},
   {"name": "missing", "title": "a server whose script is missing", "command": "node", "args": ["$1/no-such-server/index.js"]}
 ]}
@@ -86,7 +88,7 @@ shoot() {
 	chat-inspect) title='^Turn ' ;;
 	chat-providers) title='^Model providers' ;;
 	chat-*) title='^Conversation' ;;
-	compare) title='^Compare' ;;
+	compare*) title='^Compare' ;;
 	console*) title='^Console' ;;
 	esac
 	wid=$(xdotool search --sync --onlyvisible --name "$title" | head -1)

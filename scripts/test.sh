@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 ensure_go || exit 1
 ensure_packages $FYNE_PACKAGES || exit 1
 ensure_peers || exit 1
+ensure_conformance || exit 1
 
 mkdir -p .test-logs
 status=0
@@ -48,10 +49,10 @@ run_tests all -count=1 -timeout 30m ./...
 headless=$(go list ./... | grep -vE '/cmd/attache$')
 run_tests race -race -count=1 -timeout 30m $headless
 
-# The MCP conformance suite's client authorization scenarios against the
-# real attachectl (scripts/conformance.sh installs the suite and its Node 22
-# into .peers/conformance/). Each scenario counts as a test; one listed in
-# scripts/conformance/expected-failures.yml counts as neither.
+# The MCP conformance suites' client scenarios against the real attachectl
+# (0.1.16 and 0.2.0-alpha.12, installed above into .peers/conformance/).
+# Each scenario counts as a test; one listed in its suite's
+# scripts/conformance/VERSION/expected-failures.yml counts as neither.
 say "scripts/conformance.sh"
 scripts/conformance.sh | tee .test-logs/conformance.txt
 [ "${PIPESTATUS[0]}" = 0 ] || status=1

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"image"
 	_ "image/gif" // decode GIF bodies
 	_ "image/jpeg"
 	_ "image/png"
@@ -22,62 +21,20 @@ import (
 	"github.com/attache/attache/hostcore/pack"
 )
 
-// A read's body is shown by what it is: Markdown as rich text, JSON pretty
-// printed, images as images, other text as is, other blobs as their size, a
-// hex preview of their first bytes and a Save button.
+// A read's body is shown by the bodyViewer (viewer.go); this file holds
+// what the viewer draws for blobs that are not text (an image, a hex
+// preview with Save) and the helpers the screens share for text.
 
-// Display limits: a body is never cut on the wire or in the cache, only in
-// what the inspector lays out.
+// Display limits: of the blobs the viewer shows as pictures or bytes, and
+// of the text the screens that are not a viewer put in a Label (whose
+// layout grows with the square of its length). A body is never cut on the
+// wire or in the cache.
 const (
 	maxShownText  = 200 << 10
 	hexPreviewLen = 256
 	maxImageSide  = 480
 	minImageSide  = 192
 )
-
-// renderContents lays out every entry of a read. save is offered for blobs.
-func renderContents(contents []pack.Content, save func(pack.Content)) fyne.CanvasObject {
-	box := container.NewVBox()
-	for i, c := range contents {
-		if len(contents) > 1 {
-			if i > 0 {
-				box.Add(widget.NewSeparator())
-			}
-			box.Add(caption(fmt.Sprintf("entry %d of %d · %s · %s", i+1, len(contents), c.URI, mimeOf(c))))
-		}
-		box.Add(renderContent(c, save))
-	}
-	return box
-}
-
-// renderContent lays out one entry by its type.
-func renderContent(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
-	if c.IsBlob {
-		if img, format, err := image.Decode(bytes.NewReader(c.Blob)); err == nil {
-			return imageView(c, img, format, save)
-		}
-		return blobView(c, save)
-	}
-	text, cut := c.Text, ""
-	if len(text) > maxShownText {
-		text, cut = text[:maxShownText], fmt.Sprintf("Showing the first %s of %s.", byteSize(maxShownText), byteSize(int64(len(c.Text))))
-	}
-	var view fyne.CanvasObject
-	switch {
-	case isMarkdown(c):
-		rt := widget.NewRichTextFromMarkdown(text)
-		rt.Wrapping = fyne.TextWrapWord
-		view = rt
-	case isJSON(c):
-		view = monospace(prettyJSON([]byte(text)), panelColumns)
-	default:
-		view = monospace(text, panelColumns)
-	}
-	if cut != "" {
-		return container.NewVBox(caption(cut), view)
-	}
-	return view
-}
 
 // mimeOf is an entry's MIME type, sniffed when the server gave none.
 func mimeOf(c pack.Content) string {
@@ -88,21 +45,6 @@ func mimeOf(c pack.Content) string {
 		return http.DetectContentType(c.Blob) + " (sniffed)"
 	}
 	return "text (no type given)"
-}
-
-func isMarkdown(c pack.Content) bool {
-	m := strings.ToLower(c.MIMEType)
-	return strings.HasPrefix(m, "text/markdown") || strings.HasPrefix(m, "text/x-markdown") ||
-		(m == "" || m == "text/plain") && (strings.HasSuffix(c.URI, ".md") || strings.HasSuffix(c.URI, ".markdown"))
-}
-
-func isJSON(c pack.Content) bool {
-	m := strings.ToLower(c.MIMEType)
-	if strings.HasPrefix(m, "application/json") || strings.Contains(m, "+json") {
-		return true
-	}
-	t := strings.TrimSpace(c.Text)
-	return (m == "" || m == "text/plain") && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t))
 }
 
 // prettyJSON indents JSON, or returns it as is when it is not valid.
@@ -175,17 +117,15 @@ func caption(text string) *widget.Label {
 	return l
 }
 
-// imageView shows a decoded image at a readable size, with its facts and
-// Save.
-func imageView(c pack.Content, img image.Image, format string, save func(pack.Content)) fyne.CanvasObject {
-	b := img.Bounds()
-	view := canvas.NewImageFromImage(img)
+// imageView shows a decoded image at a readable size, with Save (its facts
+// are the viewer's line above it).
+func imageView(b shownBody, save func(pack.Content)) fyne.CanvasObject {
+	bd := b.image.Bounds()
+	view := canvas.NewImageFromImage(b.image)
 	view.FillMode = canvas.ImageFillContain
 	view.ScaleMode = canvas.ImageScalePixels
-	view.SetMinSize(imageSize(b.Dx(), b.Dy()))
-	facts := fmt.Sprintf("%s image, %d×%d pixels, %s (%s)", strings.ToUpper(format), b.Dx(), b.Dy(),
-		byteSize(int64(len(c.Blob))), mimeOf(c))
-	return container.NewVBox(caption(facts), container.NewHBox(view), saveButton(c, save))
+	view.SetMinSize(imageSize(bd.Dx(), bd.Dy()))
+	return container.NewVBox(container.NewHBox(view), saveButton(b.content, save))
 }
 
 // imageSize scales w×h so that its longer side is between minImageSide
@@ -205,17 +145,22 @@ func imageSize(w, h int) fyne.Size {
 	return fyne.NewSize(float32(w)*scale, float32(h)*scale)
 }
 
-// blobView shows a blob the inspector cannot render: its size, a hex
-// preview of its first bytes, and Save.
-func blobView(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
-	n := min(len(c.Blob), hexPreviewLen)
-	facts := fmt.Sprintf("Binary, %s (%s), %s. First %s:", pack.Quantity(len(c.Blob), "byte"),
-		byteSize(int64(len(c.Blob))), mimeOf(c), pack.Quantity(n, "byte"))
-	dump := strings.TrimRight(hex.Dump(c.Blob[:n]), "\n")
+// blobView shows a blob of no text type: a hex preview of its first bytes
+// and Save (its size and mimeType are the viewer's line above it).
+func blobView(b shownBody, save func(pack.Content)) fyne.CanvasObject {
+	blob := b.content.Blob
+	n := min(len(blob), hexPreviewLen)
+	dump := strings.TrimRight(hex.Dump(blob[:n]), "\n")
 	l := widget.NewLabel(dump)
 	l.TextStyle = fyne.TextStyle{Monospace: true}
 	l.Selectable = true
-	return container.NewVBox(caption(facts), container.NewHScroll(l), saveButton(c, save))
+	what := fmt.Sprintf("The first %d bytes, in hex:", n)
+	if n == len(blob) {
+		what = fmt.Sprintf("All %d bytes, in hex:", n)
+	}
+	note := caption(what)
+	note.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(note, container.NewHScroll(l), saveButton(b.content, save))
 }
 
 func saveButton(c pack.Content, save func(pack.Content)) fyne.CanvasObject {

@@ -16,8 +16,8 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
-	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/internal/state"
+	"github.com/attache/attache/internal/testbin"
 )
 
 // catalogSize is the large catalog: 50,000 resources, 100 a page.

@@ -236,7 +236,9 @@ func (c *chatView) ended(gen uint64, t hostcore.Turn, err error) {
 		c.turnFooter(t)
 	}
 	c.turn.finish(gen)
-	c.pending = nil
+	if c.pending != nil {
+		c.pending(hostcore.ApproveDeny) // takes down a dialog the turn no longer waits on
+	}
 	c.stop.Hide()
 	c.send.Enable()
 	c.loadTools() // an "Always" given during the turn shows with its Revoke
@@ -271,19 +273,23 @@ func (c *chatView) event(e hostcore.Event) {
 		c.reply = nil
 		c.sayToolCall(e.Tool.Tool, e.Tool.Server, e.Call.Arguments)
 	case hostcore.EventToolResult:
-		how := approvalWords[e.Approval]
-		if how == "" {
-			how = string(e.Approval)
-		}
-		c.sayToolResult(how, *e.Result)
+		c.sayToolResult(decisionWords(e.Result.Decision), *e.Result)
 	}
 }
 
-// approvalWords say how a call was approved, beside its result.
-var approvalWords = map[hostcore.Approval]string{
-	hostcore.ApproveOnce:   "allowed once",
-	hostcore.ApproveAlways: "always allowed in this conversation",
-	hostcore.ApproveDeny:   "denied",
+// decisionWords say how the consent gate decided on a call, beside its
+// result: "allowed once", "always allowed in this conversation", "not run:
+// denied"; "" for a call that never reached it (a tool not offered).
+func decisionWords(d *hostcore.ToolDecision) string {
+	switch {
+	case d == nil:
+		return ""
+	case d.By == hostcore.ApprovedOnce:
+		return "allowed once"
+	case d.By == hostcore.ApprovedAlways || d.By == hostcore.ApprovedGrant:
+		return "always allowed in this conversation"
+	}
+	return d.String()
 }
 
 // usageLine is a request's token count: the host's own, and once it is

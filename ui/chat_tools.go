@@ -38,22 +38,19 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 				d.Hide()
 			}
 		}
-		note := "The model asks to run " + req.Tool.Tool + " of " + req.Tool.Server
-		if req.Tool.Account != "" {
-			note += " (" + req.Tool.Account + ")"
+		note := "The model asks to run " + req.Tool.Name + " of " + req.Server
+		if req.Account != "" {
+			note += " (" + req.Account + ")"
 		}
-		if req.Tool.ReadOnly {
-			note += ". The server says it only reads."
-		}
+		note += ". " + toolHint(req.Tool)
 		once := newButton("Allow once", nil, answer(hostcore.ApproveOnce))
 		once.Importance = widget.HighImportance
 		buttons := container.NewHBox(once,
 			newButton("Always for this tool in this conversation", nil, answer(hostcore.ApproveAlways)),
 			newButton("Deny", nil, answer(hostcore.ApproveDeny)))
-		args := jsonView(clipDoc(string(req.Arguments))) // indented, no token cut
-		args.SetMinSize(fyne.NewSize(560, min(args.Content.MinSize().Height, 240)))
-		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"), args, container.NewCenter(buttons))
-		d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Tool+"?", body, c.win)
+		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"),
+			monospace(clipDoc(string(req.Arguments)), panelColumns+24), container.NewCenter(buttons))
+		d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Name+"?", body, c.win)
 		d.SetOnClosed(func() {
 			c.pending = nil
 			select {
@@ -83,12 +80,18 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 // hostcore decides, unless the person switched it.
 func (c *chatView) loadTools() {
 	ts, conv := c.sh.opts.Chat.Store(), c.conv
+	gate := c.sh.host.Consent()
 	type found struct {
 		settings hostcore.ToolSettings
+		grants   []hostcore.ToolGrant
 		attached []string
 	}
 	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (found, error) {
 		s, err := ts.ToolSettings(ctx, conv)
+		if err != nil {
+			return found{}, err
+		}
+		grants, err := gate.Grants(ctx, conv)
 		if err != nil {
 			return found{}, err
 		}
@@ -99,13 +102,14 @@ func (c *chatView) loadTools() {
 				names = append(names, a.Server.Name)
 			}
 		}
-		return found{s, names}, err
+		return found{s, grants, names}, err
 	}, func(f found, err error) {
 		if err != nil {
 			c.sh.fail(err)
 			return
 		}
 		c.showTools(f.settings, f.attached)
+		c.showAlways(f.grants)
 	})
 }
 
@@ -127,24 +131,21 @@ func (c *chatView) showTools(s hostcore.ToolSettings, attached []string) {
 		c.tools.Add(check)
 	}
 	c.tools.Refresh()
-	c.showAlways(s.Always)
 }
 
-// showAlways lists the tools approved with "Always" in the conversation,
-// each with Revoke: the next call of a revoked tool is asked about again.
-func (c *chatView) showAlways(always map[string][]string) {
-	c.always.RemoveAll()
-	servers := make([]string, 0, len(always))
-	for server := range always {
-		servers = append(servers, server)
+// showAlways lists the tools approved with "Always" in the conversation
+// that still hold (their server runs and points where it did), each with
+// Revoke: the next call of a revoked tool is asked about again.
+func (c *chatView) showAlways(grants []hostcore.ToolGrant) {
+	if c.win == nil {
+		return
 	}
-	slices.Sort(servers)
-	for _, server := range servers {
-		for _, tool := range always[server] {
-			b := newButton(tool+" of "+server, theme.CancelIcon(), func() { c.revoke(server, tool) })
-			b.Importance = widget.LowImportance
-			c.always.Add(b)
-		}
+	c.always.RemoveAll()
+	for _, g := range grants {
+		server, tool := g.Server, g.Tool
+		b := newButton(tool+" of "+server, theme.CancelIcon(), func() { c.revoke(server, tool) })
+		b.Importance = widget.LowImportance
+		c.always.Add(b)
 	}
 	if len(c.always.Objects) == 0 {
 		c.always.Hide()
@@ -157,9 +158,9 @@ func (c *chatView) showAlways(always map[string][]string) {
 
 // revoke forgets "Always" for a tool in the conversation.
 func (c *chatView) revoke(server, tool string) {
-	ts, conv := c.sh.opts.Chat.Store(), c.conv
+	gate, conv := c.sh.host.Consent(), c.conv
 	c.sh.act(func(ctx context.Context) error {
-		return ts.RevokeTool(ctx, conv, server, tool)
+		return gate.Revoke(ctx, conv, server, tool)
 	}, func() {
 		c.sh.notify(tool + " of " + server + " will be asked about again in this conversation")
 		c.loadTools()
@@ -176,4 +177,16 @@ func (c *chatView) switchTools(server string, on bool) {
 			c.sh.fail(err)
 		}
 	})
+}
+
+// toolHint says what the server says of a tool, for a person asked to
+// approve a call of it.
+func toolHint(t hostcore.Tool) string {
+	switch {
+	case t.ReadOnly:
+		return "The server says it only reads."
+	case t.Destructive:
+		return "The server says it may change or delete data."
+	}
+	return "The server says it may add data, but not change or delete any."
 }

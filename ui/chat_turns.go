@@ -83,7 +83,7 @@ func (c *chatView) showTurn(t hostcore.Turn) {
 				c.sayToolCall(tool, server, call.Arguments)
 			}
 		case hostcore.RoleTool:
-			c.sayToolResult("", m)
+			c.sayToolResult(decisionWords(m.Decision), m)
 		}
 	}
 	for ; req < len(t.Requests); req++ {

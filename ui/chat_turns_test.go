@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -53,7 +52,7 @@ func TestChatBadInput(t *testing.T) {
 			modeltest.Say(modeltest.Reply{ToolCalls: []modeltest.Call{{ID: "c1", Name: "get_memories", Arguments: `{"ids": [`}}}),
 			modeltest.Say(modeltest.Reply{Text: "I could not read it."})},
 			says: []string{"Warning: the model called get_memories with arguments that are not a JSON object",
-				"Tool error:\nThe tool was not called: its arguments are not a valid JSON object", "I could not read it."}},
+				"Tool error (not run: arguments are not a JSON object):\nThe tool was not called: its arguments are not a valid JSON object", "I could not read it."}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h, c, _, _ := chatHarness(t, tt.steps...)
@@ -105,7 +104,7 @@ func TestChatShowsEarlierTurns(t *testing.T) {
 	c = h.openChat()
 	got := h.waitText(c, "Turn 1 · done")
 	for _, want := range []string{"You: And the other?", "Tool call: get_memories of demo with {\"ids\":[\"" + other + "\"]}",
-		"Tool result:\n{", other, "The other one is about something else.", "provider reported 40 in, 8 out",
+		"Tool result (allowed once):\n{", other, "The other one is about something else.", "provider reported 40 in, 8 out",
 		"1 of 1 attachments sent · 2 requests"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the reopened conversation lacks %q:\n%s", want, got)
@@ -207,9 +206,9 @@ func TestChatRevokeAlways(t *testing.T) {
 	}
 	h.do(func() { test.Tap(revoke) })
 	h.settle()
-	s, err := h.app.sh.opts.Chat.Store().ToolSettings(h.app.sh.ctx, c.conv)
-	if err != nil || slices.Contains(s.Always["demo"], "get_memories") {
-		t.Errorf("after Revoke the grant is still stored: %+v, %v", s, err)
+	grants, err := h.host.Consent().Grants(h.app.sh.ctx, c.conv)
+	if err != nil || len(grants) != 0 {
+		t.Errorf("after Revoke the grant is still stored: %+v, %v", grants, err)
 	}
 	h.do(func() {
 		if c.always.Visible() || findButton(c.win.Canvas(), "get_memories of demo") != nil {

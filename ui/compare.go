@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -31,11 +30,15 @@ type compareView struct {
 	sh  *shell
 	win fyne.Window
 
-	replay   []lab.Turn
-	source   string
-	bundled  bool
-	server   *selectBox
-	account  *selectBox
+	replay  []lab.Turn
+	source  string
+	bundled bool
+	server  *selectBox
+	account *selectBox
+	tools   *radioChoice // the consent gate's policy for the run
+	// pending answers the call the consent dialog asks about, while it
+	// is shown (tests answer through it).
+	pending  func(hostcore.Approval)
 	runBtn   *button
 	running  bool
 	progress *widget.ProgressBar
@@ -76,6 +79,7 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	if slices.Contains(names, hostcore.DemoServerName) {
 		c.server.SetSelected(hostcore.DemoServerName)
 	}
+	c.tools = newToolsPicker()
 	open := newButton("Open a replay…", nil, c.chooseReplay)
 	bundled := newButton("Bundled replay", nil, func() { c.useBundled(); c.describe() })
 	c.runBtn = newButton("Run", nil, c.start)
@@ -94,7 +98,7 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	c.describe()
 	controls := container.NewHBox(widget.NewLabel("Server"), c.server, widget.NewLabel("Account"), c.account,
 		bundled, open, c.runBtn)
-	top := container.NewVBox(controls, c.progress, c.what, c.note)
+	top := container.NewVBox(controls, container.NewHBox(widget.NewLabel("Tools"), c.tools), c.progress, c.what, c.note)
 	body := container.NewVBox(c.table, c.fresh, c.charts)
 	c.marks = newTurnMarks(c)
 	c.tabs = container.NewAppTabs(
@@ -137,7 +141,7 @@ func (c *compareView) useBundled() {
 
 // describe says what will be replayed.
 func (c *compareView) describe() {
-	c.what.SetText(fmt.Sprintf("%s: %s. Each strategy replays them against the server: host attaches, tool makes the recorded calls, both does both.",
+	c.what.SetText(fmt.Sprintf("%s: %s. Each strategy replays them against the server: host attaches, tool makes the recorded calls the Tools choice allows, both does both.",
 		c.source, pack.Quantity(len(c.replay), "turn")))
 	if c.bundled {
 		c.note.SetText(hostcore.SyntheticNote)
@@ -153,7 +157,7 @@ func (c *compareView) chooseReplay() {
 			return
 		}
 		defer r.Close()
-		b, err := io.ReadAll(io.LimitReader(r, 256<<20))
+		b, err := hostcore.ReadNamedStream(c.sh.ctx, r.URI().Name(), r, lab.MaxReplayBytes) // refused over the cap, never cut
 		if err == nil {
 			err = c.useReplay(r.URI().Name(), b)
 		}
@@ -185,6 +189,7 @@ func (c *compareView) start() {
 	}
 	ctx, gen := c.job.start(c.sh.ctx)
 	turns, source, synthetic := c.replay, c.source, c.bundled
+	policy := comparePolicies[c.tools.Selected]
 	c.runBtn.Disable()
 	c.running = true
 	c.progress.SetValue(0)
@@ -198,6 +203,7 @@ func (c *compareView) start() {
 			return result{}, err
 		}
 		rep, err := hostcore.RunLab(ctx, conn, turns, &hostcore.LabOptions{Source: source, Synthetic: synthetic,
+			Tools: policy, Ask: c.ask,
 			Progress: func(done, total int) { deliver(func() { c.setProgress(gen, done, total) }) }})
 		if err != nil {
 			return result{}, err
@@ -210,6 +216,9 @@ func (c *compareView) start() {
 		}
 		c.running = false
 		c.runBtn.Enable()
+		if c.pending != nil {
+			c.pending(hostcore.ApproveDeny) // takes down a dialog the run no longer waits on
+		}
 		c.job.stop() // releases the context
 		if err != nil {
 			showError(err, c.win)
@@ -229,9 +238,9 @@ func (c *compareView) setProgress(gen uint64, done, total int) {
 func (c *compareView) showReport(rep *hostcore.LabReport, charts map[string][]byte) {
 	c.report = rep
 	r := rep.Replay
-	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. The server listed %s; their listing costs %s a request.",
+	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. %s; the listing of the %s offered costs %s a request.%s",
 		c.source, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server, r.Account,
-		pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token")))
+		policyWords[r.ToolPolicy], pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token"), withheldWords(r)))
 	c.table.SetText(hostcore.LabTable(rep))
 	f := rep.Freshness
 	c.fresh.SetText(fmt.Sprintf("Freshness: polling every attached resource every %.0f s costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours).",

@@ -38,7 +38,8 @@ type console struct {
 	filter  *keyEntry
 	count   *widget.Label
 	list    *keyList
-	detail  *widget.Label
+	head    *widget.Label // the chosen message's line
+	detail  *bodyViewer   // the chosen message, whole
 	stderr  *widget.Label
 	tabs    *container.AppTabs
 	copyOne *button
@@ -56,6 +57,8 @@ func (c *console) show() {
 	}
 	c.win = fyne.CurrentApp().NewWindow("Console")
 	c.win.SetContent(c.buildUI())
+	c.win.Canvas().AddShortcut(shortcutFindInBody, func(fyne.Shortcut) { c.detail.ShowFind() })
+	c.filter.onShortcut = c.detail.shortcut
 	c.win.Resize(fyne.NewSize(980, 640))
 	c.win.SetOnClosed(func() { c.win = nil })
 	c.conn = nil
@@ -100,16 +103,11 @@ func (c *console) buildUI() fyne.CanvasObject {
 	})
 	c.list.OnSelected = c.choose
 	c.list.OnUnselected = func(widget.ListItemID) { c.choose(-1) }
-	c.detail = monospace("", panelColumns)
-	c.detail.Selectable = true
-	c.copyOne = newButton("Copy message", theme.ContentCopyIcon(), c.copySelected)
-	c.copyOne.Disable()
 	copyAll := newButton("Copy shown", theme.ContentCopyIcon(), c.copyShown)
 	export := newButton("Export…", theme.DocumentSaveIcon(), c.askExport)
 	refresh := newButton("Refresh", theme.ViewRefreshIcon(), c.refresh)
-	history := container.NewVSplit(c.list,
-		container.NewBorder(container.NewHBox(heading("Message"), c.copyOne), nil, nil, nil, container.NewScroll(c.detail)))
-	history.Offset = 0.55
+	history := container.NewVSplit(c.list, c.buildDetail())
+	history.Offset = 0.4
 	c.stderr = monospace("", dialogColumns)
 	c.stderr.Selectable = true
 	c.tabs = container.NewAppTabs(
@@ -119,6 +117,18 @@ func (c *console) buildUI() fyne.CanvasObject {
 	)
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(refresh, copyAll, export), c.title)
 	return container.NewBorder(top, nil, nil, nil, c.tabs)
+}
+
+// buildDetail is the pane of the chosen message: its line, Copy message,
+// and the message whole in a body viewer.
+func (c *console) buildDetail() fyne.CanvasObject {
+	c.head = widget.NewLabel("")
+	c.head.TextStyle.Monospace = true
+	c.head.Wrapping = fyne.TextWrapWord
+	c.detail = newBodyViewer(&viewerOptions{notify: c.sh.notify, noCopy: true}) // Copy message is the console's
+	c.copyOne = newButton("Copy message", theme.ContentCopyIcon(), c.copySelected)
+	c.copyOne.Disable()
+	return container.NewBorder(container.NewBorder(nil, nil, heading("Message"), c.copyOne, c.head), nil, nil, nil, c.detail)
 }
 
 // setConn makes the console show conn's record.
@@ -224,16 +234,18 @@ func (c *console) countText(q string) string {
 func (c *console) choose(id widget.ListItemID) {
 	c.selected = id
 	if id < 0 || id >= len(c.shown) {
-		c.detail.SetText("Choose a message to see it whole.")
+		c.head.SetText("Choose a message to see it whole.")
+		c.detail.Clear()
 		c.copyOne.Disable()
 		return
 	}
 	e := c.entries[c.shown[id]]
 	head := entryLine(e)
 	if e.Truncated {
-		head += "\n(cut to bound memory)"
+		head += " (cut to bound memory)"
 	}
-	c.detail.SetText(softWrap(head+"\n\n"+wireText(e.Raw), panelColumns*2))
+	c.head.SetText(head)
+	c.detail.SetMessage("application/json", string(e.Raw))
 	c.copyOne.Enable()
 }
 

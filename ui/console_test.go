@@ -48,8 +48,8 @@ func TestConsole(t *testing.T) {
 	if err := h.try(func() error { return h.app.ConsoleSelect("resources/read") }); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(c.detail.Text, id) || c.copyOne.Disabled() {
-		t.Errorf("the chosen message shows %q; want the read of %s, and Copy on", c.detail.Text, id)
+	if shown, _ := c.detail.Text(); !strings.Contains(shown, id) || c.copyOne.Disabled() {
+		t.Errorf("the chosen message shows %q; want the read of %s, and Copy on", shown, id)
 	}
 	h.do(c.copySelected)
 	if got := h.fa.Clipboard().Content(); !strings.Contains(got, id) || !strings.Contains(got, `"jsonrpc"`) {

@@ -44,7 +44,7 @@ func TestEscapeCancelsARead(t *testing.T) {
 		})
 		h.key(fyne.KeyEscape)
 		h.do(func() {
-			if body := texts(in.body.Content); in.busy.running() || in.progress.Visible() || !strings.Contains(body, "was canceled") {
+			if body := texts(in.body); in.busy.running() || in.progress.Visible() || !strings.Contains(body, "was canceled") {
 				t.Errorf("Escape with the focus on %s: reading %v, the body says:\n%s", focus.name, in.busy.running(), body)
 			}
 		})

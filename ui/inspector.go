@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -33,9 +34,13 @@ type inspector struct {
 	modes    *fyne.Container
 	facts    *fyne.Container
 	tabs     *container.AppTabs
-	body     *container.Scroll
-	meta     *container.Scroll
-	raw      *container.Scroll
+	body     *fyne.Container // the viewer, or a placeholder or error in a scroll
+	viewer   *bodyViewer
+	meta     *fyne.Container // what is known of the resource, made when its tab shows
+	raw      *fyne.Container // the exchange, made when its tab shows
+	// due makes the content of a tab that was not shown since the last
+	// read, for when it is (see later).
+	due map[*fyne.Container]func() fyne.CanvasObject
 }
 
 func newInspector(sh *shell) *inspector { return &inspector{sh: sh} }
@@ -53,14 +58,16 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	bypass := newButton("Bypass cache", nil, func() { in.again(hostcore.ReadBypass) })
 	in.modes = container.NewHBox(refresh, bypass)
 	in.modes.Hide()
-	in.body = container.NewVScroll(container.NewPadded(widget.NewLabel("")))
-	in.meta = container.NewVScroll(widget.NewLabel(""))
-	in.raw = container.NewVScroll(widget.NewLabel(""))
+	in.viewer = newBodyViewer(&viewerOptions{save: in.save, link: in.follow, notify: in.sh.notify})
+	in.body = container.NewStack()
+	in.meta, in.raw = container.NewStack(), container.NewStack()
+	in.due = map[*fyne.Container]func() fyne.CanvasObject{}
 	in.tabs = container.NewAppTabs(
 		container.NewTabItem("Body", in.body),
 		container.NewTabItem("Metadata", in.meta),
 		container.NewTabItem("Raw JSON-RPC", in.raw),
 	)
+	in.tabs.OnSelected = func(*container.TabItem) { in.showDue() }
 	in.facts = container.NewBorder(nil, nil, nil, in.elapsed, in.badge)
 	in.facts.Hide()
 	head := container.NewVBox(
@@ -90,8 +97,55 @@ func (in *inspector) showEmpty() {
 		"then Read (Enter). The body, what the cache did and the exact JSON-RPC exchange show here.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.TextStyle.Italic = true
-	in.body.Content = container.NewPadded(hint)
+	in.setBody(hint)
+}
+
+// setBody shows o in the body tab, in a scroll, and keeps no body.
+func (in *inspector) setBody(o fyne.CanvasObject) {
+	in.viewer.Clear()
+	in.body.Objects = []fyne.CanvasObject{container.NewVScroll(container.NewPadded(o))}
 	in.body.Refresh()
+}
+
+// later makes tab box show what make makes once it is shown (at once if
+// it is): a body's exchange can be as big as the body, and its metadata
+// costs a dozen wrapped labels, and nobody may look at either.
+func (in *inspector) later(box *fyne.Container, make func() fyne.CanvasObject) {
+	in.due[box] = make
+	box.Objects = nil
+	box.Refresh()
+	in.showDue()
+}
+
+// showDue fills the tab shown, if its content is due.
+func (in *inspector) showDue() {
+	sel := in.tabs.Selected()
+	if sel == nil {
+		return
+	}
+	box, _ := sel.Content.(*fyne.Container)
+	make := in.due[box]
+	if make == nil {
+		return
+	}
+	delete(in.due, box)
+	box.Objects = []fyne.CanvasObject{make()}
+	box.Refresh()
+}
+
+// setRaw makes the raw tab show ex once it is shown.
+func (in *inspector) setRaw(ex hostcore.Exchange, fromCache bool) {
+	in.later(in.raw, func() fyne.CanvasObject { return rawView(ex, fromCache) })
+}
+
+// setMeta makes the metadata tab show what is known of r (and of res,
+// when the read gave one) once it is shown.
+func (in *inspector) setMeta(r readRequest, res *hostcore.ReadResult) {
+	in.later(in.meta, func() fyne.CanvasObject {
+		s := container.NewVScroll(metadataView(r, res))
+		followFocus(s) // Tab through the values keeps the focus in view
+		return s
+	})
 }
 
 // again reads the last resource again in another cache mode.
@@ -117,9 +171,13 @@ func (in *inspector) read(r readRequest) {
 	in.progress.Show()
 	// The new uri is never shown above the previous read's body and badge.
 	in.showPlaceholder("reading…", "Reading "+r.uri+" from "+r.conn.Server.Name+"…")
-	run(in.sh.work, ctx, func(ctx context.Context) (*hostcore.ReadResult, error) {
-		return r.conn.Read(ctx, r.uri, r.mode)
-	}, func(res *hostcore.ReadResult, err error) {
+	run(in.sh.work, ctx, func(ctx context.Context) (shownRead, error) {
+		res, err := r.conn.Read(ctx, r.uri, r.mode)
+		if err != nil {
+			return shownRead{}, err
+		}
+		return shownRead{res, prepareContents(res.Contents)}, nil // the body is made ready here, off the window's thread
+	}, func(read shownRead, err error) {
 		if !in.busy.current(gen) {
 			return
 		}
@@ -131,8 +189,14 @@ func (in *inspector) read(r readRequest) {
 			in.showError(r, err)
 			return
 		}
-		in.showResult(r, res)
+		in.showResult(r, read)
 	})
+}
+
+// shownRead is a read's result with its entries made ready to show.
+type shownRead struct {
+	*hostcore.ReadResult
+	bodies preparedContents
 }
 
 // showPlaceholder empties the badge, the body and the exchange, saying
@@ -143,16 +207,14 @@ func (in *inspector) showPlaceholder(badge, why string) {
 	in.elapsed.SetText("")
 	l := widget.NewLabel(why)
 	l.Wrapping, l.TextStyle.Italic = fyne.TextWrapWord, true
-	in.body.Content = container.NewPadded(l)
-	in.body.Refresh()
-	in.meta.Content = widget.NewLabel("")
-	in.meta.Refresh()
-	in.raw.Content = widget.NewLabel("")
-	in.raw.Refresh()
+	in.setBody(l)
+	in.later(in.meta, func() fyne.CanvasObject { return widget.NewLabel("") })
+	in.setRaw(hostcore.Exchange{}, false)
 }
 
 // showResult fills every part of the inspector from a read.
-func (in *inspector) showResult(r readRequest, res *hostcore.ReadResult) {
+func (in *inspector) showResult(r readRequest, read shownRead) {
+	res := read.ReadResult
 	text, imp := cacheBadge(res.Cache)
 	in.badge.Importance = imp
 	in.badge.SetText(text)
@@ -161,14 +223,11 @@ func (in *inspector) showResult(r readRequest, res *hostcore.ReadResult) {
 	} else {
 		in.elapsed.SetText("server answered in " + span(res.Elapsed))
 	}
-	in.body.Content = container.NewPadded(renderContents(res.Contents, in.save))
+	in.viewer.ShowPrepared(read.bodies)
+	in.body.Objects = []fyne.CanvasObject{in.viewer}
 	in.body.Refresh()
-	in.body.ScrollToTop()
-	in.meta.Content = metadataView(r, res)
-	followFocus(in.meta)
-	in.meta.Refresh()
-	in.raw.Content = rawView(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
-	in.raw.Refresh()
+	in.setMeta(r, res)
+	in.setRaw(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
 }
 
 // showError shows a failed read by its kind, with what to do next, and the
@@ -178,17 +237,13 @@ func (in *inspector) showError(r readRequest, err error) {
 	kind, _, _, _ := explain(err)
 	in.badge.SetText("FAILED · " + string(kind))
 	in.elapsed.SetText("")
-	in.body.Content = container.NewPadded(errorView(err))
-	in.body.Refresh()
-	in.meta.Content = metadataView(r, nil)
-	followFocus(in.meta)
-	in.meta.Refresh()
+	in.setBody(errorView(err))
+	in.setMeta(r, nil)
 	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
 	if !ok {
 		ex = hostcore.Exchange{}
 	}
-	in.raw.Content = rawView(ex, false)
-	in.raw.Refresh()
+	in.setRaw(ex, false)
 	in.tabs.SelectIndex(0)
 	in.sh.fail(err)
 }
@@ -263,7 +318,8 @@ func orNone(s, none string) string {
 	return s
 }
 
-// rawView shows the JSON-RPC request and response as they crossed the wire.
+// rawView shows the JSON-RPC request and response as they crossed the
+// wire, each in a viewer (indented, or as sent; searchable).
 func rawView(ex hostcore.Exchange, fromCache bool) fyne.CanvasObject {
 	if fromCache {
 		return container.NewPadded(caption("Answered from the cache: nothing was sent to the server for this read."))
@@ -271,21 +327,34 @@ func rawView(ex hostcore.Exchange, fromCache bool) fyne.CanvasObject {
 	if len(ex.Request) == 0 && len(ex.Response) == 0 {
 		return container.NewPadded(caption("No exchange was recorded for this read."))
 	}
-	box := container.NewVBox(heading("Request"), monospace(wireText(ex.Request), panelColumns),
-		heading("Response"), monospace(wireText(ex.Response), panelColumns))
+	req, resp := newBodyViewer(nil), newBodyViewer(nil)
+	req.SetMessage("application/json", string(ex.Request))
+	resp.SetMessage("application/json", string(ex.Response))
+	top := container.NewBorder(heading("Request"), nil, nil, nil, req)
+	bottom := container.NewBorder(heading("Response"), nil, nil, nil, resp)
 	if ex.Truncated {
-		box.Add(caption("The exchange was cut to bound memory."))
+		bottom = container.NewBorder(heading("Response"), caption("The exchange was cut to bound memory."), nil, nil, resp)
 	}
-	return box
+	split := container.NewVSplit(top, bottom)
+	split.Offset = 0.35
+	return split
 }
 
-// wireText is a message for the raw view: indented when it is small
-// enough to lay out, else its first bytes as sent.
-func wireText(raw []byte) string {
-	if len(raw) <= maxShownText {
-		return prettyJSON(raw)
+// follow follows a link of a rendered body: a web address opens in the
+// browser; any other (a resource the body names, such as a relative link
+// of a server's Markdown) is read from the same server and account.
+func (in *inspector) follow(u *url.URL) {
+	switch u.Scheme {
+	case "http", "https":
+		if err := fyne.CurrentApp().OpenURL(u); err != nil {
+			in.sh.fail(fmt.Errorf("opening %s: %w", u, err))
+		}
+	case "":
+	default:
+		if in.req.conn != nil {
+			in.read(readRequest{conn: in.req.conn, uri: u.String(), title: u.String()})
+		}
 	}
-	return string(raw[:maxShownText]) + "\n… (" + byteSize(int64(len(raw)-maxShownText)) + " more)"
 }
 
 // save writes a blob to a file the person chooses.

@@ -26,7 +26,7 @@ func TestSlowReadClearsThePrevious(t *testing.T) {
 	h.do(func() { h.app.ReadID(id) })
 	h.settle()
 	var before fyne.CanvasObject
-	h.do(func() { before = in.body.Content })
+	h.do(func() { before = in.body.Objects[0] })
 	if !strings.Contains(in.badge.Text, "MISS") {
 		t.Fatalf("the first read shows %q", in.badge.Text)
 	}
@@ -38,16 +38,19 @@ func TestSlowReadClearsThePrevious(t *testing.T) {
 	h.waitFor("the slow read to start", func() bool { var r bool; h.do(func() { r = in.progress.Visible() }); return r })
 	time.Sleep(50 * time.Millisecond) // let anything that would draw the old body draw
 	h.do(func() {
-		body := texts(in.body.Content)
-		if in.uri.Text != "test://slow/1" || strings.Contains(in.badge.Text, "MISS") || in.body.Content == before ||
+		body := texts(in.body)
+		if in.uri.Text != "test://slow/1" || strings.Contains(in.badge.Text, "MISS") || in.body.Objects[0] == before ||
 			!strings.Contains(body, "Reading test://slow/1") {
 			t.Errorf("during the slow read: uri %q, badge %q, body:\n%s", in.uri.Text, in.badge.Text, body)
+		}
+		if text, kept := in.viewer.Text(); kept || in.viewer.text.doc.text != "" || len(in.viewer.md.doc.blocks) != 0 {
+			t.Errorf("during the slow read the viewer still holds the previous body (%d bytes)", len(text))
 		}
 		test.Tap(findButton(h.app.Window().Canvas(), "Cancel"))
 	})
 	h.settle()
 	h.do(func() {
-		if body := texts(in.body.Content); !strings.Contains(body, "was canceled") || in.progress.Visible() {
+		if body := texts(in.body); !strings.Contains(body, "was canceled") || in.progress.Visible() {
 			t.Errorf("after Cancel the body says:\n%s", body)
 		}
 	})

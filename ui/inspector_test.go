@@ -25,7 +25,7 @@ func TestReadImageBlob(t *testing.T) {
 	}
 	h.settle()
 	in := h.app.inspector
-	if find[*canvas.Image](in.body.Content) == nil {
+	if find[*canvas.Image](in.body) == nil {
 		t.Fatal("the PNG blob is not shown as an image")
 	}
 	if !strings.HasPrefix(in.badge.Text, "MISS") {
@@ -34,13 +34,20 @@ func TestReadImageBlob(t *testing.T) {
 	// Only the request is checked: hostcore's stdio tap records a request
 	// after writing it to the server, so a fast reply can be recorded first
 	// and Tap.Find then pairs no response with it (reported to hostcore).
-	raw := texts(in.raw.Content)
+	if len(in.raw.Objects)+len(in.meta.Objects) != 0 {
+		t.Error("the exchange and the metadata were made before their tabs were shown")
+	}
+	h.do(func() { in.tabs.SelectIndex(2) }) // the exchange is made when its tab shows
+	raw := texts(in.raw)
 	if !strings.Contains(raw, `"method": "resources/read"`) || !strings.Contains(raw, "Response") {
 		t.Errorf("the raw view lacks the request:\n%s", raw)
 	}
-	if meta := texts(in.meta.Content); !strings.Contains(meta, "image/png") {
+	h.do(func() { in.tabs.SelectIndex(0) })
+	h.do(func() { in.tabs.SelectIndex(1) })
+	if meta := texts(in.meta); !strings.Contains(meta, "image/png") {
 		t.Errorf("the metadata lacks the MIME type:\n%s", meta)
 	}
+	h.do(func() { in.tabs.SelectIndex(0) })
 	assertMarkup(t, "inspector_image.xml", in.tabs)
 }
 
@@ -54,7 +61,7 @@ func TestReadNotFound(t *testing.T) {
 	h.do(func() { p.byID.id.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }) // Enter reads
 	h.settle()
 	in := h.app.inspector
-	body := texts(in.body.Content)
+	body := texts(in.body)
 	for _, want := range []string{"Not found", "no such resource", "What to do next: Check the URI or id"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the error view lacks %q:\n%s", want, body)
@@ -63,9 +70,11 @@ func TestReadNotFound(t *testing.T) {
 	if in.badge.Text != "FAILED · not found" {
 		t.Errorf("badge = %q", in.badge.Text)
 	}
-	if raw := texts(in.raw.Content); !strings.Contains(raw, `"uri": "threengram://memory/doesnotexist"`) {
+	h.do(func() { in.tabs.SelectIndex(2) })
+	if raw := texts(in.raw); !strings.Contains(raw, `"uri": "threengram://memory/doesnotexist"`) {
 		t.Errorf("the raw view lacks the failed exchange:\n%s", raw)
 	}
+	h.do(func() { in.tabs.SelectIndex(0) })
 	if !strings.HasPrefix(h.app.status.Text, "Not found:") {
 		t.Errorf("status line = %q", h.app.status.Text)
 	}
@@ -77,10 +86,11 @@ func TestReadNotFound(t *testing.T) {
 func TestBlobPreview(t *testing.T) {
 	test.NewTempApp(t)
 	blob := []byte("%PDF-1.7\n\x00\x01\x02 binary body")
-	view := renderContent(pack.Content{URI: "test://doc/report.pdf", MIMEType: "application/pdf", Blob: blob, IsBlob: true},
-		func(pack.Content) {})
+	view := newBodyViewer(nil)
+	view.SetBody(pack.Content{URI: "test://doc/report.pdf", MIMEType: "application/pdf", Blob: blob, IsBlob: true})
 	got := texts(view)
-	for _, want := range []string{"Binary, 24 bytes (24 B), application/pdf", "25 50 44 46 2d 31 2e 37", "Save…"} {
+	for _, want := range []string{"Blob · 24 bytes (24 B) · mimeType application/pdf as the server gave it · not text",
+		"All 24 bytes, in hex:", "25 50 44 46 2d 31 2e 37", "Save…"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the blob view lacks %q:\n%s", want, got)
 		}
@@ -88,7 +98,7 @@ func TestBlobPreview(t *testing.T) {
 	if name := saveName(pack.Content{URI: "test://doc/report", MIMEType: "application/pdf"}); name != "report.pdf" {
 		t.Errorf("save name = %q, want report.pdf", name)
 	}
-	assertMarkup(t, "blob_preview.xml", view)
+	assertMarkupAt(t, "blob_preview.xml", view, 545)
 }
 
 // find returns the first object of type T in o's tree.
@@ -102,7 +112,9 @@ func find[T fyne.CanvasObject](o fyne.CanvasObject) T {
 	return zero
 }
 
-// texts is every label, rich text and button text in o's tree, a line each.
+// texts is every label, rich text and button text in o's tree, a line
+// each, and the whole text of every body viewer's text or rendered view
+// (which draws only the rows on screen: see shownRows for those).
 func texts(o fyne.CanvasObject) string {
 	var b strings.Builder
 	for _, obj := range test.LaidOutObjects(o) {
@@ -113,6 +125,12 @@ func texts(o fyne.CanvasObject) string {
 			b.WriteString(v.String() + "\n")
 		case *button:
 			b.WriteString(v.Text + "\n")
+		case *textView:
+			b.WriteString(v.doc.text + "\n")
+		case *mdView:
+			for _, blk := range v.doc.blocks {
+				b.WriteString(blk.text + "\n")
+			}
 		}
 	}
 	return b.String()
@@ -143,8 +161,9 @@ func TestMetadataSaysOneEntry(t *testing.T) {
 	h.do(func() { h.app.ReadID(h.memoryIDs("acme", "m", 1)[0]) })
 	h.settle()
 	var size string
+	h.do(func() { h.app.inspector.tabs.SelectIndex(1) }) // Metadata, made when shown
 	h.do(func() {
-		for _, o := range test.LaidOutObjects(h.app.inspector.meta.Content) {
+		for _, o := range test.LaidOutObjects(h.app.inspector.meta) {
 			if v, ok := o.(*copyValue); ok && strings.HasSuffix(v.Text(), "entry") || ok && strings.HasSuffix(v.Text(), "entries") {
 				size = v.Text()
 			}

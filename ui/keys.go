@@ -27,6 +27,10 @@ type keyEntry struct {
 	onEscape func()
 	onSubmit func()
 	tabOut   bool
+	// onShortcut, when set, is offered every shortcut first, and says
+	// whether it took it (the console's Ctrl+F, which the Entry would
+	// swallow).
+	onShortcut func(fyne.Shortcut) bool
 }
 
 func newKeyEntry() *keyEntry {
@@ -92,11 +96,15 @@ func (e *keyEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 }
 
-// TypedShortcut runs onSubmit on Ctrl+Enter (Cmd+Enter on a Mac), and
-// leaves every other shortcut to the Entry.
+// TypedShortcut runs onSubmit on Ctrl+Enter (Cmd+Enter on a Mac), offers
+// every other shortcut to the owner first, and leaves the rest to the
+// Entry.
 func (e *keyEntry) TypedShortcut(s fyne.Shortcut) {
 	if e.onSubmit != nil && isSubmit(s) {
 		e.onSubmit()
+		return
+	}
+	if e.onShortcut != nil && e.onShortcut(s) {
 		return
 	}
 	e.Entry.TypedShortcut(s)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
-	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/internal/state"
+	"github.com/attache/attache/internal/testbin"
 )
 
 // The screens are tested against real servers over real stdio (the

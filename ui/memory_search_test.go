@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,7 +82,14 @@ func TestAttachmentLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.CallTool(context.Background(), "archive", map[string]any{"id": id}); err != nil {
+	// The test archives it as a person would, confirmed.
+	scope, err := h.host.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAuto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: "archive"}, Arguments: []byte(fmt.Sprintf(`{"id":%q}`, id))})
+	if _, err := c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}
 	h.do(func() { p.life.asked = ""; p.rerank() }) // the next look

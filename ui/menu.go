@@ -22,6 +22,8 @@ func (a *App) menu() *fyne.MainMenu {
 	read := fyne.NewMenuItem("Read the chosen item (Enter)", a.picker.readCurrent)
 	attach := fyne.NewMenuItem("Attach the chosen item", a.picker.attachCurrent)
 	attach.Shortcut = shortcutAttach
+	findBody := fyne.NewMenuItem("Find in the body", a.inspector.viewer.ShowFind)
+	findBody.Shortcut = shortcutFindInBody
 	return fyne.NewMainMenu(
 		fyne.NewMenu("Servers",
 			fyne.NewMenuItem("Add a server…", a.servers.add),
@@ -32,7 +34,7 @@ func (a *App) menu() *fyne.MainMenu {
 			fyne.NewMenuItem("Rename…", a.conversations.askRename),
 			fyne.NewMenuItem("Send (show the context)", a.attachments.preview.showSend),
 			fyne.NewMenuItem("Model providers…", a.attachments.preview.chat.editor.show)),
-		fyne.NewMenu("Picker", find, read, attach),
+		fyne.NewMenu("Picker", find, read, attach, fyne.NewMenuItemSeparator(), findBody),
 		fyne.NewMenu("Lab", fyne.NewMenuItem("Compare host and tool…", a.OpenCompare)),
 		a.viewMenu(),
 		a.helpMenu(),

@@ -80,6 +80,8 @@ var (
 		theme.ColorNameForegroundOnWarning: rgb(0xff, 0xff, 0xff),
 		theme.ColorNameError:               rgb(0xb7, 0x1c, 0x1c),
 		theme.ColorNameForegroundOnError:   rgb(0xff, 0xff, 0xff),
+		colorNameMatch:                     rgb(0xff, 0xe0, 0x82),
+		colorNameMatchCurrent:              rgb(0xff, 0xa7, 0x40),
 	}
 	readableDark = map[fyne.ThemeColorName]color.Color{
 		colorNameFocusRing:                 rgb(0x6e, 0xa4, 0xff),
@@ -95,8 +97,35 @@ var (
 		theme.ColorNameForegroundOnWarning: rgb(0x17, 0x17, 0x18),
 		theme.ColorNameError:               rgb(0xff, 0x6e, 0x6e),
 		theme.ColorNameForegroundOnError:   rgb(0x17, 0x17, 0x18),
+		colorNameMatch:                     rgb(0x5c, 0x48, 0x00),
+		colorNameMatchCurrent:              rgb(0x8f, 0x4a, 0x00),
 	}
 )
+
+// The body viewer's colours for the search's matches, drawn behind text:
+// every match, and the one in view. The readable theme has them (their
+// contrast with the text is in theme_test.go); viewerColor falls back to
+// them under a theme that has not.
+const (
+	colorNameMatch        fyne.ThemeColorName = "attache.match"
+	colorNameMatchCurrent fyne.ThemeColorName = "attache.matchCurrent"
+)
+
+// viewerColor is the colour name of w's theme in the app's variant, or,
+// when the theme has none (a transparent answer), the readable theme's.
+func viewerColor(w fyne.Widget, name fyne.ThemeColorName) color.Color {
+	v := fyne.CurrentApp().Settings().ThemeVariant()
+	var th fyne.Theme = theme.Current()
+	if tw, ok := w.(interface{ Theme() fyne.Theme }); ok {
+		th = tw.Theme()
+	}
+	if c := th.Color(name, v); c != nil {
+		if _, _, _, a := c.RGBA(); a != 0 {
+			return c
+		}
+	}
+	return newReadableTheme(ThemeSystem).Color(name, v)
+}
 
 func rgb(r, g, b uint8) color.NRGBA { return color.NRGBA{R: r, G: g, B: b, A: 0xff} }
 

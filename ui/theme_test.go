@@ -168,3 +168,33 @@ func TestWarmFontsBesideTheWindow(t *testing.T) {
 	}
 	<-done
 }
+
+// The body viewer draws text over the search's matches and the person's
+// selection: the text keeps 4.5:1 over each, in both variants (a
+// translucent colour counted over the background it lies on).
+func TestContrastOfViewerMarks(t *testing.T) {
+	th := newReadableTheme(ThemeSystem)
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		bg := th.Color(theme.ColorNameBackground, v)
+		fg := th.Color(theme.ColorNameForeground, v)
+		for _, mark := range []fyne.ThemeColorName{colorNameMatch, colorNameMatchCurrent, theme.ColorNameSelection} {
+			under := flatten(th.Color(mark, v), bg)
+			if r := contrast(fg, under); r < 4.5 {
+				t.Errorf("variant %d: text on %s: %.2f:1, want at least 4.5:1", v, mark, r)
+			} else {
+				t.Logf("variant %d: text on %s: %.2f:1", v, mark, r)
+			}
+		}
+		if a, b := th.Color(colorNameMatch, v), th.Color(colorNameMatchCurrent, v); contrast(flatten(a, bg), flatten(b, bg)) < 1.3 {
+			t.Errorf("variant %d: the current match does not stand out from the others", v)
+		}
+	}
+}
+
+// flatten is c drawn over the opaque bg.
+func flatten(c, bg color.Color) color.Color {
+	r, g, b, a := c.RGBA()
+	br, bgg, bb, _ := bg.RGBA()
+	mix := func(f, back uint32) uint8 { return uint8((f + back*(0xffff-a)/0xffff) >> 8) }
+	return color.NRGBA{R: mix(r, br), G: mix(g, bgg), B: mix(b, bb), A: 0xff}
+}

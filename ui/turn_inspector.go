@@ -186,6 +186,9 @@ func (ti *turnInspector) requestsTab() fyne.CanvasObject {
 		case m.Role == hostcore.RoleTool:
 			head = "tool " + m.ToolName
 		}
+		if m.Decision != nil {
+			head += ", " + m.Decision.String()
+		}
 		box.Add(widget.NewLabelWithStyle(head, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		if m.Text != "" {
 			box.Add(monospace(readableResult(m.Text, 0), panelColumns+24))

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/internal/provider"
+	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/ui"
 )
 

@@ -38,6 +38,7 @@ type startup struct {
 	probe    *canvas.Raster
 
 	frames     atomic.Int64
+	painted    chan struct{} // a token each time the probe is painted, for waitFrame
 	firstFrame chan struct{}
 	readyCh    chan struct{}
 	paintOnce  sync.Once
@@ -73,12 +74,17 @@ type phase struct {
 // newStartup measures from the process's start where the kernel can tell
 // it, else from mainStart.
 func newStartup(mainStart time.Time, log *slog.Logger) *startup {
-	s := &startup{start: mainStart, log: log, firstFrame: make(chan struct{}), readyCh: make(chan struct{})}
+	s := &startup{start: mainStart, log: log, firstFrame: make(chan struct{}), readyCh: make(chan struct{}),
+		painted: make(chan struct{}, 1)}
 	if t, ok := proctime.Start(); ok && t.Before(mainStart) {
 		s.start, s.fromExec = t, true
 	}
 	s.probe = canvas.NewRaster(func(int, int) image.Image {
 		s.frames.Add(1)
+		select {
+		case s.painted <- struct{}{}:
+		default:
+		}
 		s.paintOnce.Do(func() {
 			s.paintedAt = time.Since(s.start)
 			go fyne.Do(s.shown) // a frame painted in Fyne's loop; see startup
@@ -203,4 +209,20 @@ func (s *startup) nextFrame(timeout time.Duration) error {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return nil
+}
+
+// waitFrame waits, without polling, until the window has painted a frame
+// that began after the call, or timeout: for measures that time frames.
+func (s *startup) waitFrame(timeout time.Duration) error {
+	select {
+	case <-s.painted: // a frame painted before the call
+	default:
+	}
+	fyne.Do(func() { s.probe.Refresh() })
+	select {
+	case <-s.painted:
+		return nil
+	case <-time.After(timeout):
+		return errors.New("no frame was painted")
+	}
 }

@@ -85,7 +85,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := hostcore.LoadConfig(cfgPath)
+	cfg, err := loadConfig(cfgPath)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func wire(fa fyne.App, f flags, logger *slog.Logger, timing *startup) (*wiring, 
 		builtin = append(builtin, hostcore.DemoOAuthServer(d.endpoint))
 	}
 	w.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Logger: logger,
-		Builtin: builtin, PromptInput: w.promptInput, OAuth: w.oauthOptions(cfgPath, logger)})
+		Builtin: builtin, PromptInput: w.promptInput, Elicit: w.elicit, OAuth: w.oauthOptions(cfgPath, logger)})
 	timing.mark("demo oauth server, host")
 	cv := hostcore.NewConversations(w.host, st)
 	models, keys := providerModels(cfgPath, logger)
@@ -136,6 +136,10 @@ func (w *wiring) openStores(dataDir string, logger *slog.Logger) (hostcore.BodyC
 		return nil, nil, fmt.Errorf("opening the conversations in %s: %w", dataDir, err)
 	}
 	w.closers = append(w.closers, st)
+	if cache.ReadOnly() || st.ReadOnly() {
+		logger.Warn("the disk is full: cached bodies and conversations can be read; nothing new is stored until the app is started with room to write",
+			"dir", dataDir, "cache read-only", cache.ReadOnly(), "conversations read-only", st.ReadOnly())
+	}
 	return bodies, st, nil
 }
 
@@ -150,6 +154,19 @@ func (w *wiring) script(f flags, timing *startup) {
 			w.exit()
 		}()
 	}
+}
+
+// configBudget bounds reading the config and its imports at start-up: a
+// FIFO or a device named there is refused at once, and a file that does
+// not answer (a hung network mount) ends the start with an error rather
+// than a window that never comes.
+const configBudget = 10 * time.Second
+
+// loadConfig reads the config at path within configBudget.
+func loadConfig(path string) (*hostcore.Config, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), configBudget)
+	defer cancel()
+	return hostcore.LoadConfigContext(ctx, path)
 }
 
 // pick is the flag's value, else the environment variable's, else the
@@ -175,6 +192,12 @@ func newLogger(verbose bool) *slog.Logger {
 // promptInput asks for a VS Code input through the window.
 func (w *wiring) promptInput(ctx context.Context, server string, in hostcore.Input) (string, error) {
 	return w.app.PromptInput(ctx, server, in)
+}
+
+// elicit asks the person, in a dialog, for the input a server asks for
+// (form elicitation).
+func (w *wiring) elicit(ctx context.Context, req hostcore.ElicitRequest) (hostcore.ElicitAnswer, error) {
+	return w.app.Elicit(ctx, req)
 }
 
 // oauthOptions are the app's sign-in settings: grants in the OS keyring,

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,8 +15,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/hostcache"
+	"github.com/attache/attache/internal/state"
 )
 
 // app is the state of one attachectl run: its flags, and the host they build.
@@ -26,6 +29,7 @@ type app struct {
 	host           *hostcore.Host
 	cache          io.Closer
 	state          io.Closer
+	st             *state.Store // the state database, once opened (stateStore)
 	convs          *hostcore.Conversations
 	budget         context.Context // the command's, with its deadline (budget.go)
 	endBudget      context.CancelFunc
@@ -50,6 +54,9 @@ type globalFlags struct {
 	authorizeParams []string
 	// transport is --transport: auto, streamable or sse, for --url.
 	transport string
+	// elicit is --elicit: how to answer a server that asks for input
+	// (elicit.go).
+	elicit string
 }
 
 const version = "0.1.0"
@@ -72,8 +79,8 @@ still has the 30s default).
 
 Exit codes: 0 ok, 1 a lab check below its thresholds, 2 usage or invalid
 input, 3 not found, 4 unauthorized or forbidden, 5 server fault or protocol
-error, 6 transport or timeout; 128+N when ended by signal N (SIGINT 130,
-SIGTERM 143, SIGHUP 129).`,
+error, 6 transport or timeout, 7 a write that found the disk full; 128+N
+when ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129).`,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -95,6 +102,7 @@ SIGTERM 143, SIGHUP 129).`,
 	f.StringVar(&a.flags.authorizeWith, "authorize-with", "", "how to show a sign-in page: browser, print, or http-get (test servers that approve by themselves); default browser with a display, else print")
 	f.StringArrayVar(&a.flags.authorizeParams, "authorize-param", nil, "K=V added to the sign-in page fetched by --authorize-with http-get (a test server's approval parameter)")
 	f.MarkHidden("authorize-param")
+	f.StringVar(&a.flags.elicit, "elicit", "", "how to answer a server that asks for input: ask (on the terminal), accept (the form's defaults), decline or cancel; default ask on a terminal, else decline")
 	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
 		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.infoCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
 		a.loginCmd(), a.logoutCmd(), a.accountsCmd(), a.demoServerCmd(), a.conformanceCmd())
@@ -151,7 +159,7 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := hostcore.LoadConfig(path)
+	cfg, err := hostcore.LoadConfigContext(a.ctx(), path)
 	if err != nil {
 		return nil, err
 	}
@@ -166,12 +174,15 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, bodies, err := hostcache.Open(dataDir, a.flags.cacheMB<<20, a.logger())
+	bodies, err := a.openCache(dataDir)
 	if err != nil {
-		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the cache in %s: %v", dataDir, err))
+		return nil, err
 	}
-	a.cache = store
 	oauth, err := a.oauthOptions(path)
+	if err != nil {
+		return nil, err
+	}
+	elicit, err := a.elicitMode()
 	if err != nil {
 		return nil, err
 	}
@@ -184,8 +195,38 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 		RequestTimeout: a.flags.timeout,
 		Builtin:        []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
 		PromptInput:    a.promptInput,
+		Elicit:         a.elicitor(elicit),
+		Grants:         lazyGrants{a},
 	})
 	return a.host, nil
+}
+
+// openCache opens the body cache in dataDir. On a disk too full to open it
+// at all (not even read-only: a first run, with no cache file yet), the
+// command runs without one, saying so: reads then go to the servers.
+func (a *app) openCache(dataDir string) (hostcore.BodyCache, error) {
+	store, bodies, err := hostcache.Open(dataDir, a.flags.cacheMB<<20, a.logger())
+	switch {
+	case errors.Is(err, cache.ErrDiskFull):
+		fmt.Fprintf(a.stderr, "attachectl: warning: the disk is full: running without the cache in %s\n", dataDir)
+		return nil, nil
+	case err != nil:
+		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the cache in %s: %v", dataDir, err))
+	}
+	a.cache = store
+	if store.ReadOnly() {
+		fmt.Fprintf(a.stderr, "attachectl: warning: the disk is full: the cache in %s serves what it holds and stores nothing new\n", dataDir)
+	}
+	return bodies, nil
+}
+
+// ctx is the command's context, with its budget: what file reads and
+// other waits outside a command's own code run under.
+func (a *app) ctx() context.Context {
+	if a.budget == nil {
+		return context.Background()
+	}
+	return a.budget
 }
 
 // adHoc reports whether --stdio or --url names the server.
@@ -226,16 +267,46 @@ func (a *app) adHocServer() (hostcore.ServerConfig, error) {
 		if transport == "auto" {
 			transport = hostcore.TransportAuto
 		}
-		return hostcore.ServerConfig{Name: "ad-hoc", URL: a.flags.url, Headers: headers, Transport: transport}, nil
+		return hostcore.AdHoc(hostcore.ServerConfig{URL: a.flags.url, Headers: headers, Transport: transport}), nil
 	}
 	if a.flags.transport != "auto" {
 		return hostcore.ServerConfig{}, usageError("--transport is for --url; a --stdio server is reached over stdio")
 	}
 	words, err := shlex.Split(a.flags.stdio)
+	env, words := assignments(words)
 	if err != nil || len(words) == 0 {
 		return hostcore.ServerConfig{}, usageError(fmt.Sprintf("--stdio %q is not a command line", a.flags.stdio))
 	}
-	return hostcore.ServerConfig{Name: "ad-hoc", Command: words[0], Args: words[1:]}, nil
+	return hostcore.AdHoc(hostcore.ServerConfig{Command: words[0], Args: words[1:], Env: env}), nil
+}
+
+// assignments takes the NAME=value words that lead a command line off it,
+// as a shell does: they set the command's environment (NAME is a letter or
+// underscore, then letters, digits and underscores). The rest is the
+// command and its arguments.
+func assignments(words []string) (map[string]string, []string) {
+	var env map[string]string
+	for len(words) > 0 {
+		name, value, ok := strings.Cut(words[0], "=")
+		if !ok || !isEnvName(name) {
+			break
+		}
+		if env == nil {
+			env = map[string]string{}
+		}
+		env[name] = value
+		words = words[1:]
+	}
+	return env, words
+}
+
+func isEnvName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // keyValues parses K=V arguments.

@@ -75,7 +75,11 @@ func (a *app) startBudget(cmd *cobra.Command, _ []string) error {
 		return nil
 	}
 	reserve := min(total/20, exitReserve)
-	ctx, cancel := context.WithDeadline(cmd.Context(), processStart().Add(total-reserve))
+	end := processStart().Add(total)
+	if budgetBackstop != nil {
+		budgetBackstop(end)
+	}
+	ctx, cancel := context.WithDeadline(cmd.Context(), end.Add(-reserve))
 	a.budget, a.endBudget = ctx, cancel
 	cmd.SetContext(ctx)
 	return nil

@@ -32,6 +32,9 @@ func (a *app) cacheCmd() *cobra.Command {
 			fmt.Fprintf(a.stdout, "%d %s, %d %s (bound %d) in %s\n", st.Entries, pack.Plural(int(st.Entries), "entry", "entries"),
 				st.Bytes, pack.Plural(int(st.Bytes), "byte", "bytes"), st.MaxBytes, st.Path)
 			fmt.Fprintf(a.stdout, "public %d, private %d\n", st.Public, st.Private)
+			if st.ReadOnly {
+				fmt.Fprintln(a.stdout, "read-only: the disk is full, so nothing new is stored")
+			}
 			accounts := make([]string, 0, len(st.ByAccount))
 			for acct := range st.ByAccount {
 				accounts = append(accounts, acct)

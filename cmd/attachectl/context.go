@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,17 +26,72 @@ func (a *app) conversations() (*hostcore.Conversations, error) {
 	if a.convs != nil {
 		return a.convs, nil
 	}
+	s, err := a.stateStore()
+	if err != nil {
+		return nil, err
+	}
+	a.convs = hostcore.NewConversations(h, s)
+	return a.convs, nil
+}
+
+// stateStore opens the state database beside the cache, once.
+func (a *app) stateStore() (*state.Store, error) {
+	if a.st != nil {
+		return a.st, nil
+	}
 	dataDir, err := a.dataDir()
 	if err != nil {
 		return nil, err
 	}
 	s, err := state.Open(state.DefaultPath(dataDir), nil)
-	if err != nil {
+	switch {
+	case errors.Is(err, state.ErrDiskFull):
+		return nil, hostcore.NewDiskFullError("opening the conversations in "+dataDir, err)
+	case err != nil:
 		return nil, hostcore.NewUsageError(fmt.Sprintf("opening the conversations in %s: %v", dataDir, err))
 	}
-	a.state = s
-	a.convs = hostcore.NewConversations(h, s)
-	return a.convs, nil
+	if s.ReadOnly() {
+		fmt.Fprintf(a.stderr, "attachectl: warning: the disk is full: the conversations in %s can be read, not changed\n", dataDir)
+	}
+	a.st, a.state = s, s
+	return s, nil
+}
+
+// lazyGrants is the consent gate's grant store: the state database,
+// opened on first use, so that a command that calls no tool (a cached
+// read) never opens it.
+type lazyGrants struct{ a *app }
+
+func (g lazyGrants) ToolGrants(ctx context.Context, conv int64) ([]hostcore.ToolGrant, error) {
+	s, err := g.a.stateStore()
+	if err != nil {
+		return nil, err
+	}
+	return s.ToolGrants(ctx, conv)
+}
+
+func (g lazyGrants) GrantTool(ctx context.Context, gr hostcore.ToolGrant) error {
+	s, err := g.a.stateStore()
+	if err != nil {
+		return err
+	}
+	return s.GrantTool(ctx, gr)
+}
+
+func (g lazyGrants) RevokeTool(ctx context.Context, conv int64, server, tool string) error {
+	s, err := g.a.stateStore()
+	if err != nil {
+		return err
+	}
+	return s.RevokeTool(ctx, conv, server, tool)
+}
+
+func (g lazyGrants) ForgetServerGrants(ctx context.Context, server string) error {
+	s, err := g.a.stateStore()
+	if err != nil {
+		return err
+	}
+	return s.ForgetServerGrants(ctx, server)
 }
 
 // conversationID resolves CONV: a numeric id, or an exact title.

@@ -2,10 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,9 +49,9 @@ func (a *app) labCmd() *cobra.Command {
 
 // labFlags are what run and check share.
 type labFlags struct {
-	server, strategies, provider string
-	bundled                      bool
-	poll                         time.Duration
+	server, strategies, provider, tools string
+	bundled                             bool
+	poll                                time.Duration
 }
 
 func (f *labFlags) add(cmd *cobra.Command, strategiesFlag bool) {
@@ -59,6 +59,7 @@ func (f *labFlags) add(cmd *cobra.Command, strategiesFlag bool) {
 	cmd.Flags().BoolVar(&f.bundled, "bundled", false, "replay the bundled synthetic replay instead of a file")
 	cmd.Flags().StringVar(&f.provider, "provider", "", "live: ask this provider's model every turn and make the calls it asks for")
 	cmd.Flags().DurationVar(&f.poll, "poll-interval", hostcore.DefaultPollInterval, "the polling interval the freshness comparison assumes")
+	cmd.Flags().StringVar(&f.tools, "tools", "read-only", "read-only: offer and run only the tools the server marks read-only; ask: offer all, ask on the terminal before a call of any other; auto: run every call (for scripts)")
 	if strategiesFlag {
 		cmd.Flags().StringVar(&f.strategies, "strategies", "host,tool,both", "strategies to replay: host, tool, both")
 	}
@@ -66,7 +67,7 @@ func (f *labFlags) add(cmd *cobra.Command, strategiesFlag bool) {
 
 // runLab reads the replay and runs it.
 func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.LabReport, error) {
-	turns, source, synthetic, err := a.readReplay(args, f.bundled)
+	turns, source, synthetic, err := a.readReplay(cmd.Context(), args, f.bundled)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +92,12 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.
 		return nil, err
 	}
 	opts := &hostcore.LabOptions{Strategies: strategies, PollInterval: f.poll, Source: source, Synthetic: synthetic}
+	if opts.Tools, err = hostcore.ParseToolPolicy(f.tools); err != nil || opts.Tools == hostcore.ToolsOff {
+		return nil, usageError(fmt.Sprintf("--tools %q: use read-only, ask or auto (--strategies host offers no tools)", f.tools))
+	}
+	if opts.Tools == hostcore.ToolsAsk {
+		opts.Ask = a.askLabTool
+	}
 	if f.provider != "" {
 		m, pc, err := a.model(f.provider)
 		if err != nil {
@@ -102,10 +109,14 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*hostcore.
 }
 
 // readReplay reads the replay named by args ("-" is stdin), or the
-// bundled one. A file that is the bundled replay is synthetic too.
-func (a *app) readReplay(args []string, bundled bool) ([]lab.Turn, string, bool, error) {
+// bundled one, within the command's budget: a file that is not a regular
+// one (a FIFO, /dev/zero) is refused at once, a file or stdin over
+// lab.MaxReplayBytes too, and a stdin that never ends stops with the
+// budget or a signal. A file that is the bundled replay is synthetic too.
+func (a *app) readReplay(ctx context.Context, args []string, bundled bool) ([]lab.Turn, string, bool, error) {
 	var data []byte
 	var source string
+	var err error
 	switch {
 	case bundled && len(args) > 0:
 		return nil, "", false, usageError("give a replay file or --bundled, not both")
@@ -114,20 +125,22 @@ func (a *app) readReplay(args []string, bundled bool) ([]lab.Turn, string, bool,
 	case len(args) != 1:
 		return nil, "", false, usageError("name a replay file (JSON Lines; - for stdin), or give --bundled")
 	case args[0] == "-":
-		b, err := io.ReadAll(io.LimitReader(a.stdin, 256<<20))
-		if err != nil {
-			return nil, "", false, usageError("reading the replay from stdin: " + err.Error())
-		}
-		data, source = b, "stdin"
+		data, err = hostcore.ReadNamedStream(ctx, "the replay on stdin", a.stdin, lab.MaxReplayBytes)
+		source = "stdin"
 	default:
-		b, err := os.ReadFile(args[0])
-		if err != nil {
-			return nil, "", false, hostcore.NewError(hostcore.KindNotFound, fmt.Sprintf("reading the replay: %v", err))
-		}
-		data, source = b, args[0]
+		data, err = hostcore.ReadNamedFile(ctx, "the replay", args[0], lab.MaxReplayBytes)
+		source = args[0]
 	}
-	turns, err := lab.Parse(bytes.NewReader(data))
 	if err != nil {
+		return nil, "", false, err
+	}
+	turns, err := lab.ParseContext(ctx, bytes.NewReader(data))
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nil, "", false, hostcore.NewError(hostcore.KindTimeout, "the time ran out while reading "+source)
+	case ctx.Err() != nil:
+		return nil, "", false, hostcore.NewError(hostcore.KindCanceled, "stopped while reading "+source)
+	case err != nil:
 		return nil, "", false, usageError(fmt.Sprintf("%s is not a replay: %v", source, err))
 	}
 	return turns, source, bytes.Equal(data, assets.Replay), nil
@@ -145,6 +158,13 @@ strategy, making the real reads and tool calls through the cache:
   host   the host attaches; no tools are offered
   tool   tools are offered and the recorded calls are made; nothing is attached
   both   attachments and tools together
+
+Every call, recorded or live, passes the host's consent gate. By default
+(--tools read-only) only the tools the server marks read-only are offered
+and run; a call of any other is not run, and is counted and shown as "not
+run: not read-only". --tools ask offers every tool and asks on the terminal
+before a call of one that is not read-only; --tools auto runs every call,
+for a script that means it.
 
 and print per strategy: reach (turns whose relevant data all reached the
 context), item reach, the duplicate rate, the tool listing's tokens per
@@ -181,6 +201,14 @@ the bundled synthetic replay.`,
 	return cmd
 }
 
+// withheld says which listed tools the run did not offer.
+func (a *app) withheld(r hostcore.LabReplay) string {
+	if len(r.Withheld) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (not offered, not read-only: %s)", a.line(strings.Join(r.Withheld, ", ")))
+}
+
 // printLab prints the report for a person.
 func (a *app) printLab(rep *hostcore.LabReport) {
 	r := rep.Replay
@@ -191,9 +219,9 @@ func (a *app) printLab(rep *hostcore.LabReport) {
 	if r.Live != "" {
 		how = "live: " + a.line(r.Live)
 	}
-	fmt.Fprintf(a.stdout, "%s: %d %s in %d %s against %s (%s); listing of %d %s: %d %s\n",
-		a.line(r.Source), r.Turns, pack.Plural(r.Turns, "turn", "turns"), r.Sessions, pack.Plural(r.Sessions, "session", "sessions"),
-		a.line(r.Server), how, len(r.Tools), pack.Plural(len(r.Tools), "tool", "tools"), r.ListingTokens, pack.Plural(r.ListingTokens, "token", "tokens"))
+	fmt.Fprintf(a.stdout, "%s: %s in %s against %s (%s); listing of %s: %s; tools %s%s\n",
+		a.line(r.Source), pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), a.line(r.Server), how,
+		pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token"), r.ToolPolicy, a.withheld(r))
 	io.WriteString(a.stdout, hostcore.LabTable(rep))
 	fr := rep.Freshness
 	fmt.Fprintf(a.stdout, "freshness: polling every %.0fs costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours)\n",
@@ -261,9 +289,9 @@ Compare window), and needs nothing without any.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var relevant map[int][]string
 			if relevantFile != "" {
-				b, err := os.ReadFile(relevantFile)
+				b, err := hostcore.ReadNamedFile(cmd.Context(), "the relevance file", relevantFile, lab.MaxReplayBytes)
 				if err != nil {
-					return hostcore.NewError(hostcore.KindNotFound, fmt.Sprintf("reading the relevance file: %v", err))
+					return err
 				}
 				if relevant, err = hostcore.ParseRelevance(b); err != nil {
 					return err

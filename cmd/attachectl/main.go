@@ -2,7 +2,8 @@
 // servers and resources, from a terminal or a script. It imports no Fyne.
 //
 // Exit codes: 0 ok, 1 a lab check below its thresholds, 2 usage or invalid input, 3 not found, 4 unauthorized or
-// forbidden, 5 server fault or protocol error, 6 transport or timeout; a
+// forbidden, 5 server fault or protocol error, 6 transport or timeout, 7 a
+// write that found the disk full; a
 // command ended by SIGINT, SIGTERM or SIGHUP ends killed by that signal
 // (128+N in a shell), once every server it started is stopped.
 package main
@@ -19,6 +20,7 @@ import (
 )
 
 func main() {
+	budgetBackstop = endAtBudget
 	ctx, exitOnSignal := interruptible()
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	exitOnSignal()
@@ -50,11 +52,15 @@ const (
 	exitUnauthorized = 4
 	exitServer       = 5
 	exitTransport    = 6
+	exitDiskFull     = 7
 )
 
 func exitCode(err error) int {
 	if isShortfall(err) {
 		return exitThreshold
+	}
+	if errors.Is(err, hostcore.ErrDiskFull) { // a store's error, or a host's
+		return exitDiskFull
 	}
 	var he *hostcore.Error
 	if !errors.As(err, &he) {
@@ -63,7 +69,7 @@ func exitCode(err error) int {
 	switch he.Kind() {
 	case hostcore.KindNotFound:
 		return exitNotFound
-	case hostcore.KindUnauthorized, hostcore.KindForbidden:
+	case hostcore.KindUnauthorized, hostcore.KindForbidden, hostcore.KindNotApproved:
 		return exitUnauthorized
 	case hostcore.KindServerFault, hostcore.KindProtocol, hostcore.KindVersionMismatch:
 		return exitServer
@@ -81,10 +87,22 @@ func exitCode(err error) int {
 func (a *app) report(err error) {
 	var he *hostcore.Error
 	if !errors.As(err, &he) {
+		if errors.Is(err, hostcore.ErrDiskFull) { // the state store's, which is no *hostcore.Error
+			he = hostcore.NewDiskFullError("saving the change", err)
+			fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", a.line(he.Message()), he.Kind())
+			a.details(he)
+			return
+		}
 		fmt.Fprintf(a.stderr, "attachectl: %s\n", a.line(err.Error()))
 		return
 	}
 	fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", a.line(message(he)), he.Kind())
+	a.details(he)
+}
+
+// details prints, with --verbose, an error's detail, what to do next and
+// the last lines a failed stdio server wrote to stderr.
+func (a *app) details(he *hostcore.Error) {
 	if a.flags.verbose {
 		if cause := errors.Unwrap(he); cause != nil {
 			fmt.Fprintf(a.stderr, "  detail: %s\n", a.line(cause.Error()))

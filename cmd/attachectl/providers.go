@@ -13,8 +13,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/internal/provider"
+	"github.com/attache/attache/internal/secretstore"
 )
 
 // modelCmds are the commands of the model loop (issue 12): providers,

@@ -45,6 +45,12 @@ with --out, the bytes are exactly the server's.`,
 			}
 			if a.flags.verbose {
 				a.printCacheLine(res.Cache)
+				if res.Hints.Note != "" {
+					fmt.Fprintf(a.stderr, "attachectl: cache hint: %s\n", a.line(res.Hints.Note))
+				}
+				if len(res.Rounds) > 0 {
+					fmt.Fprintf(a.stderr, "attachectl: %d more round(s) before the result: %s\n", len(res.Rounds), a.line(hostcore.DescribeRounds(res.Rounds)))
+				}
 			}
 			switch {
 			case raw:
@@ -101,6 +107,7 @@ type cacheOutput struct {
 	AgeMs     int64  `json:"ageMs"`
 	Account   string `json:"account"`
 	NotStored string `json:"notStored,omitempty"`
+	Dropped   string `json:"dropped,omitempty"`
 }
 
 type contentOutput struct {
@@ -116,7 +123,7 @@ func readJSON(res *hostcore.ReadResult) readOutput {
 		Result: resultOutput{Contents: []contentOutput{}},
 		Host: hostOutput{URI: res.URI, ProtocolVersion: res.ProtocolVersion, ElapsedMs: res.Elapsed.Milliseconds(), Sizes: []int{},
 			Cache: cacheOutput{Status: string(ci.Status), Scope: ci.Scope, TTLMs: ci.TTL.Milliseconds(),
-				TTLLeftMs: ci.TTLLeft.Milliseconds(), AgeMs: ci.Age.Milliseconds(), Account: ci.Account, NotStored: ci.NotStored}},
+				TTLLeftMs: ci.TTLLeft.Milliseconds(), AgeMs: ci.Age.Milliseconds(), Account: ci.Account, NotStored: ci.NotStored, Dropped: ci.Dropped}},
 	}
 	if fetched := ci.Status != hostcore.CacheHit && ci.Status != hostcore.CacheStale; fetched {
 		if res.Hints.TTLSent {
@@ -180,6 +187,9 @@ func (a *app) printCacheLine(ci hostcore.CacheInfo) {
 	}
 	if ci.NotStored != "" {
 		fmt.Fprintf(a.stderr, " (not stored: %s)", a.line(ci.NotStored))
+	}
+	if ci.Dropped != "" {
+		fmt.Fprintf(a.stderr, " (%s)", a.line(ci.Dropped))
 	}
 	fmt.Fprintln(a.stderr)
 }

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
@@ -48,9 +45,10 @@ streamed to stdout; tool calls and their results are told on stderr. The
 turn, with the exact context sent, is stored: see turns.
 
 --tools off sends no tool; ask (the default on a terminal) asks before each
-call: y runs it once, a always in this conversation, n denies it; auto
-approves every call, for scripts (the default when stdin is not a terminal
-is off).`,
+call: y runs it once, a always in this conversation (for the server as it
+now runs: edit it and it is asked again), n denies it; read-only offers and
+runs only the tools the server marks read-only; auto approves every call,
+for scripts (the default when stdin is not a terminal is off).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ch, cv, err := a.chat()
@@ -89,7 +87,7 @@ is off).`,
 		},
 	}
 	cmd.Flags().StringVar(&providerName, "provider", "", "the provider to ask (default: the config's first)")
-	cmd.Flags().StringVar(&tools, "tools", "", "off, ask or auto (default: ask on a terminal, else off)")
+	cmd.Flags().StringVar(&tools, "tools", "", "off, read-only, ask or auto (default: ask on a terminal, else off)")
 	cmd.Flags().IntVar(&budget, "budget", pack.DefaultBudget, "token budget of the context")
 	return cmd
 }
@@ -97,20 +95,17 @@ is off).`,
 // toolPolicy reads --tools; empty is ask on a terminal, else off (a
 // script that wants tools says auto).
 func (a *app) toolPolicy(flag string) (hostcore.ToolPolicy, error) {
-	switch strings.ToLower(flag) {
-	case "":
-		if f, ok := a.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if flag == "" {
+		if a.stdinIsTerminal() {
 			return hostcore.ToolsAsk, nil
 		}
 		return hostcore.ToolsOff, nil
-	case "off":
-		return hostcore.ToolsOff, nil
-	case "ask":
-		return hostcore.ToolsAsk, nil
-	case "auto":
-		return hostcore.ToolsAuto, nil
 	}
-	return "", usageError(fmt.Sprintf("--tools %q: use off, ask or auto", flag))
+	p, err := hostcore.ParseToolPolicy(flag)
+	if err != nil {
+		return "", usageError(fmt.Sprintf("--tools %q: use off, read-only, ask or auto", flag))
+	}
+	return p, nil
 }
 
 // finalText is the text of the turn's last assistant message.
@@ -166,31 +161,3 @@ func (o *sendOutput) newline() {
 }
 
 func (o *sendOutput) end() { o.newline() }
-
-// askTool asks on the terminal whether to run a call: y (once), a
-// (always, in this conversation), n (deny). No answer (end of input)
-// denies.
-func (a *app) askTool(ctx context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
-	hint := ""
-	if req.Tool.ReadOnly {
-		hint = " (the server says it only reads)"
-	}
-	fmt.Fprintf(a.stderr, "The model asks to run %s of %s%s with:\n  %s\n", a.line(req.Tool.Tool), a.line(req.Tool.Server), hint, a.line(string(req.Arguments)))
-	for range 3 {
-		fmt.Fprint(a.stderr, "Run it? [y] once, [a] always in this conversation, [n] no: ")
-		answer, err := readLine(a.stdin)
-		switch strings.ToLower(strings.TrimSpace(answer)) {
-		case "y", "yes", "once":
-			return hostcore.ApproveOnce, nil
-		case "a", "always":
-			return hostcore.ApproveAlways, nil
-		case "n", "no", "deny":
-			return hostcore.ApproveDeny, nil
-		}
-		if err != nil || ctx.Err() != nil {
-			fmt.Fprintln(a.stderr)
-			return hostcore.ApproveDeny, nil
-		}
-	}
-	return hostcore.ApproveDeny, nil
-}

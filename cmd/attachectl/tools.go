@@ -19,7 +19,10 @@ func (a *app) toolsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tools SERVER [--conversation CONV --set on|off]",
 		Short: "List a server's tools; or switch them on or off for the model in a conversation",
-		Long: `List a server's tools (every page of tools/list). With --conversation and
+		Long: `List a server's tools (every page of tools/list), each with what the server
+says it does: read-only, additive (it only adds data) or destructive (it may
+change or delete data; a tool that says nothing of itself counts as
+destructive, the protocol's default). With --conversation and
 --set, switch the server's tools on or off for the model in that
 conversation: by default the servers of a conversation's attachments offer
 their tools, and the others do not.`,
@@ -45,7 +48,7 @@ their tools, and the others do not.`,
 			tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 			for _, t := range tools {
 				desc, _, _ := strings.Cut(t.Description, "\n")
-				fmt.Fprintf(tw, "%s\t%s\n", a.line(t.Name), a.line(desc))
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", a.line(t.Name), toolKind(t), a.line(desc))
 			}
 			return tw.Flush()
 		},
@@ -85,33 +88,48 @@ func (a *app) switchTools(cmd *cobra.Command, args []string, conv, set string) e
 	return nil
 }
 
+// callJSON is call's --json output: the result, and the consent gate's
+// decision that ran it.
+type callJSON struct {
+	*hostcore.ToolResult
+	Consent *hostcore.ToolDecision `json:"consent"`
+}
+
 func (a *app) callCmd() *cobra.Command {
 	var rawArgs string
+	var yes bool
 	cmd := &cobra.Command{
-		Use:   "call SERVER TOOL [--args JSON]",
+		Use:   "call SERVER TOOL [--args JSON] [--yes]",
 		Short: "Call a server's tool and print its result",
 		Long: `Call a tool with --args, a JSON object (default {}). The result's text is
 printed, else its structured content; a line says what each other entry is
 (an image, a resource link). A tool that reports its own failure (isError)
-exits 5 after printing what it said.`,
+exits 5 after printing what it said.
+
+Asking for the call is its approval, except for a tool the server says is
+destructive (it may change or delete data; a tool that says nothing of
+itself may, by the protocol's default): that one is confirmed on the
+terminal first, or needs --yes in a script, and is not called otherwise
+(exit 4).`,
 		Args: a.serverArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var m map[string]any
-			dec := json.NewDecoder(strings.NewReader(rawArgs))
-			dec.UseNumber()
-			if err := dec.Decode(&m); err != nil || m == nil || dec.More() {
+			if dec := json.NewDecoder(strings.NewReader(rawArgs)); !isObject(dec) {
 				return usageError(fmt.Sprintf("--args %s is not a JSON object", a.line(rawArgs)))
 			}
 			c, rest, err := a.conn(args)
 			if err != nil {
 				return err
 			}
-			res, err := c.CallTool(cmd.Context(), rest[0], m)
+			d, err := a.decideCall(cmd, c, rest[0], rawArgs, yes)
+			if err != nil {
+				return err
+			}
+			res, err := c.CallTool(cmd.Context(), d)
 			if err != nil {
 				return err
 			}
 			if a.flags.json {
-				if err := a.printJSON(res); err != nil {
+				if err := a.printJSON(callJSON{res, &d.ToolDecision}); err != nil {
 					return err
 				}
 			} else {
@@ -124,7 +142,59 @@ exits 5 after printing what it said.`,
 		},
 	}
 	cmd.Flags().StringVar(&rawArgs, "args", "{}", "the arguments, a JSON object")
+	cmd.Flags().BoolVar(&yes, "yes", false, "call a destructive tool without asking (for scripts)")
 	return cmd
+}
+
+// toolKind is what the server says a tool does: read-only, destructive
+// (it may change or delete data; also a tool that says nothing, by the
+// protocol's default) or additive (it only adds).
+func toolKind(t hostcore.Tool) string {
+	switch {
+	case t.ReadOnly:
+		return "read-only"
+	case t.Destructive:
+		return "destructive"
+	}
+	return "additive"
+}
+
+// isObject reports whether dec holds exactly one JSON object.
+func isObject(dec *json.Decoder) bool {
+	var m map[string]any
+	dec.UseNumber()
+	return dec.Decode(&m) == nil && m != nil && !dec.More()
+}
+
+// decideCall asks the consent gate about the person's own call: it runs,
+// unless the server says the tool is destructive, which --yes or an answer
+// on the terminal confirms.
+func (a *app) decideCall(cmd *cobra.Command, c *hostcore.Conn, tool, rawArgs string, yes bool) (*hostcore.Permit, error) {
+	opts := hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAsk}
+	switch {
+	case yes:
+		opts.Policy = hostcore.ToolsAuto
+	case a.stdinIsTerminal():
+		opts.Ask = a.confirmCall
+	}
+	scope, err := a.host.Consent().Scope(opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := scope.Offer(cmd.Context(), c); err != nil {
+		return nil, err // the listing's own failure (a server down), not a refusal
+	}
+	d := scope.Decide(cmd.Context(), c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: tool}, Arguments: json.RawMessage(rawArgs)})
+	switch {
+	case d.Run:
+		return d, nil
+	case d.Refusal == hostcore.RefusedNotConfirmed && opts.Ask == nil:
+		return nil, hostcore.NewError(hostcore.KindNotApproved, fmt.Sprintf(
+			"%s of %s was not called: the server says it is destructive; confirm it on a terminal, or give --yes", tool, c.Server.Name))
+	case d.Refusal == hostcore.RefusedNotListed:
+		return nil, usageError(fmt.Sprintf("%s lists no tool named %q (see tools)", c.Server.Name, tool))
+	}
+	return nil, hostcore.NewError(hostcore.KindNotApproved, fmt.Sprintf("%s of %s was not called: %s", tool, c.Server.Name, d.Refusal))
 }
 
 // printToolResult prints a result as a body: its text, else its

@@ -182,6 +182,9 @@ func (a *app) printMessage(w io.Writer, m hostcore.Message) {
 			what = "error"
 		}
 		fmt.Fprintf(w, "  tool %s %s: %s\n", a.line(m.ToolName), what, a.line(m.Text))
+		if m.Decision != nil {
+			fmt.Fprintf(w, "  consent for %s: %s\n", a.line(m.ToolName), a.line(m.Decision.String()))
+		}
 	default:
 		fmt.Fprintf(w, "  %s: %s\n", m.Role, a.line(m.Text))
 	}

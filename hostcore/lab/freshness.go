@@ -38,14 +38,16 @@ func ComputeFreshness(turns []Turn, interval time.Duration) Freshness {
 	}
 	f.Sessions = len(order)
 	var span, held time.Duration // held: resource-time, summed
+	var sets setSizes
 	for _, s := range order {
 		ts := bySession[s]
 		slices.SortStableFunc(ts, func(a, b Turn) int { return a.At.Compare(b.At) })
 		span += ts[len(ts)-1].At.Sub(ts[0].At)
 		for i, t := range ts {
-			f.TurnReads += len(uniq(t.Attached))
+			n := sets.distinct(t.Attached)
+			f.TurnReads += n
 			if i+1 < len(ts) {
-				held += time.Duration(len(uniq(t.Attached))) * ts[i+1].At.Sub(t.At)
+				held += time.Duration(n) * ts[i+1].At.Sub(t.At)
 			}
 		}
 	}
@@ -59,4 +61,32 @@ func ComputeFreshness(turns []Turn, interval time.Duration) Freshness {
 		f.PerTurnReadsPerSessionHour = float64(f.TurnReads) / f.SessionHours
 	}
 	return f
+}
+
+// setSizes counts the distinct resources of attached sets, once per set:
+// Parse shares one slice among the turns that inherit it, so a replay
+// whose 50,000 turns inherit 1,000 resources counts them once, not 50,000
+// times.
+type setSizes map[setID]int
+
+// setID names a slice by its first element and length.
+type setID struct {
+	first *string
+	n     int
+}
+
+func (m *setSizes) distinct(s []string) int {
+	if len(s) == 0 {
+		return 0
+	}
+	id := setID{&s[0], len(s)}
+	if n, ok := (*m)[id]; ok {
+		return n
+	}
+	if *m == nil {
+		*m = setSizes{}
+	}
+	n := len(uniq(s))
+	(*m)[id] = n
+	return n
 }

@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -68,6 +69,26 @@ type Observation struct {
 	Wall       time.Duration
 	// Failed counts tool calls and reads that failed.
 	Failed int
+	// Calls are the turn's tool calls as the host's consent gate decided
+	// on them, run or not.
+	Calls []Call
+}
+
+// Call is one tool call of a turn, as the consent gate decided on it.
+type Call struct {
+	Tool string
+	Run  bool
+	// Decision says who or what approved it, or why it was not run, as
+	// the host words it ("ran: read-only", "not run: not read-only").
+	Decision string
+}
+
+// CallTally counts a strategy's calls of one tool with one decision.
+type CallTally struct {
+	Tool     string `json:"tool"`
+	Run      bool   `json:"run"`
+	Decision string `json:"decision"`
+	Calls    int    `json:"calls"`
 }
 
 // Request is one request's tokens: the tool listing's, and the whole.
@@ -130,6 +151,12 @@ type Result struct {
 	WallMs                  int64   `json:"wallMs"`
 	CacheHits               int     `json:"cacheHits"`
 	Failures                int     `json:"failures"`
+	// NotRun counts the tool calls the host did not run (a tool that is
+	// not read-only under the read-only policy, a denial, a tool the
+	// server does not list), and Calls tallies every call by tool and
+	// decision, run or not, in order of tool and decision.
+	NotRun int         `json:"notRun"`
+	Calls  []CallTally `json:"calls,omitempty"`
 }
 
 // Summarize computes a strategy's figures from its observations, one per
@@ -163,6 +190,9 @@ func Summarize(s Strategy, obs []Observation) Result {
 		r.Bytes += o.Bytes
 		r.Failures += o.Failed
 		wall += o.Wall
+		for _, c := range o.Calls {
+			r.tally(c)
+		}
 	}
 	r.Reach = ratio(reached, r.RelevantTurns, 1)
 	r.ItemReach = ratio(reachedItems, r.RelevantItems, 1)
@@ -175,6 +205,20 @@ func Summarize(s Strategy, obs []Observation) Result {
 	return r
 }
 
+// tally counts c among r's calls.
+func (r *Result) tally(c Call) {
+	if !c.Run {
+		r.NotRun++
+	}
+	i, found := slices.BinarySearchFunc(r.Calls, c, func(t CallTally, c Call) int {
+		return cmp.Or(cmp.Compare(t.Tool, c.Tool), cmp.Compare(t.Decision, c.Decision))
+	})
+	if !found {
+		r.Calls = slices.Insert(r.Calls, i, CallTally{Tool: c.Tool, Run: c.Run, Decision: c.Decision})
+	}
+	r.Calls[i].Calls++
+}
+
 // ratio is n/d, or empty when d is 0.
 func ratio(n, d int, empty float64) float64 {
 	if d == 0 {
@@ -183,10 +227,21 @@ func ratio(n, d int, empty float64) float64 {
 	return float64(n) / float64(d)
 }
 
+// uniq returns the distinct values of s, in the order first seen.
 func uniq(s []string) []string {
 	var out []string
+	if len(s) <= 16 { // a scan costs less than a map
+		for _, v := range s {
+			if !slices.Contains(out, v) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]bool, len(s))
 	for _, v := range s {
-		if !slices.Contains(out, v) {
+		if !seen[v] {
+			seen[v] = true
 			out = append(out, v)
 		}
 	}

@@ -10,6 +10,7 @@ package lab
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,17 +57,37 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
-// Parse reads a replay: one JSON object a line; blank lines are skipped.
-// Unknown keys, a missing session or time, a turn number that is not
-// positive, an empty URI or tool name, and arguments that are not an object
-// are refused with the line's number. A missing attached key takes the
-// session's previous turn's set (nothing, for a session's first turn).
-func Parse(r io.Reader) ([]Turn, error) {
+// MaxReplayBytes bounds a replay file. The bundled replay is 80 KiB; a
+// replay of a year of a team's turns is a few MiB. Parse's memory stays
+// within a small multiple of what it reads, so the cap bounds that too.
+const MaxReplayBytes = 64 << 20
+
+// Parse is ParseContext with no deadline.
+func Parse(r io.Reader) ([]Turn, error) { return ParseContext(context.Background(), r) }
+
+// ParseContext reads a replay: one JSON object a line; blank lines are
+// skipped. Unknown keys, a missing session or time, a turn number that is
+// not positive, an empty URI or tool name, and arguments that are not an
+// object are refused with the line's number. A missing attached key takes
+// the session's previous turn's set (nothing, for a session's first turn).
+//
+// An inherited set is shared, not copied: every turn that inherits it
+// holds the same slice, which callers must not change. So memory stays in
+// proportion to the file, however many turns inherit however large a set
+// (50,000 turns inheriting 1,000 URIs would otherwise hold 50 million).
+// ParseContext stops, with ctx's error, once ctx ends.
+func ParseContext(ctx context.Context, r io.Reader) ([]Turn, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	var out []Turn
 	last := map[string][]string{}
+	none := []string{}
 	for n := 1; sc.Scan(); n++ {
+		if n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
@@ -76,11 +97,12 @@ func Parse(r io.Reader) ([]Turn, error) {
 			return nil, &LineError{n, err}
 		}
 		if t.Attached == nil {
-			t.Attached = slices.Clone(last[t.Session])
+			t.Attached = last[t.Session]
 			if t.Attached == nil {
-				t.Attached = []string{}
+				t.Attached = none
 			}
 		}
+		t.Attached = slices.Clip(t.Attached) // an append by a caller copies
 		last[t.Session] = t.Attached
 		out = append(out, t)
 	}

@@ -2,10 +2,13 @@ package lab
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -85,5 +88,67 @@ func TestParseRefuses(t *testing.T) {
 	var le *LineError
 	if !errors.As(err, &le) || le.Line != 2 {
 		t.Errorf("want a LineError on line 2, got %v", err)
+	}
+}
+
+// amplifying is a replay whose first turn attaches n resources and whose
+// other turns inherit them.
+func amplifying(turns, n int) string {
+	var b strings.Builder
+	uris := make([]string, n)
+	for i := range uris {
+		uris[i] = fmt.Sprintf("threengram://memory/x%07d", i)
+	}
+	first, _ := json.Marshal(map[string]any{"session": "s1", "turn": 1, "at": "2026-11-30T10:00:00Z", "attached": uris})
+	b.Write(first)
+	for i := 2; i <= turns; i++ {
+		fmt.Fprintf(&b, "\n"+`{"session":"s1","turn":%d,"at":"2026-11-30T10:00:00Z"}`, i)
+	}
+	return b.String()
+}
+
+// Turns that inherit a set share it: memory follows the file, not the
+// turns times the set (50,000 turns inheriting 1,000 URIs passed 1 GB).
+// A caller's append to one turn's set leaves the others alone.
+func TestParseSharesInheritedSets(t *testing.T) {
+	turns, err := Parse(strings.NewReader(amplifying(1000, 1000)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range turns[1:] {
+		if len(tt.Attached) != 1000 || &tt.Attached[0] != &turns[0].Attached[0] {
+			t.Fatalf("turn %d holds a set of its own (%d URIs); want the first turn's, shared", tt.Turn, len(tt.Attached))
+		}
+	}
+	grown := append(turns[1].Attached, "threengram://memory/extra")
+	if len(turns[2].Attached) != 1000 || &grown[0] == &turns[2].Attached[0] {
+		t.Errorf("an append to turn 2's set reached turn 3's")
+	}
+	f := ComputeFreshness(turns, time.Minute)
+	if f.TurnReads != 1000*1000 {
+		t.Errorf("TurnReads = %d, want %d", f.TurnReads, 1000*1000)
+	}
+}
+
+// A parse stops once its context ends.
+func TestParseContextStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ParseContext(ctx, strings.NewReader(amplifying(5000, 10))); !errors.Is(err, context.Canceled) {
+		t.Errorf("ParseContext after cancel = %v, want context.Canceled", err)
+	}
+}
+
+// BenchmarkParseAmplifying parses the issue's amplifying replay and works
+// out its freshness (what RunLab does before its first read).
+func BenchmarkParseAmplifying(b *testing.B) {
+	in := amplifying(50000, 1000)
+	b.ReportAllocs()
+	for b.Loop() {
+		turns, err := Parse(strings.NewReader(in))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ComputeFreshness(turns, time.Minute)
 	}
 }

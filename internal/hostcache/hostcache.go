@@ -6,6 +6,8 @@ package hostcache
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
 
@@ -39,10 +41,29 @@ func filter(f hostcore.CacheFilter) cache.Filter {
 	return cache.Filter{Server: f.Server, Account: f.Partition, AccountName: f.Account, PrivateOnly: f.PrivateOnly}
 }
 
+// readError maps the store's read errors to hostcore's: a damaged entry
+// (dropped by the store) is hostcore.ErrCacheEntryDamaged.
+func readError(err error) error {
+	if errors.Is(err, cache.ErrDamaged) {
+		return fmt.Errorf("%w: %w", hostcore.ErrCacheEntryDamaged, err)
+	}
+	return err
+}
+
+// writeError maps the store's write errors to hostcore's: one that found
+// the disk full (or the store read-only because of it) is a disk-full
+// *hostcore.Error saying what was being written.
+func writeError(op string, err error) error {
+	if errors.Is(err, cache.ErrDiskFull) {
+		return hostcore.NewDiskFullError(op, err)
+	}
+	return err
+}
+
 func (b bodyCache) Get(ctx context.Context, k hostcore.CacheKey, partition string) (hostcore.CacheEntry, bool, error) {
 	e, ok, err := b.s.Get(ctx, key(k), partition)
 	if !ok || err != nil {
-		return hostcore.CacheEntry{}, false, err
+		return hostcore.CacheEntry{}, false, readError(err)
 	}
 	return hostcore.CacheEntry{Key: k, Scope: string(e.Scope), Partition: e.Account, AccountName: e.AccountName,
 		Value: e.Value, StoredAt: e.StoredAt, TTL: e.TTL, Size: e.Size}, true, nil
@@ -51,27 +72,31 @@ func (b bodyCache) Get(ctx context.Context, k hostcore.CacheKey, partition strin
 func (b bodyCache) GetDecoded(ctx context.Context, k hostcore.CacheKey, partition string, decode func([]byte) (any, error)) (hostcore.CacheEntry, any, bool, error) {
 	e, v, ok, err := b.s.GetDecoded(ctx, key(k), partition, decode)
 	if !ok || err != nil {
-		return hostcore.CacheEntry{}, nil, false, err
+		return hostcore.CacheEntry{}, nil, false, readError(err)
 	}
 	return hostcore.CacheEntry{Key: k, Scope: string(e.Scope), Partition: e.Account, AccountName: e.AccountName,
 		StoredAt: e.StoredAt, TTL: e.TTL, Size: e.Size}, v, true, nil
 }
 
 func (b bodyCache) Put(ctx context.Context, e hostcore.CacheEntry) error {
-	return b.s.Put(ctx, cache.Entry{Key: key(e.Key), Scope: cache.Scope(e.Scope), Account: e.Partition,
+	err := b.s.Put(ctx, cache.Entry{Key: key(e.Key), Scope: cache.Scope(e.Scope), Account: e.Partition,
 		AccountName: e.AccountName, Value: e.Value, StoredAt: e.StoredAt, TTL: e.TTL})
+	return writeError("storing in the cache", err)
 }
 
 func (b bodyCache) Delete(ctx context.Context, k hostcore.CacheKey) (int, error) {
-	return b.s.Delete(ctx, key(k))
+	n, err := b.s.Delete(ctx, key(k))
+	return n, writeError("deleting from the cache", err)
 }
 
 func (b bodyCache) DeleteMethod(ctx context.Context, server, method string) (int, error) {
-	return b.s.DeleteMethod(ctx, server, method)
+	n, err := b.s.DeleteMethod(ctx, server, method)
+	return n, writeError("deleting from the cache", err)
 }
 
 func (b bodyCache) Purge(ctx context.Context, f hostcore.CacheFilter) (int, error) {
-	return b.s.Purge(ctx, filter(f))
+	n, err := b.s.Purge(ctx, filter(f))
+	return n, writeError("purging the cache", err)
 }
 
 func (b bodyCache) Stats(ctx context.Context, f hostcore.CacheFilter) (hostcore.CacheStats, error) {
@@ -80,5 +105,5 @@ func (b bodyCache) Stats(ctx context.Context, f hostcore.CacheFilter) (hostcore.
 		return hostcore.CacheStats{}, err
 	}
 	return hostcore.CacheStats{Entries: st.Entries, Bytes: st.Bytes, Public: st.Public, Private: st.Private,
-		ByAccount: st.ByAccount, MaxBytes: st.MaxBytes, Path: st.Path, Hits: st.Hits, Misses: st.Misses}, nil
+		ByAccount: st.ByAccount, MaxBytes: st.MaxBytes, Path: st.Path, Hits: st.Hits, Misses: st.Misses, ReadOnly: st.ReadOnly}, nil
 }

@@ -26,34 +26,20 @@ func Markdown(rep *hostcore.LabReport) string {
 	if r.Synthetic {
 		fmt.Fprintf(&b, "> **%s**\n\n", hostcore.SyntheticNote)
 	}
-	src := r.Source
-	if src == "" {
-		src = "a replay"
-	}
-	fmt.Fprintf(&b, "%s: %s in %s, against `%s`", src, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server)
-	if r.Account != "" {
-		fmt.Fprintf(&b, " as `%s`", r.Account)
-	}
-	b.WriteString(".")
-	if r.Live != "" {
-		fmt.Fprintf(&b, " Live: %s was asked every turn, and its calls were made.", r.Live)
-	} else {
-		b.WriteString(" The recorded tool calls were made.")
-	}
-	fmt.Fprintf(&b, " The server listed %s (%s); their listing costs %s a request.\n\n",
-		pack.Quantity(len(r.Tools), "tool"), strings.Join(r.Tools, ", "), pack.Quantity(r.ListingTokens, "token"))
-	b.WriteString("| strategy | turns | reach | item reach | duplicates | listing tokens/request | listing share | context tokens/turn | round trips | bytes | wall ms | cache hits | failures |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	writeReplay(&b, r)
+	b.WriteString("\n\n| strategy | turns | reach | item reach | duplicates | listing tokens/request | listing share | context tokens/turn | round trips | bytes | wall ms | cache hits | failures | not run |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range rep.Strategies {
-		fmt.Fprintf(&b, "| %s | %d | %.1f%% | %.1f%% | %.1f%% | %.0f | %.1f%% | %.0f | %d | %d | %d | %d | %d |\n",
+		fmt.Fprintf(&b, "| %s | %d | %.1f%% | %.1f%% | %.1f%% | %.0f | %.1f%% | %.0f | %d | %d | %d | %d | %d | %d |\n",
 			s.Strategy, s.Turns, 100*s.Reach, 100*s.ItemReach, 100*s.DuplicateRate, s.ListingTokensPerRequest,
-			100*s.ListingShare, s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits, s.Failures)
+			100*s.ListingShare, s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits, s.Failures, s.NotRun)
 	}
 	if len(rep.Strategies) > 0 {
 		s := rep.Strategies[0]
 		fmt.Fprintf(&b, "\nReach counts the %s that %s data (of %s); duplicates count every turn.\n",
 			pack.Quantity(s.RelevantTurns, "turn"), pack.Plural(s.RelevantTurns, "needs", "need"), pack.Quantity(s.RelevantItems, "relevant item"))
 	}
+	writeCalls(&b, rep)
 	f := rep.Freshness
 	fmt.Fprintf(&b, "\n## Freshness\n\nOver %.2f session-hours (%.0f turns a session-hour), polling every attached resource every %.0f s costs %.0f reads a session-hour; reading each again on every turn costs %.0f.\n",
 		f.SessionHours, f.TurnsPerSessionHour, f.PollIntervalSeconds, f.PollReadsPerSessionHour, f.PerTurnReadsPerSessionHour)
@@ -62,6 +48,59 @@ func Markdown(rep *hostcore.LabReport) string {
 		fmt.Fprintf(&b, "![%s](%s)\n", strings.TrimSuffix(name, ".png"), name)
 	}
 	return b.String()
+}
+
+// writeReplay says what was replayed, against what, and how its calls
+// were decided on.
+func writeReplay(b *strings.Builder, r hostcore.LabReplay) {
+	src := r.Source
+	if src == "" {
+		src = "a replay"
+	}
+	fmt.Fprintf(b, "%s: %s in %s, against `%s`", src, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server)
+	if r.Account != "" {
+		fmt.Fprintf(b, " as `%s`", r.Account)
+	}
+	b.WriteString(".")
+	if r.Live != "" {
+		fmt.Fprintf(b, " Live: %s was asked every turn, and the host's consent gate decided on each call it made.", r.Live)
+	} else {
+		b.WriteString(" The host's consent gate decided on each recorded tool call.")
+	}
+	if w := policyWords[r.ToolPolicy]; w != "" {
+		fmt.Fprintf(b, " %s.", w)
+	}
+	fmt.Fprintf(b, " %s %s offered (%s); their listing costs %s a request.",
+		pack.Quantity(len(r.Tools), "tool"), pack.Plural(len(r.Tools), "was", "were"), strings.Join(r.Tools, ", "), pack.Quantity(r.ListingTokens, "token"))
+	if len(r.Withheld) > 0 {
+		fmt.Fprintf(b, " Not offered, not read-only: %s.", strings.Join(r.Withheld, ", "))
+	}
+}
+
+// policyWords say how a run's calls were decided on.
+var policyWords = map[hostcore.ToolPolicy]string{
+	hostcore.ToolsReadOnly: "Only the tools the server marks read-only were offered and run",
+	hostcore.ToolsAsk:      "Every tool was offered, and a person was asked before each call of one that is not read-only",
+	hostcore.ToolsAuto:     "Every tool was offered and every call run (--tools auto)",
+}
+
+// writeCalls lists every strategy's calls by tool and decision, the ones
+// not run included.
+func writeCalls(b *strings.Builder, rep *hostcore.LabReport) {
+	var rows []string
+	for _, s := range rep.Strategies {
+		for _, c := range s.Calls {
+			rows = append(rows, fmt.Sprintf("| %s | %s | %s | %d |\n", s.Strategy, c.Tool, c.Decision, c.Calls))
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("\n## Tool calls\n\nEvery call, recorded or live, passed the host's consent gate: who or what approved it, or why it was not run.\n\n")
+	b.WriteString("| strategy | tool | decision | calls |\n|---|---|---|---:|\n")
+	for _, r := range rows {
+		b.WriteString(r)
+	}
 }
 
 // JSON is rep as attachectl lab run --json prints it.

@@ -16,11 +16,14 @@ import (
 func sampleReport(synthetic bool) *hostcore.LabReport {
 	return &hostcore.LabReport{
 		Replay: hostcore.LabReplay{Source: "turns.jsonl", Synthetic: synthetic, Turns: 4, Sessions: 1, Server: "demo",
-			Account: "acme", Tools: []string{"get_memories", "search"}, ListingTokens: 100},
+			Account: "acme", Tools: []string{"get_memories", "search"}, ListingTokens: 100,
+			Withheld: []string{"archive"}, ToolPolicy: hostcore.ToolsReadOnly},
 		Strategies: []lab.Result{
 			{Strategy: lab.Host, Turns: 4, Reach: 2.0 / 3, ItemReach: 0.5, RequestTokensPerRequest: 300, ContextTokensPerTurn: 250},
 			{Strategy: lab.Tool, Turns: 4, Reach: 1.0 / 3, ItemReach: 0.5, ListingTokensPerRequest: 100, ListingShare: 0.25,
-				RequestTokensPerRequest: 400, ContextTokensPerTurn: 420},
+				RequestTokensPerRequest: 400, ContextTokensPerTurn: 420, NotRun: 1, Calls: []lab.CallTally{
+					{Tool: "archive", Decision: "not run: not read-only", Calls: 1},
+					{Tool: "get_memories", Run: true, Decision: "ran: read-only", Calls: 3}}},
 			{Strategy: lab.Both, Turns: 4, Reach: 2.0 / 3, ItemReach: 0.75, DuplicateRate: 0.25, ListingTokensPerRequest: 100,
 				ListingShare: 0.2, RequestTokensPerRequest: 500, ContextTokensPerTurn: 600},
 		},
@@ -30,9 +33,10 @@ func sampleReport(synthetic bool) *hostcore.LabReport {
 
 func TestMarkdown(t *testing.T) {
 	md := Markdown(sampleReport(true))
-	for _, want := range []string{"> **" + hostcore.SyntheticNote + "**", "| tool | 4 | 33.3% | 50.0% | 0.0% | 100 | 25.0% | 420 |",
+	for _, want := range []string{"> **" + hostcore.SyntheticNote + "**", "| tool | 4 | 33.3% | 50.0% | 0.0% | 100 | 25.0% | 420 | 0 | 0 | 0 | 0 | 0 | 1 |",
 		"costs 80 reads a session-hour; reading each again on every turn costs 10", "![listing](listing.png)",
-		"listed 2 tools (get_memories, search)"} {
+		"Only the tools the server marks read-only were offered and run. 2 tools were offered (get_memories, search)",
+		"Not offered, not read-only: archive.", "| tool | archive | not run: not read-only | 1 |", "| tool | get_memories | ran: read-only | 3 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the Markdown lacks %q:\n%s", want, md)
 		}

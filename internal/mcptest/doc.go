@@ -12,6 +12,7 @@
 //	| image                 | both  | go-sdk; a 96×64 PNG and JPEG as blobs, each with a data: PNG icon   |
 //	| hostile               | both  | go-sdk; terminal escapes in every string (see Hostile*)             |
 //	| cursor-cycle          | both  | go-sdk; list cursors first→a→b→a…, one item a page                  |
+//	| bodies                | both  | go-sdk; generated bodies of any kind and size (see Body)            |
 //	| empty-contents        | both  | raw; read result {"contents":[]}                                    |
 //	| both-text-and-blob    | both  | raw; one entry with "text":"text" and "blob":"YmxvYg=="             |
 //	| neither-text-nor-blob | both  | raw; one entry with uri and mimeType only                           |
@@ -31,6 +32,10 @@
 //	| forbidden             | HTTP  | raw; 403 to every request, Bearer error="insufficient_scope"        |
 //	| not-json-initialize   | both  | raw; initialize gets `this is not json`, after 25 stderr lines      |
 //	| spawner               | stdio | go-sdk; starts a child for good, "child-pid=N" on stderr            |
+//	| null-result           | both  | raw; the read's result is null                                      |
+//	| not-found-reason      | both  | raw; error -32002 NotFoundReason, data {"uri":URI}                  |
+//	| odd-ttl               | both  | raw; one text entry, ttlMs as OddTTLURI's query writes it, public   |
+//	| big-blob              | both  | raw; one blob of BodyBytes bytes, streamed, ttlMs 60000 private     |
 //
 // Over HTTP the modes that speak 2026-07-28 (v2026, paged, image) are
 // stateless, as go-sdk v1.8.0 needs for that version (GET and DELETE get
@@ -92,6 +97,14 @@
 // CycleCursorB on page A and CycleCursorA again on page B, one item a page
 // (CycleURI(i), CycleTemplate(i)): a host that only notices a cursor repeated
 // twice in a row lists for ever.
+//
+// # The bodies mode
+//
+// A go-sdk server (all versions) that reads BodiesURI(kind, size) as
+// Body(kind, size) generates it, through BodiesTemplate, each read
+// cacheable for BodiesTTLMs, public; it lists a few (text and JSON of 40k
+// and 1m, Markdown of 8k and 1m, HTML, a text/plain blob, an ISO-8859-1
+// blob, a binary blob). A kind or size it cannot make is -32602.
 //
 // # The spawner mode
 //

@@ -2,9 +2,11 @@ package mcptest
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -57,6 +59,18 @@ var readFaults = map[string]func(readParams) message{
 		return rpcError(codeInvalidParams, "Invalid params: uri must not contain a fragment", nil)
 	},
 	ModeServerFault: func(readParams) message { return rpcError(codeInternalError, "Internal error", nil) },
+	ModeNullResult:  func(readParams) message { return result(json.RawMessage("null")) },
+	ModeNotFoundReason: func(p readParams) message {
+		return rpcError(codeResourceNotFound, NotFoundReason, map[string]string{"uri": p.URI})
+	},
+	ModeOddTTL: func(p readParams) message {
+		lit := "0"
+		if u, err := url.Parse(p.URI); err == nil && json.Valid([]byte(u.Query().Get("ttl"))) {
+			lit = u.Query().Get("ttl")
+		}
+		return result(map[string]any{"contents": []rawContents{{URI: p.URI, MIMEType: "text/plain", Text: RawText}},
+			"ttlMs": json.RawMessage(lit), "cacheScope": "public"})
+	},
 	ModeVersionMismatch: func(p readParams) message {
 		requested, _ := p.Meta["io.modelcontextprotocol/protocolVersion"].(string)
 		if requested == "" {
@@ -88,6 +102,8 @@ func (s *rawServer) read(ctx context.Context, params json.RawMessage) (message, 
 		return nil, s.die()
 	case ModeOversize:
 		return oversize(p.URI, s.opts.BodyBytes), nil
+	case ModeBigBlob:
+		return bigBlob(p.URI, s.opts.BodyBytes), nil
 	}
 	if fault, ok := readFaults[s.mode]; ok {
 		return fault(p), nil
@@ -118,6 +134,34 @@ func oversize(uri string, n int64) message {
 			return err
 		}
 		_, err = io.WriteString(w, `"}]}}`)
+		return err
+	}
+}
+
+// bigBlob streams a read result whose one blob entry decodes to n bytes of
+// OversizeFill, cacheable for a minute (private), without building it in
+// memory: the memory a read costs is the host's alone.
+func bigBlob(uri string, n int64) message {
+	return func(w io.Writer, id json.RawMessage) error {
+		quoted, err := json.Marshal(uri)
+		if err != nil {
+			return err
+		}
+		if len(id) == 0 {
+			id = json.RawMessage("null")
+		}
+		head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"contents":[{"uri":%s,"mimeType":"application/octet-stream","blob":"`, id, quoted)
+		if _, err := io.WriteString(w, head); err != nil {
+			return err
+		}
+		enc := base64.NewEncoder(base64.StdEncoding, w)
+		if err := writeFill(enc, n); err != nil {
+			return err
+		}
+		if err := enc.Close(); err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, `"}],"ttlMs":60000,"cacheScope":"private"}}`)
 		return err
 	}
 }

@@ -124,6 +124,7 @@ var modes = func() []mode {
 		{name: ModeImage, server: imageServer, stateless: true},
 		{name: ModeHostile, server: hostileServer, stateless: true},
 		{name: ModeCycle, server: cycleServer, stateless: true},
+		{name: ModeBodies, server: bodiesServer, stateless: true},
 	}
 	for _, f := range faultNames {
 		ms = append(ms, mode{name: f, over: overFor(f)})

@@ -1,5 +1,7 @@
 package mcptest
 
+import "net/url"
+
 // The mode names. Each is described in the package doc's table.
 const (
 	ModeV2026    = "v2026"        // go-sdk server pinned to 2026-07-28
@@ -10,6 +12,7 @@ const (
 	ModeHostile  = "hostile"      // terminal escapes in every string a host may print
 	ModeCycle    = "cursor-cycle" // list cursors that go a→b→a
 	ModeSpawner  = "spawner"      // stdio server with a long-lived child process
+	ModeBodies   = "bodies"       // generated bodies of any kind and size
 
 	ModeEmptyContents      = "empty-contents"        // read: {"contents":[]}
 	ModeBothTextAndBlob    = "both-text-and-blob"    // read: an entry with text and blob
@@ -29,7 +32,18 @@ const (
 	ModeUnauthorized       = "unauthorized"          // HTTP 401 to everything
 	ModeForbidden          = "forbidden"             // HTTP 403 to everything
 	ModeNotJSONInit        = "not-json-initialize"   // initialize: a reply that is not JSON
+	ModeNullResult         = "null-result"           // read: "result":null
+	ModeNotFoundReason     = "not-found-reason"      // read: error -32002 with a reason of its own
+	ModeOddTTL             = "odd-ttl"               // read: ttlMs written as the uri's query says
+	ModeBigBlob            = "big-blob"              // read: a blob of Options.BodyBytes, cacheable
 )
+
+// NotFoundReason is the message of the not-found-reason mode's -32002.
+const NotFoundReason = "memory m1 was erased on 2026-01-02"
+
+// OddTTLURI is a uri the odd-ttl mode reads with its ttlMs written as lit,
+// a JSON value as it goes on the wire ("1.5e4", "-0.0", "\"soon\"").
+func OddTTLURI(lit string) string { return RawResourceURI + "?ttl=" + url.QueryEscape(lit) }
 
 // faultNames lists the raw modes in the doc table's order.
 var faultNames = []string{
@@ -37,7 +51,7 @@ var faultNames = []string{
 	ModeResultNotObject, ModeNotJSON, ModeOversize, ModeWrongURI,
 	ModeNotFound32002, ModeNotFound32602, ModeInvalidParams, ModeServerFault,
 	ModeVersionMismatch, ModeSlow, ModeDieOnRead, ModeUnauthorized, ModeForbidden,
-	ModeNotJSONInit,
+	ModeNotJSONInit, ModeNullResult, ModeNotFoundReason, ModeOddTTL, ModeBigBlob,
 }
 
 // overFor says which transports a raw mode is served over: the HTTP status

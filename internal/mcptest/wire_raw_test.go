@@ -27,8 +27,8 @@ const readRequest = `{"jsonrpc":"2.0","id":"read-1","method":"resources/read","p
 // goldens in testdata/replies. Refresh them with -update.
 func TestRawReplyBytes(t *testing.T) {
 	for _, mode := range mcptest.ModeNames() {
-		if !isRaw(mode) || mode == mcptest.ModeOversize || mode == mcptest.ModeDieOnRead || mode == mcptest.ModeNotJSONInit {
-			continue // oversize, die-on-read and not-json-initialize have their own tests
+		if !isRaw(mode) || mode == mcptest.ModeOversize || mode == mcptest.ModeBigBlob || mode == mcptest.ModeDieOnRead || mode == mcptest.ModeNotJSONInit {
+			continue // oversize, big-blob, die-on-read and not-json-initialize have their own tests
 		}
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()

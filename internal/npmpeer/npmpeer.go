@@ -97,3 +97,74 @@ func freePort() (int, error) {
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
+
+// ts2Script is the 2026-07-28 test server written with the official
+// TypeScript SDK 2.x (internal/mcptest/testdata/ts2/server.mjs), which
+// imports the SDK from .peers/.
+func ts2Script(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	for _, f := range []string{"server/dist/index.mjs", "node/dist/index.mjs"} {
+		if _, err := os.Stat(filepath.Join(root, ".peers", "node_modules", "@modelcontextprotocol", f)); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("the TypeScript SDK 2.x is not installed (scripts/test.sh installs it): %v", err)
+			}
+			t.Skipf("the TypeScript SDK 2.x is not installed; run scripts/test.sh once")
+		}
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed")
+	}
+	return filepath.Join(root, "internal", "mcptest", "testdata", "ts2", "server.mjs")
+}
+
+// TS2Stdio returns the command line of the TypeScript SDK 2.x test server
+// over stdio.
+func TS2Stdio(t testing.TB) (command string, args []string) {
+	return "node", []string{ts2Script(t), "stdio"}
+}
+
+// TS2 starts the TypeScript SDK 2.x test server over Streamable HTTP on a
+// free loopback port and returns its endpoint, http://127.0.0.1:PORT/mcp.
+// The server is stopped (by its PID) when the test ends.
+func TS2(t testing.TB) string {
+	t.Helper()
+	cmd := exec.Command("node", ts2Script(t), "http")
+	cmd.Env = append(os.Environ(), "PORT=0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	})
+	ready := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if _, url, ok := strings.Cut(sc.Text(), "listening on "); ok {
+				ready <- url
+				for sc.Scan() {
+				}
+				return
+			}
+		}
+		close(ready)
+	}()
+	select {
+	case url, ok := <-ready:
+		if !ok {
+			t.Fatal("the TypeScript SDK 2.x test server exited before listening")
+		}
+		return url
+	case <-time.After(startTimeout):
+		t.Fatalf("the TypeScript SDK 2.x test server did not listen within %s", startTimeout)
+	}
+	return ""
+}

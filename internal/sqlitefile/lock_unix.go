@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"syscall"
+
+	"github.com/attache/attache/internal/namedfile"
 )
 
 var errNoLocks = errors.New("no advisory locks on this platform")
@@ -22,7 +24,7 @@ func lockFile(f *os.File) (bool, error) {
 
 // lockHeld reports whether a session holds the lock on the marker at name.
 func lockHeld(name string) (bool, error) {
-	f, err := os.Open(name)
+	f, err := namedfile.Open(name) // never waits: a FIFO is refused
 	if err != nil {
 		return false, err
 	}
@@ -32,4 +34,11 @@ func lockHeld(name string) (bool, error) {
 		return false, err
 	}
 	return !ok, nil // taking it means no one held it; closing f lets go
+}
+
+// processAlive reports whether a process with pid runs (one that another
+// user owns, which may not be signalled, counts).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -16,11 +16,14 @@ package sqlitefile
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	_ "github.com/mattn/go-sqlite3" // the driver Open and URI are for
+
+	"github.com/attache/attache/internal/namedfile"
 )
 
 // Open opens the database file at path, an absolute path, with the driver
@@ -64,7 +67,10 @@ func open(ctx context.Context, path, params string, migrations []string, check b
 }
 
 // create makes path's directory (0700) and path itself (0600, empty) unless
-// they exist. An empty file is a valid empty database.
+// they exist. An empty file is a valid empty database. A path that names
+// something other than a regular file (a FIFO, whose reads would wait for
+// ever; a device) is refused with an error wrapping
+// namedfile.ErrNotRegular.
 func create(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("creating the directory: %w", err)
@@ -73,5 +79,9 @@ func create(path string) error {
 	if err != nil {
 		return err
 	}
-	return f.Close()
+	fi, err := f.Stat()
+	if err == nil {
+		err = namedfile.Regular(path, fi)
+	}
+	return errors.Join(err, f.Close())
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/attache/attache/internal/namedfile"
 )
 
 // DefaultCheckEvery is how long a file that every session closed cleanly
@@ -25,6 +27,11 @@ type SessionOptions struct {
 	CheckEvery time.Duration
 	// Now tells the time; nil means time.Now.
 	Now func() time.Time
+	// ReadOnlyWhenFull opens the file read-only when the disk is too full
+	// to open it for writing (see ReadOnly): a store that can still answer
+	// reads degrades instead of stopping. Without it, such an open fails
+	// with an error wrapping ErrDiskFull.
+	ReadOnlyWhenFull bool
 }
 
 // A Session marks a database file open by one Store, from OpenSession to
@@ -58,12 +65,21 @@ type Session struct {
 	record string
 	// Checked says why OpenSession ran quick_check, or is "" if it did not.
 	Checked string
+	// readOnly marks a session opened read-only on a full disk.
+	readOnly bool
 }
+
+// ReadOnly reports whether the file was opened read-only because the disk
+// was full (SessionOptions.ReadOnlyWhenFull): every write to it fails, and
+// End records nothing.
+func (s *Session) ReadOnly() bool { return s != nil && s.readOnly }
 
 var sessionSeq atomic.Int64
 
 // OpenSession is Open, with quick_check only when Session says it is due.
-// On error nothing is left open and no marker is left behind.
+// On error nothing is left open and no marker is left behind. An open that
+// fails for lack of space wraps ErrDiskFull, or, with ReadOnlyWhenFull,
+// opens the file read-only.
 func OpenSession(ctx context.Context, path, params string, migrations []string, opts *SessionOptions) (*sql.DB, *Session, error) {
 	var o SessionOptions
 	if opts != nil {
@@ -75,6 +91,19 @@ func OpenSession(ctx context.Context, path, params string, migrations []string, 
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	db, s, err := openSession(ctx, path, params, migrations, &o)
+	if err = DiskFull(err); err == nil || !o.ReadOnlyWhenFull || !errors.Is(err, ErrDiskFull) {
+		return db, s, err
+	}
+	db, s, roErr := openReadOnly(ctx, path, params, migrations)
+	if roErr != nil {
+		return nil, nil, fmt.Errorf("%w; nor could it be opened read-only: %v", err, roErr)
+	}
+	return db, s, nil
+}
+
+// openSession is OpenSession's open for writing.
+func openSession(ctx context.Context, path, params string, migrations []string, o *SessionOptions) (*sql.DB, *Session, error) {
 	if err := create(path); err != nil {
 		return nil, nil, err
 	}
@@ -125,6 +154,7 @@ func (s *Session) begin() (stale []string, live bool, err error) {
 			live = true
 		}
 	}
+	removeStaleTemps(s.path, s.now())
 	name := fmt.Sprintf("%s.open-%d-%d", s.path, os.Getpid(), sessionSeq.Add(1))
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
@@ -145,7 +175,8 @@ func (s *Session) begin() (stale []string, live bool, err error) {
 // End marks the session closed cleanly: it records the check time and the
 // file's size and modification time in <path>.clean, and removes the
 // session's marker. Call it after the *sql.DB is closed, so that the file is
-// as this session leaves it.
+// as this session leaves it. On a full disk the record is not written, and
+// the next open checks the file. A read-only session records nothing.
 func (s *Session) End() error {
 	if s == nil || s.marker == nil {
 		return nil
@@ -156,6 +187,11 @@ func (s *Session) End() error {
 		// leaves the file, and so its record, as it found them.
 		if rec := cleanRecord(s.checked, fi); rec != s.record {
 			err = writeAtomically(s.path+".clean", rec)
+		}
+		if IsDiskFull(err) {
+			// No room for the record: the one left describes the file as
+			// it was, so the next open checks it, as after a crash.
+			err = nil
 		}
 	}
 	s.abandon()
@@ -187,7 +223,7 @@ func (s *Session) abandon() {
 // the last clean End left it. A missing or unreadable record says "never,
 // and not clean".
 func (s *Session) readClean() (checked time.Time, clean bool) {
-	b, err := os.ReadFile(s.path + ".clean")
+	b, err := namedfile.Read(context.Background(), s.path+".clean", maxRecordBytes)
 	if err != nil {
 		return time.Time{}, false
 	}
@@ -215,14 +251,54 @@ func cleanRecord(checked time.Time, fi fs.FileInfo) string {
 	return fmt.Sprintf("%d %d %d\n", checked.UnixNano(), fi.Size(), fi.ModTime().UnixNano())
 }
 
+// maxRecordBytes bounds <path>.clean, three numbers on a line.
+const maxRecordBytes = 4 << 10
+
 // writeAtomically replaces path's content with s through a rename, so that
-// a reader never sees half a record.
+// a reader never sees half a record. The temporary file,
+// <path>.<pid>-<n>.tmp, is removed if the write fails (a full disk); one
+// that a killed process left between its write and its rename is removed
+// by a later session's begin (removeStaleTemps).
 func writeAtomically(path, s string) error {
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(s), 0o600); err != nil {
-		return err
+	tmp := fmt.Sprintf("%s.%d-%d.tmp", path, os.Getpid(), sessionSeq.Add(1))
+	err := os.WriteFile(tmp, []byte(s), 0o600)
+	if err == nil {
+		err = os.Rename(tmp, path)
 	}
-	return os.Rename(tmp, path)
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// staleTemp is the age past which a temporary record is stale whoever
+// wrote it: writing one takes milliseconds, so an hour-old one is left by
+// a process that died, or whose pid another process has taken since.
+const staleTemp = time.Hour
+
+// removeStaleTemps removes the temporary records (writeAtomically's
+// <path>.clean.<pid>-<n>.tmp, and <path>.clean.<pid>.tmp as earlier
+// versions named them) that no live writer can still rename: those of a
+// pid that runs no process, and those older than staleTemp. Another
+// process's fresh one is left alone, since it may be renaming it right
+// now, and so is this process's own (another Store of the same file).
+func removeStaleTemps(path string, now time.Time) {
+	prefix := path + ".clean."
+	temps, _ := filepath.Glob(globEscape(prefix) + "*.tmp")
+	for _, tmp := range temps {
+		fi, err := os.Lstat(tmp)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		id := strings.TrimSuffix(strings.TrimPrefix(tmp, prefix), ".tmp")
+		pidText, _, _ := strings.Cut(id, "-")
+		pid, err := strconv.Atoi(pidText)
+		ours := err == nil && pid == os.Getpid()
+		dead := err == nil && pid > 0 && !ours && !processAlive(pid)
+		if dead || now.Sub(fi.ModTime()) > staleTemp {
+			os.Remove(tmp)
+		}
+	}
 }
 
 // globEscape escapes the metacharacters of filepath.Match in a literal path.

@@ -3,7 +3,8 @@ package sqlitefile
 import (
 	"io"
 	"net/url"
-	"os"
+
+	"github.com/attache/attache/internal/namedfile"
 )
 
 // withoutWALIfSet returns params without _journal_mode=WAL when the file at
@@ -22,7 +23,7 @@ func withoutWALIfSet(path, params string) string {
 
 // inWAL reports whether the database header at path says WAL mode.
 func inWAL(path string) bool {
-	f, err := os.Open(path)
+	f, err := namedfile.Open(path) // never waits: a FIFO is refused
 	if err != nil {
 		return false
 	}

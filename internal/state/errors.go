@@ -26,6 +26,10 @@ var (
 	// ErrNewerSchema: the file was written by a newer version of the
 	// program. Open leaves it untouched.
 	ErrNewerSchema = errors.New("state file is from a newer version of the program")
+	// ErrDiskFull: a change found no room on the disk, or the file was
+	// opened read-only because the disk was full (see Store.ReadOnly). It
+	// also matches hostcore.ErrDiskFull. Nothing of the change was kept.
+	ErrDiskFull error = &kindError{msg: "the disk is full", kind: hostcore.ErrDiskFull}
 )
 
 // kindError is a sentinel that also matches a hostcore sentinel.

@@ -106,4 +106,24 @@ var migrations = []string{
 		uri TEXT NOT NULL CHECK (uri <> ''),
 		PRIMARY KEY (turn_id, uri)
 	);`,
+	// 5: "Always" grants belong to a server's identity, not its name: a
+	// digest of what it runs or where it points and of the credentials it
+	// is sent (hostcore's grantIdentity), with the account the grant was
+	// given as. A server has one grant per tool in a conversation; a new
+	// one replaces the old. The grants of step 3 name a server only, and
+	// nothing says what that server ran when they were given, so they are
+	// not carried over: the next call of each tool is asked about again,
+	// which is what a grant to a server that may have changed must mean.
+	`CREATE TABLE tool_grants_by_identity (
+		conversation_id INTEGER NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+		server TEXT NOT NULL CHECK (server <> ''),
+		account TEXT NOT NULL,
+		identity TEXT NOT NULL CHECK (identity <> ''),
+		tool TEXT NOT NULL CHECK (tool <> ''),
+		granted_at TEXT NOT NULL,
+		PRIMARY KEY (conversation_id, server, tool)
+	);
+	DROP TABLE tool_grants;
+	ALTER TABLE tool_grants_by_identity RENAME TO tool_grants;
+	CREATE INDEX tool_grants_server ON tool_grants (server);`,
 }

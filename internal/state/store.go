@@ -49,8 +49,11 @@ type Store struct {
 	now     func() time.Time
 	db      *sql.DB
 	file    *sqlitefile.Session // marks the file open, so that a clean close spares the next open its check
-	writeMu sync.Mutex
-	closed  atomic.Bool
+	// readOnly is set when the disk was too full to open the file for
+	// writing: reads work, changes fail with ErrDiskFull.
+	readOnly bool
+	writeMu  sync.Mutex
+	closed   atomic.Bool
 }
 
 // staleRemoval is how long a removed row outlives a session that never
@@ -90,16 +93,24 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening state %s: %w", abs, err)
 	}
+	s.readOnly = s.file.ReadOnly()
 	return s, nil
 }
+
+// ReadOnly reports whether the file was opened read-only because the disk
+// was full: the conversations and their turns can be read, and every
+// change fails with ErrDiskFull.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // openDB opens, checks and migrates the database at path, creating it if
 // needed, and purges the rows removed before cutoff.
 func openDB(ctx context.Context, path string, cutoff time.Time) (*sql.DB, *sqlitefile.Session, error) {
 	// The check's schedule runs on the wall clock, not the injected one:
 	// it is about the file, not about what the state records.
-	db, ss, err := sqlitefile.OpenSession(ctx, path, driverParams, migrations, nil)
-	if err == nil {
+	// A disk too full to open the file for writing opens it read-only:
+	// the person's conversations can still be read.
+	db, ss, err := sqlitefile.OpenSession(ctx, path, driverParams, migrations, &sqlitefile.SessionOptions{ReadOnlyWhenFull: true})
+	if err == nil && !ss.ReadOnly() { // a read-only file is left as it is, until there is room
 		if err = purgeRemoved(ctx, db, `removed_at < ?`, formatTime(cutoff)); err == nil {
 			err = scrubUserinfo(ctx, db)
 		}
@@ -109,10 +120,28 @@ func openDB(ctx context.Context, path string, cutoff time.Time) (*sql.DB, *sqlit
 		}
 	}
 	if err != nil {
-		return nil, nil, damaged(err)
+		return nil, nil, damaged(diskFull(err))
 	}
 	return db, ss, nil
 }
+
+// diskFull makes an error that says the disk is full match ErrDiskFull.
+func diskFull(err error) error {
+	switch {
+	case err == nil || errors.Is(err, ErrDiskFull) || !sqlitefile.IsDiskFull(err):
+		return err
+	case errors.Is(err, sqlitefile.ErrDiskFull): // it says so already
+		return fullError{err}
+	}
+	return fmt.Errorf("%w: %w", ErrDiskFull, err)
+}
+
+// fullError is an error that says the disk is full in its own words, and
+// matches ErrDiskFull (and so hostcore.ErrDiskFull).
+type fullError struct{ error }
+
+func (e fullError) Is(target error) bool { return errors.Is(ErrDiskFull, target) }
+func (e fullError) Unwrap() error        { return e.error }
 
 // driverParams are the state file's connection settings.
 //
@@ -154,7 +183,13 @@ func (s *Store) Close() error {
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	err := purgeRemoved(context.Background(), s.db, `removed_by = ?`, s.session)
+	var err error
+	if !s.readOnly { // a read-only session removed nothing
+		err = diskFull(purgeRemoved(context.Background(), s.db, `removed_by = ?`, s.session))
+	}
+	if errors.Is(err, ErrDiskFull) {
+		err = nil // the removals wait for a later session (staleRemoval); the file is sound
+	}
 	if err = errors.Join(err, s.db.Close()); err != nil {
 		s.file.Leave() // the next open checks
 		return err
@@ -198,9 +233,20 @@ func purgeRemoved(ctx context.Context, db *sql.DB, where string, arg any) error 
 // write runs fn in a transaction and commits it. writeMu spares this
 // Store's goroutines the busy timeout's sleeps; the immediate lock keeps
 // other processes out.
+//
+// A change that finds no room on the disk, or any change to a read-only
+// file, fails with an error wrapping ErrDiskFull.
 func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	if s.readOnly {
+		return fmt.Errorf("the conversations were opened read-only: %w", ErrDiskFull)
+	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	return diskFull(s.commit(ctx, fn))
+}
+
+// commit runs fn in a transaction and commits it.
+func (s *Store) commit(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("starting a transaction: %w", err)

@@ -274,9 +274,9 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, arg any, fn func(int
 	return rows.Err()
 }
 
-// ToolSettings returns conversation id's tool switches and grants.
+// ToolSettings returns conversation id's tool switches.
 func (s *Store) ToolSettings(ctx context.Context, id int64) (hostcore.ToolSettings, error) {
-	out := hostcore.ToolSettings{Servers: map[string]bool{}, Always: map[string][]string{}}
+	out := hostcore.ToolSettings{Servers: map[string]bool{}}
 	err := func() error {
 		rows, err := s.db.QueryContext(ctx, `SELECT server, enabled FROM tool_switches WHERE conversation_id = ?`, id)
 		if err != nil {
@@ -291,22 +291,7 @@ func (s *Store) ToolSettings(ctx context.Context, id int64) (hostcore.ToolSettin
 			}
 			out.Servers[server] = on
 		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		grants, err := s.db.QueryContext(ctx, `SELECT server, tool FROM tool_grants WHERE conversation_id = ? ORDER BY server, tool`, id)
-		if err != nil {
-			return err
-		}
-		defer grants.Close()
-		for grants.Next() {
-			var server, tool string
-			if err := grants.Scan(&server, &tool); err != nil {
-				return err
-			}
-			out.Always[server] = append(out.Always[server], tool)
-		}
-		return grants.Err()
+		return rows.Err()
 	}()
 	if err != nil {
 		return hostcore.ToolSettings{}, fmt.Errorf("reading the tool settings of conversation %d: %w", id, err)
@@ -319,19 +304,6 @@ func (s *Store) SetServerTools(ctx context.Context, id int64, server string, on 
 	return s.toolSetting(ctx, id, "switching the tools of "+server+" in", server,
 		`INSERT INTO tool_switches (conversation_id, server, enabled) VALUES (?, ?, ?)
 		ON CONFLICT (conversation_id, server) DO UPDATE SET enabled = excluded.enabled`, id, server, on)
-}
-
-// GrantTool remembers "Always" for server's tool in conversation id.
-func (s *Store) GrantTool(ctx context.Context, id int64, server, tool string) error {
-	return s.toolSetting(ctx, id, "granting "+tool+" of "+server+" in", server,
-		`INSERT INTO tool_grants (conversation_id, server, tool, granted_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT DO NOTHING`, id, server, tool, formatTime(s.stamp()))
-}
-
-// RevokeTool forgets "Always" for server's tool in conversation id.
-func (s *Store) RevokeTool(ctx context.Context, id int64, server, tool string) error {
-	return s.toolSetting(ctx, id, "revoking "+tool+" of "+server+" in", server,
-		`DELETE FROM tool_grants WHERE conversation_id = ? AND server = ? AND tool = ?`, id, server, tool)
 }
 
 func (s *Store) toolSetting(ctx context.Context, id int64, verb, server, query string, args ...any) error {

@@ -156,17 +156,11 @@ func TestTurnRefusals(t *testing.T) {
 func TestToolSettings(t *testing.T) {
 	s, ctx := openTest(t, ""), context.Background()
 	c := newConversation(t, s, "chat")
-	steps := []func() error{
+	for _, step := range []func() error{
 		func() error { return s.SetServerTools(ctx, c.ID, "demo", false) },
 		func() error { return s.SetServerTools(ctx, c.ID, "kg", true) },
 		func() error { return s.SetServerTools(ctx, c.ID, "demo", true) },
-		func() error { return s.GrantTool(ctx, c.ID, "demo", "search") },
-		func() error { return s.GrantTool(ctx, c.ID, "demo", "get_memories") },
-		func() error { return s.GrantTool(ctx, c.ID, "demo", "search") }, // twice is once
-		func() error { return s.GrantTool(ctx, c.ID, "kg", "read_graph") },
-		func() error { return s.RevokeTool(ctx, c.ID, "kg", "read_graph") },
-	}
-	for _, step := range steps {
+	} {
 		if err := step(); err != nil {
 			t.Fatal(err)
 		}
@@ -175,15 +169,11 @@ func TestToolSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := hostcore.ToolSettings{Servers: map[string]bool{"demo": true, "kg": true},
-		Always: map[string][]string{"demo": {"get_memories", "search"}}}
+	want := hostcore.ToolSettings{Servers: map[string]bool{"demo": true, "kg": true}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ToolSettings (-want +got):\n%s", diff)
 	}
 	if err := s.SetServerTools(ctx, c.ID, "", true); !errors.Is(err, ErrInvalid) {
 		t.Errorf("an empty server name: %v; want ErrInvalid", err)
-	}
-	if err := s.GrantTool(ctx, 999, "demo", "x"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("a grant in a missing conversation: %v; want ErrNotFound", err)
 	}
 }

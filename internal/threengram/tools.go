@@ -152,22 +152,38 @@ type WriteOutput struct {
 	Status     string `json:"status"`
 }
 
+// toolHints are what each tool says of itself (MCP tool annotations), for
+// a host to decide what runs without asking: the reads are read-only;
+// remember only adds a memory; revise closes a memory's validity and
+// archive takes it out of use, both changes to a memory that exists, so
+// destructive in the protocol's sense (not only additive); archiving twice
+// is archiving once. No tool reaches outside the store.
+var toolHints = map[string]*mcp.ToolAnnotations{
+	"search":       {ReadOnlyHint: true, OpenWorldHint: new(bool)},
+	"get_memories": {ReadOnlyHint: true, OpenWorldHint: new(bool)},
+	"briefing":     {ReadOnlyHint: true, OpenWorldHint: new(bool)},
+	"remember":     {DestructiveHint: new(bool), OpenWorldHint: new(bool)},
+	"revise":       {DestructiveHint: ptr(true), OpenWorldHint: new(bool)},
+	"archive":      {DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: new(bool)},
+}
+
+func ptr[T any](v T) *T { return &v }
+
 func (h *handlers) addTools(srv *mcp.Server) {
-	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
-	mcp.AddTool(srv, &mcp.Tool{Name: "search", Annotations: ro,
+	mcp.AddTool(srv, &mcp.Tool{Name: "search", Annotations: toolHints["search"],
 		Description: "Search your memories. Returns bounded excerpts (long bodies marked truncated) with live lifecycle state; paginated by cursor."},
 		h.search)
-	mcp.AddTool(srv, &mcp.Tool{Name: "get_memories", Annotations: ro,
+	mcp.AddTool(srv, &mcp.Tool{Name: "get_memories", Annotations: toolHints["get_memories"],
 		Description: "Full bodies and lifecycle state of memories by id. Ids you do not own come back in notFound."},
 		h.getMemories)
-	mcp.AddTool(srv, &mcp.Tool{Name: "briefing", Annotations: ro,
+	mcp.AddTool(srv, &mcp.Tool{Name: "briefing", Annotations: toolHints["briefing"],
 		Description: "Your most recent current memories and every open commitment."},
 		h.briefing)
-	mcp.AddTool(srv, &mcp.Tool{Name: "remember", Description: "Record a new memory."}, h.remember)
-	mcp.AddTool(srv, &mcp.Tool{Name: "revise",
+	mcp.AddTool(srv, &mcp.Tool{Name: "remember", Annotations: toolHints["remember"], Description: "Record a new memory."}, h.remember)
+	mcp.AddTool(srv, &mcp.Tool{Name: "revise", Annotations: toolHints["revise"],
 		Description: "Supersede a memory: closes its validTo and records a successor with a new id. The original is never edited."},
 		h.revise)
-	mcp.AddTool(srv, &mcp.Tool{Name: "archive", Description: "Mark a memory archived."}, h.archive)
+	mcp.AddTool(srv, &mcp.Tool{Name: "archive", Annotations: toolHints["archive"], Description: "Mark a memory archived."}, h.archive)
 }
 
 func (h *handlers) search(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
