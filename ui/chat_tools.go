@@ -48,8 +48,9 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 		buttons := container.NewHBox(once,
 			newButton("Always for this tool in this conversation", nil, answer(hostcore.ApproveAlways)),
 			newButton("Deny", nil, answer(hostcore.ApproveDeny)))
-		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"),
-			monospace(clipDoc(string(req.Arguments)), panelColumns+24), container.NewCenter(buttons))
+		args := jsonView(clipDoc(string(req.Arguments))) // indented, no token cut
+		args.SetMinSize(fyne.NewSize(560, min(args.Content.MinSize().Height, 240)))
+		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"), args, container.NewCenter(buttons))
 		d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Name+"?", body, c.win)
 		d.SetOnClosed(func() {
 			c.pending = nil

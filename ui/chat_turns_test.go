@@ -105,7 +105,7 @@ func TestChatShowsEarlierTurns(t *testing.T) {
 	got := h.waitText(c, "Turn 1 · done")
 	for _, want := range []string{"You: And the other?", "Tool call: get_memories of demo with {\"ids\":[\"" + other + "\"]}",
 		"Tool result (allowed once):\n{", other, "The other one is about something else.", "provider reported 40 in, 8 out",
-		"1 of 1 attachments sent · 2 requests"} {
+		"1 of 1 attachment sent · 2 requests"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the reopened conversation lacks %q:\n%s", want, got)
 		}

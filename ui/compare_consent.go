@@ -100,8 +100,9 @@ func (c *compareView) askDialog(req hostcore.ToolRequest, got chan hostcore.Appr
 		newButton("Deny "+req.Tool.Name+" for this run", nil, answer(hostcore.ApproveNever)))
 	label := widget.NewLabel(note)
 	label.Wrapping = fyne.TextWrapWord
-	body := container.NewVBox(label, widget.NewLabel("Arguments:"),
-		monospace(clipDoc(string(req.Arguments)), panelColumns+24), container.NewCenter(buttons))
+	args := jsonView(clipDoc(string(req.Arguments))) // indented, no token cut
+	args.SetMinSize(fyne.NewSize(560, min(args.Content.MinSize().Height, 240)))
+	body := container.NewVBox(label, widget.NewLabel("Arguments:"), args, container.NewCenter(buttons))
 	d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Name+"?", body, c.win)
 	d.SetOnClosed(func() {
 		c.pending = nil
