@@ -27,9 +27,10 @@ const maxPendingAccess = 4096
 // make every hit pay for a transaction, and would bump the data_version
 // that tells other processes to drop their memory tiers. Instead the times
 // wait here and go out at the start of the next write transaction (a Put,
-// a Delete, a Purge), which is exactly where eviction needs them, or at
-// Close, or when the log fills. A process killed before that loses only
-// some recency, never an entry.
+// a Delete, a Purge), which is exactly where eviction needs them, or when
+// the log fills. Close leaves them in the access file (see accessFile),
+// without a write. A process killed before that loses only some recency,
+// never an entry.
 type accessLog struct {
 	mu      sync.Mutex
 	pending map[slot]int64 // unix nanoseconds
@@ -77,4 +78,47 @@ func writeAccess(ctx context.Context, tx *sql.Tx, pending map[slot]int64) error 
 		}
 	}
 	return nil
+}
+
+// mergeTimes returns a with b's times added, the later one kept for a
+// slot in both. Either may be nil.
+func mergeTimes(a, b map[slot]int64) map[slot]int64 {
+	if len(b) == 0 {
+		return a
+	}
+	if a == nil {
+		a = make(map[slot]int64, len(b))
+	}
+	for s, t := range b {
+		if t > a[s] {
+			a[s] = t
+		}
+	}
+	return a
+}
+
+// closeAccess records what the access log holds as a Store closes: in the
+// access file, with no transaction and no fsync, while the file is within
+// its bound; in SQLite, which empties the file, past it or when the append
+// fails. A read-only store drops them.
+func (s *Store) closeAccess(ctx context.Context) error {
+	if s.readOnly {
+		s.access.take()
+		return nil
+	}
+	pending := s.access.take()
+	if len(pending) == 0 {
+		return nil
+	}
+	if s.accesses.size() < maxAccessFileBytes {
+		err := s.accesses.appendTimes(pending)
+		if err == nil {
+			return nil
+		}
+		s.log.Debug("recording access times in SQLite: the access file took no append", "path", s.accesses.path, "err", err)
+	}
+	for sl, t := range pending {
+		s.access.record(sl, time.Unix(0, t))
+	}
+	return s.write(ctx, nil)
 }

@@ -3,7 +3,12 @@ package cache
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -67,16 +72,33 @@ func TestFreshProcessHit(t *testing.T) {
 				if watch.committed() {
 					t.Error("a hit within a second of the last access committed a write")
 				}
-				if got := watch.lastAccess(); !got.Equal(stored) {
+				if got := watch.lastAccess("A"); !got.Equal(stored) {
 					t.Errorf("last_access %v after a hit within a second; want %v, as stored", got, stored)
 				}
 
+				clean := fileState(t, path)
 				process(2 * accessGrain)
-				if !watch.committed() {
-					t.Error("a hit two seconds after the last access wrote nothing")
+				if watch.committed() {
+					t.Error("a hit two seconds after the last access committed a write; its time belongs in the access file")
 				}
-				if got := watch.lastAccess(); !got.Equal(c.Now()) {
-					t.Errorf("last_access %v; want %v, the later hit", got, c.Now())
+				if got := fileState(t, path); got != clean {
+					t.Errorf("a plain hit changed the cache's files: %s; want %s", got, clean)
+				}
+				hit := c.Now()
+				s, err = Open(path, &Options{Now: c.Now})
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.Advance(time.Second)
+				mustPut(t, s, public("B", "b")) // a write folds the access file in
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if got := watch.lastAccess("A"); !got.Equal(hit) {
+					t.Errorf("last_access %v after the next write; want %v, the later hit", got, hit)
+				}
+				if n := (accessFile{path + ".access"}).size(); n != 0 {
+					t.Errorf("the access file holds %d bytes after a write folded it in; want 0", n)
 				}
 			})
 		}
@@ -121,11 +143,30 @@ func (w *watcher) committed() bool {
 	return changed
 }
 
-func (w *watcher) lastAccess() time.Time {
+func (w *watcher) lastAccess(uri string) time.Time {
 	w.t.Helper()
 	var n int64
-	if err := w.conn.QueryRowContext(context.Background(), "SELECT last_access FROM entries").Scan(&n); err != nil {
+	if err := w.conn.QueryRowContext(context.Background(), "SELECT last_access FROM entries WHERE param = ?", readKey(uri).Param).Scan(&n); err != nil {
 		w.t.Fatal(err)
 	}
 	return time.Unix(0, n)
+}
+
+// fileState describes the cache file and its companions as a plain hit
+// must leave them: the database, its WAL and its clean record.
+func fileState(t *testing.T, path string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, name := range []string{path, path + "-wal", path + ".clean"} {
+		fi, err := os.Stat(name)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			fmt.Fprintf(&b, "%s absent; ", filepath.Base(name))
+		case err != nil:
+			t.Fatal(err)
+		default:
+			fmt.Fprintf(&b, "%s %d bytes at %d; ", filepath.Base(name), fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }

@@ -43,7 +43,7 @@ func unusable(err error) bool {
 }
 
 // moveAside renames path, with its -wal, -shm and -journal companions (a
-// stale WAL must not be replayed into the new file), to
+// stale WAL must not be replayed into the new file) and its access file, to
 // <path>.corrupt-<unix time>, adding -1, -2... if that name is taken. It
 // returns the new name.
 func moveAside(path string, now time.Time) (string, error) {
@@ -58,7 +58,7 @@ func moveAside(path string, now time.Time) (string, error) {
 	if err := os.Rename(path, aside); err != nil {
 		return "", err
 	}
-	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+	for _, suffix := range []string{"-wal", "-shm", "-journal", ".access"} {
 		err := os.Rename(path+suffix, aside+suffix)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return aside, err

@@ -38,8 +38,9 @@ type Store struct {
 	dataVersion int64
 	lookedAt    atomic.Int64 // unix nanoseconds of the last data_version read
 
-	mem    *answers // nil when the memory tier is disabled
-	access accessLog
+	mem      *answers // nil when the memory tier is disabled
+	access   accessLog
+	accesses accessFile // what closing Stores recorded without a write
 
 	hits, memoryHits, misses atomic.Int64
 	closed                   atomic.Bool
@@ -79,7 +80,7 @@ func Open(path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("opening cache %s: %w", abs, err)
 	}
 	s := &Store{path: abs, maxBytes: o.MaxBytes, now: o.Now, log: o.Logger, db: db, session: ss,
-		readOnly: ss.ReadOnly(), mem: newAnswers(o.MemoryEntries, o.MemoryBytes)}
+		readOnly: ss.ReadOnly(), mem: newAnswers(o.MemoryEntries, o.MemoryBytes), accesses: accessFile{abs + ".access"}}
 	if s.writer, err = db.Conn(ctx); err == nil {
 		s.dataVersion, err = s.readDataVersion(ctx)
 	}
@@ -134,13 +135,13 @@ func openDB(ctx context.Context, path string) (*sql.DB, *sqlitefile.Session, err
 	return db, ss, nil
 }
 
-// Close writes out pending access times and closes the file. Calls after
+// Close records pending access times and closes the file. Calls after
 // the first return nil; every other method then returns ErrClosed.
 func (s *Store) Close() error {
 	if s.closed.Swap(true) {
 		return nil
 	}
-	err := s.write(context.Background(), nil)
+	err := s.closeAccess(context.Background())
 	if errors.Is(err, ErrDiskFull) {
 		// Recency is lost, nothing else: the transaction rolled back and
 		// the file is as sound as before, so the close is still clean.
@@ -177,14 +178,20 @@ func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 	return sqlitefile.DiskFull(s.commit(ctx, pending, fn))
 }
 
-// commit writes pending and runs fn in one transaction on the writer.
+// commit writes pending, with the times that closing Stores left in the
+// access file, and runs fn, in one transaction on the writer; once it has
+// committed, the access file is emptied.
 func (s *Store) commit(ctx context.Context, pending map[slot]int64, fn func(*sql.Tx) error) error {
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if err := writeAccess(ctx, tx, pending); err != nil {
+	filed, ferr := s.accesses.readTimes(ctx)
+	if ferr != nil {
+		s.log.Warn("the cache's access file is unusable: emptying it", "path", s.accesses.path, "err", ferr)
+	}
+	if err := writeAccess(ctx, tx, mergeTimes(pending, filed)); err != nil {
 		return fmt.Errorf("recording access times: %w", err)
 	}
 	if fn != nil {
@@ -192,7 +199,15 @@ func (s *Store) commit(ctx context.Context, pending map[slot]int64, fn func(*sql
 			return err
 		}
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if filed != nil || ferr != nil { // the file held something
+		if err := s.accesses.clear(); err != nil {
+			s.log.Warn("emptying the cache's access file", "path", s.accesses.path, "err", err)
+		}
+	}
+	return nil
 }
 
 // otherWritersInterval is how long the memory tier is trusted without a

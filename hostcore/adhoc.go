@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // An ad-hoc server (attachectl --stdio or --url, an attachment whose
@@ -36,7 +38,7 @@ func AdHocName(sc ServerConfig) string {
 	h := sha256.New()
 	var base string
 	if sc.IsHTTP() {
-		u := StripUserinfo(sc.URL)
+		u := redact.WithoutUserinfo(sc.URL)
 		fmt.Fprintf(h, "url:%d:%s;", len(u), u)
 		if p, err := url.Parse(u); err == nil {
 			base = p.Hostname()

@@ -6,29 +6,35 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/yosida95/uritemplate/v3"
 
+	"github.com/attache/attache/hostcore/expand"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // Conversations is the person's conversations and what is attached to them,
 // over a StateStore, with the host to reach each attachment's server. It
 // decides what enters the model's context: Rank reads every attachment
 // (through the cache) and packs them by audience, priority, freshness and
-// budget. It is safe for concurrent use.
+// budget. Screens and commands list and edit conversations and
+// attachments through it (conversations.go), never through the store, and
+// follow a conversation they show through Live (live.go). It is safe for
+// concurrent use.
 type Conversations struct {
 	host  *Host
 	store StateStore
+
+	liveMu sync.Mutex
+	lives  map[int64]*Live // the conversations someone holds, by id
 }
 
 // NewConversations returns the conversations kept in store.
 func NewConversations(h *Host, store StateStore) *Conversations {
 	return &Conversations{host: h, store: store}
 }
-
-// Store returns the state store, for listing and editing.
-func (cv *Conversations) Store() StateStore { return cv.store }
 
 // Host returns the host.
 func (cv *Conversations) Host() *Host { return cv.host }
@@ -38,7 +44,7 @@ func (cv *Conversations) Host() *Host { return cv.host }
 //
 // It keeps no secret: no headers, no environment, and no URL userinfo.
 func Ref(sc ServerConfig) ServerRef {
-	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: StripUserinfo(sc.URL)}
+	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: redact.WithoutUserinfo(sc.URL)}
 }
 
 // ServerFor resolves an attachment's server: the configured or built-in
@@ -81,11 +87,22 @@ func (cv *Conversations) AttachResource(ctx context.Context, conv int64, c *Conn
 // attached: the person learns now, not when the context is assembled. One
 // that cannot be reached right now (the server is down) is attached anyway
 // and ranked as unreadable until it can be read.
+//
+// A live conversation (Live) gets the attachment, with that read as its
+// body in use.
 func (cv *Conversations) add(ctx context.Context, c *Conn, a Attachment) (Attachment, error) {
-	if _, err := c.Read(ctx, a.URI, ReadUse); err != nil && !errors.Is(err, ErrTransport) && !errors.Is(err, ErrTimeout) {
+	r := cv.readBody(ctx, c, nil, a, ReadUse)
+	if err := r.item.ReadErr; err != nil && !errors.Is(err, ErrTransport) && !errors.Is(err, ErrTimeout) {
 		return Attachment{}, err
 	}
-	return cv.store.AddAttachment(ctx, a)
+	a, err := cv.store.AddAttachment(ctx, a)
+	if err != nil {
+		return Attachment{}, err
+	}
+	if l := cv.held(a.ConversationID); l != nil {
+		l.added(a, r)
+	}
+	return a, nil
 }
 
 // AttachTemplate expands t with values and attaches the result, with the
@@ -95,7 +112,7 @@ func (cv *Conversations) AttachTemplate(ctx context.Context, conv int64, c *Conn
 }
 
 func (cv *Conversations) attachExpanded(ctx context.Context, conv int64, c *Conn, t Template, values map[string]string, origin Origin) (Attachment, error) {
-	uri, err := Expand(t.URITemplate, values)
+	uri, err := expand.URI(t.URITemplate, values)
 	if err != nil {
 		return Attachment{}, err
 	}
@@ -126,7 +143,7 @@ func (c *Conn) IDTemplate(ctx context.Context) (Template, error) {
 		if err != nil {
 			return Template{}, err
 		}
-		if vars, err := TemplateVariables(t.URITemplate); err == nil && slices.Equal(vars, []string{"id"}) {
+		if vars, err := expand.Variables(t.URITemplate); err == nil && slices.Equal(vars, []string{"id"}) {
 			found = append(found, t)
 		}
 	}
@@ -209,8 +226,9 @@ func (cv *Conversations) Rank(ctx context.Context, conv int64, opts *pack.RankOp
 // Items reads every attachment of conv through the cache and returns them
 // as items to rank, in the order of the attachments, which it also
 // returns. An unreadable attachment is an item with its error. A screen
-// keeps them and ranks them again with a pack.Ranker when the budget, a pin or
-// a priority changes (see ItemOf), reading nothing again.
+// follows a conversation through Live instead, which keeps the items: it
+// ranks them again with a pack.Ranker when the budget, a pin or a
+// priority changes, reading nothing again.
 func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*pack.Item, []Attachment, error) {
 	atts, err := cv.store.Attachments(ctx, conv)
 	if err != nil {
@@ -219,18 +237,9 @@ func (cv *Conversations) Items(ctx context.Context, conv int64) ([]*pack.Item, [
 	reads := cv.readAll(ctx, atts)
 	items := make([]*pack.Item, len(reads))
 	for i, r := range reads {
-		items[i] = r.item
+		items[i] = r.Item
 	}
 	return items, atts, nil
-}
-
-// ItemOf returns a copy of it with a's pin and priority override: what a
-// screen ranks after the person changed them, without reading the body
-// again.
-func ItemOf(it *pack.Item, a Attachment) *pack.Item {
-	c := *it
-	c.Pinned, c.PriorityOverride = a.Pinned, a.PriorityOverride
-	return &c
 }
 
 func itemOf(a Attachment) *pack.Item {

@@ -54,7 +54,7 @@ func TestDirectAttachPrefersTheListing(t *testing.T) {
 	} {
 		for _, how := range []string{"uri", "id"} {
 			t.Run(tt.id+" by "+how, func(t *testing.T) {
-				conv, err := cv.Store().CreateConversation(ctx, tt.id+" by "+how)
+				conv, err := cv.Create(ctx, tt.id+" by "+how)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,18 +37,19 @@ func configuredHost(t *testing.T, opts *hostcore.HostOptions, servers ...hostcor
 			t.Fatal(err)
 		}
 	}
-	h := hostcore.NewHost(cfg, opts)
+	h := hostcore.NewHost(cfg, withInProcess(opts))
 	t.Cleanup(func() { h.Close() })
 	return h
 }
 
 func TestAttachByIDAndRank(t *testing.T) {
-	sc := threengramStdio(t)
+	sc := threengramMem(t)
 	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
-	cv := hostcore.NewConversations(h, openState(t))
+	st := openState(t)
+	cv := hostcore.NewConversations(h, st)
 	ctx := context.Background()
 	acme, globex := conn(t, h, sc, "acme"), conn(t, h, sc, "globex")
-	conv, err := cv.Store().CreateConversation(ctx, "demo")
+	conv, err := cv.Create(ctx, "demo")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +86,9 @@ func TestAttachByIDAndRank(t *testing.T) {
 		t.Fatal(err)
 	}
 	third.Server.Name = "gone"
-	cv.Store().RemoveAttachment(ctx, third.ID)
+	cv.RemoveAttachment(ctx, third.ID)
 	third.ID = 0
-	if _, err := cv.Store().AddAttachment(ctx, third); err != nil {
+	if _, err := st.AddAttachment(ctx, third); err != nil {
 		t.Fatal(err)
 	}
 	p, atts, err := cv.Rank(ctx, conv.ID, nil)
@@ -117,8 +118,8 @@ func TestAttachIDWithoutIDTemplate(t *testing.T) {
 	h := newHost(t, nil)
 	cv := hostcore.NewConversations(h, openState(t))
 	ctx := context.Background()
-	conv, _ := cv.Store().CreateConversation(ctx, "x")
-	_, err := cv.AttachID(ctx, conv.ID, conn(t, h, everything(t), ""), "1")
+	conv, _ := cv.Create(ctx, "x")
+	_, err := cv.AttachID(ctx, conv.ID, conn(t, h, mcptestMem(t, mcptest.ModeV2026, nil), ""), "1")
 	if !errors.Is(err, hostcore.ErrInvalidParams) || !strings.Contains(err.Error(), "{id}") {
 		t.Errorf("attach by id on a server without an {id} template: %v", err)
 	}
@@ -139,7 +140,7 @@ func TestServerMemoryUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conv, _ := cv.Store().CreateConversation(ctx, "memory")
+	conv, _ := cv.Create(ctx, "memory")
 	a, err := cv.AttachURI(ctx, conv.ID, c, "memory://knowledge-graph")
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func TestPollingFallbackWithInjectedClock(t *testing.T) {
 	cv := hostcore.NewConversations(h, openState(t))
 	ctx := context.Background()
 	c := conn(t, h, p.config(), "")
-	conv, _ := cv.Store().CreateConversation(ctx, "poll")
+	conv, _ := cv.Create(ctx, "poll")
 	a, err := cv.AttachURI(ctx, conv.ID, c, "x://slow")
 	if err != nil {
 		t.Fatal(err)
@@ -232,38 +233,42 @@ func TestPollingFallbackWithInjectedClock(t *testing.T) {
 // TestResubscribeAfterReconnect: the server dies; the watcher's next pass
 // reconnects and subscribes again, and updates arrive on the new session.
 func TestResubscribeAfterReconnect(t *testing.T) {
-	sc := mcptestStdio(t, mcptest.ModeV2025Nov)
-	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
-	cv := hostcore.NewConversations(h, openState(t))
-	ctx := context.Background()
-	c, _ := h.Conn(sc.Name, "")
-	conv, _ := cv.Store().CreateConversation(ctx, "re")
-	a, err := cv.AttachURI(ctx, conv.ID, c, mcptest.ReadmeURI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := cv.Watch(ctx, conv.ID, &hostcore.WatchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, _ := w.State(a.ID); st.Mode != hostcore.WatchSubscribed {
-		t.Fatalf("mode %s; want subscribed", st.Mode)
-	}
-	syscall.Kill(c.Info().PID, syscall.SIGKILL)
-	deadline := time.Now().Add(10 * time.Second)
-	for c.Info().State == hostcore.StateConnected && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	w.Poll(ctx) // reconnects; the hook subscribes again
-	cs, err := c.Session(ctx)
-	if err != nil || c.Info().Connects != 2 {
-		t.Fatalf("after the watcher's pass: %d connects, %v", c.Info().Connects, err)
-	}
-	for st, _ := w.State(a.ID); !st.Stale; st, _ = w.State(a.ID) {
-		if time.Now().After(deadline) {
+	synctest.Test(t, func(t *testing.T) {
+		sc, mt := mcptestMemT(t, mcptest.ModeV2025Nov, nil)
+		h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
+		cv := hostcore.NewConversations(h, openState(t))
+		ctx := context.Background()
+		c, _ := h.Conn(sc.Name, "")
+		conv, _ := cv.Create(ctx, "re")
+		a, err := cv.AttachURI(ctx, conv.ID, c, mcptest.ReadmeURI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := cv.Watch(ctx, conv.ID, &hostcore.WatchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		if st, _ := w.State(a.ID); st.Mode != hostcore.WatchSubscribed {
+			t.Fatalf("mode %s; want subscribed", st.Mode)
+		}
+		mt.Drop() // the server dies
+		synctest.Wait()
+		if st := c.Info().State; st != hostcore.StateDisconnected {
+			t.Fatalf("state %s after the server died; want disconnected", st)
+		}
+		w.Poll(ctx) // reconnects; the hook subscribes again
+		cs, err := c.Session(ctx)
+		if err != nil || c.Info().Connects != 2 {
+			t.Fatalf("after the watcher's pass: %d connects, %v", c.Info().Connects, err)
+		}
+		synctest.Wait() // the resubscription
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{"uri": mcptest.ReadmeURI}}); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if st, _ := w.State(a.ID); !st.Stale {
 			t.Fatal("no update arrived on the new session: not subscribed again")
 		}
-		cs.CallTool(ctx, &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{"uri": mcptest.ReadmeURI}})
-		time.Sleep(50 * time.Millisecond)
-	}
+	})
 }

@@ -6,13 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/attache/attache/hostcore/config"
 	"maps"
 	"net/url"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // An authorization context is exactly what a server receives from one
@@ -69,7 +70,7 @@ func minimalEnv(environ []string) map[string]string {
 // envRef finds ${env:NAME} placeholders. It and hostcore's other regexps
 // are compiled on first use rather than at start-up, which every process
 // linking hostcore would pay for, a cached read included.
-var envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{env:([^}]+)\}`) })
+var envRef, inputRef = config.EnvRef, config.InputRef
 
 // substitution resolves the placeholders of one connection's config.
 type substitution struct {
@@ -253,7 +254,7 @@ func (r *redactor) add(v string, min int) {
 }
 
 // redacted is the text shown in place of a secret.
-const redacted = "[redacted]"
+const redacted = redact.Mark
 
 // Redact returns s with every secret replaced.
 func (r *redactor) Redact(s string) string {
@@ -286,88 +287,7 @@ func (a *authContext) redactError(err error) error {
 	}
 	var he *Error
 	if errors.As(err, &he) {
-		cp := *he
-		if cp.err != nil {
-			cp.err = redactedError{cp.err, a.secrets}
-		}
-		cp.msg = a.secrets.Redact(cp.msg)
-		if cp.stderr != nil {
-			cp.stderr = make([]string, len(he.stderr))
-			for i, l := range he.stderr {
-				cp.stderr[i] = a.secrets.Redact(l)
-			}
-		}
-		return &cp
+		return he.Redacted(a.secrets.Redact, func(err error) error { return redactedError{err, a.secrets} })
 	}
 	return redactedError{err, a.secrets}
-}
-
-// RedactURL returns raw with its userinfo replaced, for display.
-func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		if i := strings.LastIndex(raw, "@"); i >= 0 {
-			if j := strings.Index(raw, "://"); j >= 0 && j < i {
-				return raw[:j+3] + redacted + raw[i:]
-			}
-		}
-		return raw
-	}
-	if u.User == nil {
-		return raw
-	}
-	u.User = url.User(redacted)
-	return strings.Replace(u.String(), url.PathEscape(redacted), redacted, 1)
-}
-
-// StripUserinfo returns raw without its userinfo.
-func StripUserinfo(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return raw
-	}
-	u.User = nil
-	return u.String()
-}
-
-// Redacted returns the entry with every secret it holds replaced: URL
-// userinfo, header values and environment values (placeholders such as
-// ${input:token} are kept, since they are not secrets themselves). It is
-// what front ends show and what the state database may keep.
-func (s ServerConfig) Redacted() ServerConfig {
-	s.URL = RedactURL(s.URL)
-	s.Headers = redactValues(s.Headers)
-	s.Env = redactValues(s.Env)
-	accts := make([]Account, len(s.Accounts))
-	for i, a := range s.Accounts {
-		accts[i] = Account{Name: a.Name, Headers: redactValues(a.Headers), Env: redactValues(a.Env)}
-	}
-	if s.Accounts != nil {
-		s.Accounts = accts
-	}
-	if s.OAuth != nil {
-		o := *s.OAuth
-		if o.ClientSecret != "" {
-			o.ClientSecret = redactValues(map[string]string{"": o.ClientSecret})[""]
-		}
-		s.OAuth = &o
-	}
-	return s
-}
-
-// redactValues replaces every value that is not a pure placeholder.
-func redactValues(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		if inputRef().MatchString(v) && inputRef().ReplaceAllString(v, "") == "" ||
-			envRef().MatchString(v) && envRef().ReplaceAllString(v, "") == "" {
-			out[k] = v
-			continue
-		}
-		out[k] = redacted
-	}
-	return out
 }

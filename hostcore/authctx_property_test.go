@@ -105,7 +105,7 @@ func TestAuthorizationContextProperty(t *testing.T) {
 	var pmu sync.Mutex
 	typed := map[string]string{"http-input": tokens["globex"], "stdio-arg": "acme"}
 	prompts := 0
-	h := hostcore.NewHost(cfg, &hostcore.HostOptions{
+	h := hostcore.NewHost(cfg, withInProcess(&hostcore.HostOptions{
 		Cache: openCache(t, dir),
 		// The server without a credential fails to start on every read; the
 		// reconnect backoff would only slow the run down.
@@ -116,7 +116,7 @@ func TestAuthorizationContextProperty(t *testing.T) {
 			prompts++
 			return typed[server], nil
 		},
-	})
+	}))
 	t.Cleanup(func() { h.Close() })
 
 	hdr := map[string]string{"a1": "acme", "a2": "globex", "a3": "acme"}

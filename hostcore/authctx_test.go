@@ -80,7 +80,7 @@ func TestLogoutWhileWatcherPolls(t *testing.T) {
 		t.Fatal(err)
 	}
 	ids, _, _ := store.IDsWithPrefix(ctx, "acme", "", 1)
-	conv, _ := cv.Store().CreateConversation(ctx, "watched")
+	conv, _ := cv.Create(ctx, "watched")
 	if _, err := cv.AttachURI(ctx, conv.ID, c, "threengram://memory/"+ids[0]); err != nil {
 		t.Fatal(err)
 	}
@@ -166,8 +166,9 @@ func TestRedirectToAnotherOriginCarriesNoCredential(t *testing.T) {
 }
 
 // TestStatusIsPerRequest: eight concurrent reads on one connection; the
-// server answers one with 401 and three with not found, in that order.
-// Only the one is unauthorized.
+// server answers one with 401 while three others are in flight (the most
+// a connection's read limit lets beside it), and the rest after it,
+// three of them not found. Only the one is unauthorized.
 func TestStatusIsPerRequest(t *testing.T) {
 	s := seededStore(t)
 	ctx := context.Background()
@@ -175,19 +176,24 @@ func TestStatusIsPerRequest(t *testing.T) {
 	mine, _, _ := s.IDsWithPrefix(ctx, "acme", "", 4)
 	theirs, _, _ := s.IDsWithPrefix(ctx, "globex", "", 3)
 	refused := "threengram://memory/" + mine[0]
-	sent401 := make(chan struct{})
+	sent401, arrived, others := make(chan struct{}), make(chan struct{}), make(chan struct{}, 8)
 	handler := threengram.NewHTTPHandler(s, nil)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		switch {
 		case bytes.Contains(body, []byte(refused)):
+			close(arrived)
+			for range 3 { // the others a connection's read limit lets in beside it
+				<-others
+			}
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
 			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32001,"message":"token expired"}}`, rpcID(body))
 			close(sent401)
 			return
 		case bytes.Contains(body, []byte(`"resources/read"`)):
+			others <- struct{}{}
 			<-sent401 // every other read is answered after the 401
 		}
 		handler.ServeHTTP(w, r)
@@ -210,6 +216,9 @@ func TestStatusIsPerRequest(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, uri := range uris {
 		wg.Go(func() { _, errs[i] = c.Read(ctx, uri, hostcore.ReadUse) })
+		if i == 0 {
+			<-arrived // the refused read holds a place before the others ask
+		}
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -345,7 +354,7 @@ func TestInputAskedOnceAndWithdrawn(t *testing.T) {
 // the last borrower gives its subscription back.
 func TestSubscriptionsCounted(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, mcptestStdio(t, "v2025-11"), "")
+	c := conn(t, h, mcptestMem(t, "v2025-11", nil), "")
 	ctx := context.Background()
 	if _, err := c.Session(ctx); err != nil {
 		t.Fatal(err)

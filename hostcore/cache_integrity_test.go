@@ -52,12 +52,12 @@ func damage(t *testing.T, path, body string) {
 // the cached one was dropped, and stores it again.
 func TestDamagedBodyIsReadAgain(t *testing.T) {
 	ctx := context.Background()
-	dir, sc := t.TempDir(), threengramStdio(t)
+	dir, sc := t.TempDir(), threengramMem(t)
 	read := func(uri string) *hostcore.ReadResult {
 		t.Helper()
 		s := openStore(t, dir)
 		defer s.Close()
-		h := hostcore.NewHost(nil, &hostcore.HostOptions{Cache: hostcache.New(s)})
+		h := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{Cache: hostcache.New(s)}))
 		defer h.Close()
 		if uri == "" {
 			uri = threengram.MemoryURI(someIDs(t, conn(t, h, sc, "acme"))[0])
@@ -96,7 +96,7 @@ func TestFullDiskReadIsNotStored(t *testing.T) {
 	s := openStore(t, dir)
 	defer s.Close()
 	h := newHost(t, &hostcore.HostOptions{Cache: hostcache.New(s)})
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ids := someIDs(t, c)
 	cached := threengram.MemoryURI(ids[0])
 	if _, err := c.Read(ctx, cached, hostcore.ReadUse); err != nil {

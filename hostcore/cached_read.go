@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // ReadMode says how a read uses the cache.
@@ -162,7 +163,7 @@ func (c *Conn) verified(ctx context.Context, e CacheEntry, res *ReadResult) (*Re
 	if cs, _ := c.live(); cs != nil {
 		return res, nil
 	}
-	_, err := c.Session(ctx)
+	_, err := c.session(ctx)
 	switch {
 	case err == nil:
 		return res, nil
@@ -201,6 +202,7 @@ func (h *Host) evict(ctx context.Context, key CacheKey) {
 func (c *Conn) fetchShared(ctx context.Context, uri string, mode ReadMode, partition string) (*ReadResult, error) {
 	h := c.host
 	key := c.readKey(uri)
+	ctx = withCallerDeadline(ctx) // a sign-in inside the flight still ends by the caller's deadline
 	flight := fmt.Sprintf("%s\x00%s\x00%s\x00%d", key.Server, partition, uri, mode)
 	ch := h.flights.DoChan(flight, func() (any, error) {
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ConnectTimeout+h.opts.RequestTimeout+maxBackoff)
@@ -333,7 +335,7 @@ func decodeRead(value []byte) (any, error) {
 		return decodeFramedRead(value)
 	}
 	v := new(cachedRead)
-	if err := decodeWire(value, v); err != nil {
+	if err := wire.Decode(value, v); err != nil {
 		return nil, fmt.Errorf("decoding cache entry: %w", err)
 	}
 	return v, nil
@@ -389,7 +391,7 @@ func encodeRead(r cachedRead, room []byte) ([]byte, error) {
 	for _, c := range r.Contents {
 		total += len(c.Blob)
 	}
-	if total < bigValueMin {
+	if total < wire.BigValueMin {
 		return json.Marshal(r)
 	}
 	h := framedHeader{cachedRead: cachedRead{ProtocolVersion: r.ProtocolVersion}}
@@ -431,11 +433,11 @@ func inRoom(r cachedRead, room, head []byte) []byte {
 			blob = i
 		}
 	}
-	if blob < 0 || need > frameRoom || len(room) != frameRoom+len(r.Contents[blob].Blob) ||
-		&room[frameRoom] != &r.Contents[blob].Blob[0] {
+	if blob < 0 || need > wire.FrameRoom || len(room) != wire.FrameRoom+len(r.Contents[blob].Blob) ||
+		&room[wire.FrameRoom] != &r.Contents[blob].Blob[0] {
 		return nil
 	}
-	v := room[frameRoom-need:]
+	v := room[wire.FrameRoom-need:]
 	at := copy(v, framedRead)
 	binary.BigEndian.PutUint32(v[at:], uint32(len(head)))
 	copy(v[at+4:], head)
@@ -450,7 +452,7 @@ func decodeFramedRead(value []byte) (any, error) {
 	}
 	n := int(binary.BigEndian.Uint32(rest))
 	var h framedHeader
-	if err := decodeWire(rest[4:4+n], &h); err != nil {
+	if err := wire.Decode(rest[4:4+n], &h); err != nil {
 		return nil, fmt.Errorf("decoding cache entry: %w", err)
 	}
 	blobs := rest[4+n:]

@@ -47,7 +47,7 @@ func openCache(t testing.TB, dir string) hostcore.BodyCache {
 func TestCachedReadTTLWithInjectedClock(t *testing.T) {
 	clk := newClock()
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), Now: clk.Now})
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ctx := context.Background()
 	uri := threengram.MemoryURI(someIDs(t, c)[0])
 	read := func(want hostcore.CacheStatus) *hostcore.ReadResult {
@@ -86,7 +86,7 @@ func TestCachedReadTTLWithInjectedClock(t *testing.T) {
 
 func TestPrivateBodyNeverServedToAnotherAccount(t *testing.T) {
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
-	sc := threengramStdio(t)
+	sc := threengramMem(t)
 	acme, globex := conn(t, h, sc, "acme"), conn(t, h, sc, "globex")
 	ctx := context.Background()
 	uri := threengram.MemoryURI(someIDs(t, acme)[0])
@@ -242,7 +242,7 @@ func TestZeroTTLNeverStored(t *testing.T) {
 // public hint, a private hint, and none at all on the wire.
 func TestHintsAsSent(t *testing.T) {
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
-	sc := mcptestStdio(t, mcptest.ModeV2026)
+	sc := mcptestMem(t, mcptest.ModeV2026, nil)
 	a, b := conn(t, h, sc, ""), conn(t, h, withAccounts(sc, "other"), "other")
 	ctx := context.Background()
 	for _, tt := range []struct {
@@ -284,7 +284,7 @@ func withAccounts(sc hostcore.ServerConfig, names ...string) hostcore.ServerConf
 func TestListPagesCached(t *testing.T) {
 	clk := newClock()
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), Now: clk.Now})
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ctx := context.Background()
 	list := func() int {
 		n := 0
@@ -313,7 +313,7 @@ func TestListPagesCached(t *testing.T) {
 // uri, so the next read goes to the server.
 func TestUpdatedNotificationEvicts(t *testing.T) {
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
-	c := conn(t, h, mcptestStdio(t, mcptest.ModeV2026), "")
+	c := conn(t, h, mcptestMem(t, mcptest.ModeV2026, nil), "")
 	ctx := context.Background()
 	if _, err := c.Read(ctx, mcptest.ReadmeURI, hostcore.ReadUse); err != nil {
 		t.Fatal(err)
@@ -350,10 +350,10 @@ func TestUpdatedNotificationEvicts(t *testing.T) {
 // TestLogoutPurgesOnlyThatAccount: logging out (or changing credentials)
 // purges the account's private partition and nothing else.
 func TestLogoutPurgesOnlyThatAccount(t *testing.T) {
-	sc := threengramStdio(t)
+	sc := threengramMem(t)
 	cfg, _ := hostcore.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
 	cfg.Upsert(sc)
-	h := hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
+	h := hostcore.NewHost(cfg, withInProcess(&hostcore.HostOptions{Cache: openCache(t, t.TempDir())}))
 	defer h.Close()
 	ctx := context.Background()
 	acme, globex := conn(t, h, sc, "acme"), conn(t, h, sc, "globex")

@@ -2,8 +2,13 @@ package hostcore
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/icon"
 )
 
 // A server declares what it offers when the session opens (initialize or
@@ -26,8 +31,49 @@ type Capabilities struct {
 	ResourceListChanged bool `json:"resourceListChanged"`
 	Completions         bool `json:"completions"`
 	Tools               bool `json:"tools"`
-	Prompts             bool `json:"prompts"`
-	Logging             bool `json:"logging"`
+	// ToolListChanged is tools.listChanged.
+	ToolListChanged bool `json:"toolListChanged,omitempty"`
+	Prompts         bool `json:"prompts"`
+	// PromptListChanged is prompts.listChanged.
+	PromptListChanged bool `json:"promptListChanged,omitempty"`
+	Logging           bool `json:"logging"`
+	// Experimental and Extensions are the names of the non-standard
+	// capabilities and of the extensions the server declared, sorted.
+	Experimental []string `json:"experimental,omitempty"`
+	Extensions   []string `json:"extensions,omitempty"`
+}
+
+// ServerInfo is what a server says of itself when the session opens (its
+// implementation), with MCP's field names.
+type ServerInfo struct {
+	Name        string        `json:"name"`
+	Title       string        `json:"title,omitempty"`
+	Description string        `json:"description,omitempty"`
+	Version     string        `json:"version"`
+	WebsiteURL  string        `json:"websiteUrl,omitempty"`
+	Icons       []icon.Source `json:"icons,omitempty"`
+}
+
+// serverInfoOf converts go-sdk's implementation; nil stays nil.
+func serverInfoOf(im *mcp.Implementation) *ServerInfo {
+	if im == nil {
+		return nil
+	}
+	return &ServerInfo{Name: im.Name, Title: im.Title, Description: im.Description, Version: im.Version,
+		WebsiteURL: im.WebsiteURL, Icons: iconsOf(im.Icons)}
+}
+
+// declared is the capabilities object as the server declared it; nil for
+// none.
+func declared(sc *mcp.ServerCapabilities) json.RawMessage {
+	if sc == nil {
+		return nil
+	}
+	b, err := json.Marshal(sc)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Feature names one thing a request needs the server to have declared.
@@ -64,13 +110,25 @@ func capabilitiesOf(sc *mcp.ServerCapabilities) Capabilities {
 	if sc.Resources != nil {
 		out.Subscribe, out.ResourceListChanged = sc.Resources.Subscribe, sc.Resources.ListChanged
 	}
+	if sc.Tools != nil {
+		out.ToolListChanged = sc.Tools.ListChanged
+	}
+	if sc.Prompts != nil {
+		out.PromptListChanged = sc.Prompts.ListChanged
+	}
+	if len(sc.Experimental) > 0 {
+		out.Experimental = slices.Sorted(maps.Keys(sc.Experimental))
+	}
+	if len(sc.Extensions) > 0 {
+		out.Extensions = slices.Sorted(maps.Keys(sc.Extensions))
+	}
 	return out
 }
 
 // Capabilities returns what the server declared when the current session
 // opened, connecting first if there is no session.
 func (c *Conn) Capabilities(ctx context.Context) (Capabilities, error) {
-	cs, err := c.Session(ctx)
+	cs, err := c.session(ctx)
 	if err != nil {
 		return Capabilities{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/npmpeer"
 )
 
@@ -27,7 +28,7 @@ func filesystem(t *testing.T) hostcore.ServerConfig {
 func sentMethods(c *hostcore.Conn) map[string]int {
 	out := map[string]int{}
 	for _, m := range c.Tap().Messages() {
-		if m.Dir != hostcore.Sent {
+		if m.Dir != wire.Sent {
 			continue
 		}
 		var env struct {

@@ -10,7 +10,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // Resource is one entry of resources/list.
@@ -22,7 +24,7 @@ type Resource struct {
 	MIMEType    string           `json:"mimeType,omitempty"`
 	Size        int64            `json:"size,omitempty"`
 	Annotations pack.Annotations `json:"annotations,omitzero"`
-	Icons       []mcp.Icon       `json:"icons,omitempty"`
+	Icons       []icon.Source    `json:"icons,omitempty"`
 }
 
 // Template is one entry of resources/templates/list.
@@ -33,7 +35,7 @@ type Template struct {
 	Description string           `json:"description,omitempty"`
 	MIMEType    string           `json:"mimeType,omitempty"`
 	Annotations pack.Annotations `json:"annotations,omitzero"`
-	Icons       []mcp.Icon       `json:"icons,omitempty"`
+	Icons       []icon.Source    `json:"icons,omitempty"`
 }
 
 // DisplayName is the title, else the name.
@@ -145,7 +147,7 @@ var resourceListing = listKind[*mcp.Resource, Resource]{
 	},
 	convert: func(r *mcp.Resource, prio *float64) Resource {
 		return Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description,
-			MIMEType: r.MIMEType, Size: r.Size, Annotations: annotations(r.Annotations, prio), Icons: r.Icons}
+			MIMEType: r.MIMEType, Size: r.Size, Annotations: annotations(r.Annotations, prio), Icons: iconsOf(r.Icons)}
 	},
 	annotations: func(r *mcp.Resource) *mcp.Annotations { return r.Annotations },
 }
@@ -164,7 +166,7 @@ var templateListing = listKind[*mcp.ResourceTemplate, Template]{
 	},
 	convert: func(t *mcp.ResourceTemplate, prio *float64) Template {
 		return Template{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description,
-			MIMEType: t.MIMEType, Annotations: annotations(t.Annotations, prio), Icons: t.Icons}
+			MIMEType: t.MIMEType, Annotations: annotations(t.Annotations, prio), Icons: iconsOf(t.Icons)}
 	},
 	annotations: func(t *mcp.ResourceTemplate) *mcp.Annotations { return t.Annotations },
 }
@@ -308,7 +310,7 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (p page[T], from
 	if h.opts.Cache != nil && !l.live {
 		if e, ok, err := h.opts.Cache.Get(ctx, key, partition); err == nil && ok && fresh(e, h.opts.Now.now()) && l.c.servable(e) {
 			var p page[T]
-			if decodeWire(e.Value, &p) == nil {
+			if wire.Decode(e.Value, &p) == nil {
 				return p, true, nil
 			}
 		}
@@ -408,7 +410,7 @@ func annotations(a *mcp.Annotations, prio *float64) pack.Annotations {
 // rawPriorities reads annotations.priority of each item of a list reply as
 // sent, nil where absent. field is the result's list: "resources" or
 // "resourceTemplates".
-func rawPriorities(raw Exchange, field string) []*float64 {
+func rawPriorities(raw wire.Exchange, field string) []*float64 {
 	if raw.Truncated || !bytes.Contains(raw.Response, []byte(`"priority"`)) {
 		return nil // no priority anywhere: spare a large page its second decode
 	}
@@ -419,7 +421,7 @@ func rawPriorities(raw Exchange, field string) []*float64 {
 			Templates []rawAnnotated `json:"resourceTemplates"`
 		} `json:"result"`
 	}
-	if decodeWire(raw.Response, &reply) != nil {
+	if wire.Decode(raw.Response, &reply) != nil {
 		return nil
 	}
 	items := reply.Result.Resources
@@ -438,4 +440,16 @@ type rawAnnotated struct {
 	Annotations struct {
 		Priority *float64 `json:"priority"`
 	} `json:"annotations"`
+}
+
+// iconsOf converts go-sdk's icons.
+func iconsOf(icons []mcp.Icon) []icon.Source {
+	if len(icons) == 0 {
+		return nil
+	}
+	out := make([]icon.Source, len(icons))
+	for i, ic := range icons {
+		out[i] = icon.Source{Source: ic.Source, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: string(ic.Theme)}
+	}
+	return out
 }

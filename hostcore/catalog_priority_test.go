@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // A listed resource's priority is the one the server sent: 0 when it sent
@@ -43,9 +45,9 @@ func TestListedPriorities(t *testing.T) {
 			if err := json.Unmarshal([]byte(reply), &decoded); err != nil {
 				t.Fatal(err)
 			}
-			tap := NewTap(nil)
-			tap.record(Sent, []byte(`{"jsonrpc":"2.0","id":9,"method":"resources/list","params":{"cursor":"p2"}}`))
-			tap.record(Received, []byte(reply))
+			tap := wire.NewTap(nil)
+			tap.Record(wire.Sent, []byte(`{"jsonrpc":"2.0","id":9,"method":"resources/list","params":{"cursor":"p2"}}`))
+			tap.Record(wire.Received, []byte(reply))
 			l := &lister[*mcp.Resource, Resource]{c: &Conn{tap: tap}, listKind: resourceListing}
 			items := decoded.Result.Resources
 			prios := l.priorities(items, "p2")

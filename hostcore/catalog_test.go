@@ -27,7 +27,7 @@ func drain[T any](items iter.Seq2[T, error]) (int, error) {
 // the listing stops with a protocol error naming the server once a cursor
 // comes back, instead of listing for ever (or until maxPages).
 func TestListingStopsOnACursorCycle(t *testing.T) {
-	sc := mcptestStdio(t, mcptest.ModeCycle)
+	sc := mcptestMem(t, mcptest.ModeCycle, nil)
 	c := conn(t, newHost(t, nil), sc, "")
 	ctx := context.Background()
 	pages := 0

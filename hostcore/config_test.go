@@ -140,10 +140,10 @@ func TestImportVSCodeInputsPromptedNotStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	asked := 0
-	h := hostcore.NewHost(c, &hostcore.HostOptions{PromptInput: func(_ context.Context, server string, in hostcore.Input) (string, error) {
+	h := hostcore.NewHost(c, withInProcess(&hostcore.HostOptions{PromptInput: func(_ context.Context, server string, in hostcore.Input) (string, error) {
 		asked++
 		return "acme", nil
-	}})
+	}}))
 	defer h.Close()
 	cn, err := h.Conn("tg", "")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // ConnState is where a connection stands.
@@ -34,10 +37,15 @@ type ConnInfo struct {
 	State ConnState
 	// ProtocolVersion is the version negotiated with the server.
 	ProtocolVersion string
-	Server          *mcp.Implementation
-	Capabilities    *mcp.ServerCapabilities
-	Instructions    string
-	ConnectedAt     time.Time
+	// Server is what the server said of itself; nil before it connected.
+	Server *ServerInfo
+	// Capabilities is what it declared it offers, in the host's terms;
+	// DeclaredCapabilities is the capabilities object as it declared it,
+	// for a display of all of it (attachectl info --json).
+	Capabilities         Capabilities
+	DeclaredCapabilities json.RawMessage
+	Instructions         string
+	ConnectedAt          time.Time
 	// LastError is why the connection was lost or could not be made.
 	LastError error
 	// Connects counts successful connections (reconnects are the rest).
@@ -59,7 +67,7 @@ type Conn struct {
 	key      connKey
 	Server   ServerConfig
 	Account  Account
-	tap      *Tap
+	tap      *wire.Tap
 	identity string // Server.Identity(), computed once
 
 	// connecting holds one token: whoever holds it may connect. A channel,
@@ -71,13 +79,15 @@ type Conn struct {
 	auth     *authContext
 	oauth    *oauthHandler // signs in, for an HTTP server without an Authorization header
 	closed   bool
+	closedBy error // why Close was called, when it was a sign-out (see errClosed)
 	cs       *mcp.ClientSession
 	proc     *process // cs's stdio server
 	lastProc *process // the last stdio server started, connected or not: its stderr is the console's
 	info     ConnInfo
 	failures int       // consecutive failed connects
 	retryAt  time.Time // no connect attempt before this
-	subs     map[string]int
+	subs     map[string]*subscription
+	acks     ackWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo completionMemo
 	defs toolDefs // the tools of the last listing (toolcall.go)
@@ -88,7 +98,11 @@ type Conn struct {
 }
 
 // Tap returns the raw JSON-RPC record of this connection.
-func (c *Conn) Tap() *Tap { return c.tap }
+func (c *Conn) Tap() *wire.Tap { return c.tap }
+
+// Host returns the host that owns c: its consent gate decides on c's tool
+// calls.
+func (c *Conn) Host() *Host { return c.host }
 
 // Stderr returns what the stdio server of this connection wrote to stderr
 // (its last 1000 lines, oldest first, with the context's secrets hidden),
@@ -151,6 +165,14 @@ func (c *Conn) Close() error {
 	return cs.Close()
 }
 
+// closeBecause records why the connection is about to close for good, for
+// the error of every later use (see errClosed).
+func (c *Conn) closeBecause(err error) {
+	c.mu.Lock()
+	c.closedBy = err
+	c.mu.Unlock()
+}
+
 // Closed reports whether the connection was closed for good.
 func (c *Conn) Closed() bool {
 	c.mu.Lock()
@@ -158,17 +180,31 @@ func (c *Conn) Closed() bool {
 	return c.closed
 }
 
-// errClosed is the error of every use of a closed connection.
+// errClosed is the error of every use of a closed connection: a sign-out
+// asks for a sign-in, naming the action.
 func (c *Conn) errClosed(op string) error {
+	c.mu.Lock()
+	by := c.closedBy
+	c.mu.Unlock()
+	if by != nil {
+		return by
+	}
 	return newError(KindCanceled, nil, "%s: the connection to %s was closed (logged out or removed)", op, c)
 }
 
-// Session returns a live session, connecting or reconnecting as needed.
+// Connect makes sure c has a live session, connecting or reconnecting as
+// needed (see session), and returns the connect's error.
+func (c *Conn) Connect(ctx context.Context) error {
+	_, err := c.session(ctx)
+	return err
+}
+
+// session returns a live session, connecting or reconnecting as needed.
 // The authorization context is resolved (inputs asked for) first; then
 // one caller connects while the others wait, each on its own context.
 // A tool call never goes through the session itself: it is made with
 // CallTool, on a decision of the consent gate (see consent.go).
-func (c *Conn) Session(ctx context.Context) (*mcp.ClientSession, error) {
+func (c *Conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 	const op = "connecting"
 	if cs, closed := c.live(); closed {
 		return nil, c.errClosed(op)
@@ -238,20 +274,21 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 	c.info = ConnInfo{State: StateConnected, ConnectedAt: c.host.opts.Now.now(), Connects: c.info.Connects + 1, PID: c.info.PID,
 		Handshake: c.info.Handshake}
 	if res := cs.InitializeResult(); res != nil {
-		c.info.ProtocolVersion, c.info.Server = res.ProtocolVersion, res.ServerInfo
-		c.info.Capabilities, c.info.Instructions = res.Capabilities, res.Instructions
+		c.info.ProtocolVersion, c.info.Server = res.ProtocolVersion, serverInfoOf(res.ServerInfo)
+		c.info.Capabilities, c.info.Instructions = capabilitiesOf(res.Capabilities), res.Instructions
+		c.info.DeclaredCapabilities = declared(res.Capabilities)
 	}
 	reconnect := c.info.Connects > 1
-	subs := slices.Sorted(maps.Keys(c.subs))
+	subs := c.subscribed()
 	c.mu.Unlock()
-	go c.watch(cs)
+	c.host.bg.goCounted(func() { c.watch(cs) })
 	if reconnect {
-		go func() { // after the lock is released: the hooks use the session
+		c.host.bg.goCounted(func() { // after the lock is released: the hooks use the session
 			c.resubscribe(cs, subs)
 			for _, f := range c.onConnect.list() {
 				f()
 			}
-		}()
+		})
 	}
 	return cs, nil
 }
@@ -288,23 +325,28 @@ func (c *Conn) watch(cs *mcp.ClientSession) {
 
 // markDead drops a session after a transport failure so the next use
 // reconnects, even if go-sdk has not noticed yet.
+// Only the one that detaches the session closes it (on a goroutine the
+// host counts): a session already detached was closed by whoever did.
 func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
 	c.mu.Lock()
-	if c.cs == cs {
-		c.cs = nil
-		c.info.State, c.info.LastError = StateDisconnected, err
+	defer c.mu.Unlock()
+	if c.cs != cs {
+		return
 	}
-	c.mu.Unlock()
-	go cs.Close()
+	c.cs = nil
+	c.info.State, c.info.LastError = StateDisconnected, err
+	c.host.bg.goCounted(func() { cs.Close() }) // counted under c.mu, so a Shutdown after Close waits for it
 }
 
 // connect starts a session, the way the handshake memory says or by
 // probing (handshake.go). The connect timeout starts here, after the
 // inputs were asked for.
 func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSession, error) {
-	ctx, cancel := context.WithTimeout(parent, c.host.opts.ConnectTimeout)
+	c.host.bg.add() // it may start a process: Shutdown waits for it
+	defer c.host.bg.done()
+	ctx, cancel := context.WithTimeout(withCallerDeadline(parent), c.host.opts.ConnectTimeout)
 	defer cancel()
-	defer context.AfterFunc(c.host.hurry, cancel)() // nor any connect
+	defer context.AfterFunc(c.host.closing, cancel)() // a closing host makes no new session
 	ctx, status := withStatus(ctx)
 	cs, transport, err := c.handshake(ctx, auth)
 	if err != nil && errors.Is(parent.Err(), context.Canceled) {
@@ -312,8 +354,8 @@ func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSe
 		// closing the client in the middle of a sign-in, with the
 		// sign-in's error kept only as text) is that cancellation.
 		var he *Error
-		for errors.As(err, &he) && he.err != nil {
-			err = he.err // the handshake's own reading of the failure, a 401, is not what happened
+		for errors.As(err, &he) && he.Unwrap() != nil {
+			err = he.Unwrap() // the handshake's own reading of the failure, a 401, is not what happened
 		}
 		return nil, auth.redactError(newError(KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.cancelReason()))
 	}
@@ -362,13 +404,14 @@ func (c *Conn) transport(auth *authContext) mcp.Transport {
 		}
 		if o := c.oauthOf(); o != nil {
 			t.OAuthHandler = o
+			rt.signsIn = c.Server.Name
 		}
 		return t
 	}
 	cmd := exec.Command(auth.command, auth.args...)
 	cmd.Dir = auth.dir
 	cmd.Env = slices.Clone(auth.env)
-	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine, hurry: c.host.hurry, guard: c.host.guard}
+	return &stdioTransport{cmd: cmd, tap: c.tap, maxLine: maxLine, hurry: c.host.hurry, guard: c.host.guard, bg: &c.host.bg}
 }
 
 // merge returns base overlaid with over.
@@ -388,11 +431,11 @@ func merge(base, over map[string]string) map[string]string {
 // private entries are purged.
 func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Context, *mcp.ClientSession) (T, error)) (T, error) {
 	var zero T
-	cs, err := c.Session(ctx)
+	cs, err := c.session(ctx)
 	if err != nil {
 		return zero, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.host.opts.RequestTimeout)
+	ctx, cancel := context.WithTimeout(withCallerDeadline(ctx), c.host.opts.RequestTimeout)
 	defer cancel()
 	defer context.AfterFunc(c.host.hurry, cancel)() // a host out of time waits for no request
 	ctx, status := withStatus(ctx)

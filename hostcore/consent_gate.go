@@ -200,7 +200,7 @@ func (s *Scope) Decide(ctx context.Context, c *Conn, req ToolRequest) *Permit {
 	}
 	tools, err := s.listing(ctx, c)
 	if err != nil {
-		return s.g.refuse(d, RefusedUnlisted, messageOf(err))
+		return s.g.refuse(d, RefusedUnlisted, MessageOf(err))
 	}
 	i := indexTool(tools, req.Tool.Name)
 	if i < 0 {
@@ -276,6 +276,14 @@ func (s *Scope) ask(ctx context.Context, c *Conn, req ToolRequest) (Approver, Re
 		s.keep(ctx, c, req.Tool.Name, ApproveNever)
 	}
 	return "", RefusedDenied, ""
+}
+
+// ValidArguments returns why raw cannot be a call's arguments, or nil when
+// the consent gate would take them (see parseArguments): the lab records
+// the calls of a turn by it.
+func ValidArguments(raw json.RawMessage) error {
+	_, err := parseArguments(raw)
+	return err
 }
 
 // parseArguments reads a call's arguments, which must be a JSON object;

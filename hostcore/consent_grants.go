@@ -167,7 +167,7 @@ func (s *Scope) keep(ctx context.Context, c *Conn, tool string, a Approval) stri
 	g := ToolGrant{ConversationID: s.opts.ConversationID, Server: c.Server.Name, Account: c.Account.Name,
 		Identity: id, Tool: tool, GrantedAt: s.g.now.now()}
 	if err := s.g.grants.GrantTool(context.WithoutCancel(ctx), g); err != nil {
-		return "could not remember Always for " + tool + ": " + messageOf(err)
+		return "could not remember Always for " + tool + ": " + MessageOf(err)
 	}
 	return ""
 }

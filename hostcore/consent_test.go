@@ -19,7 +19,7 @@ type gateFixture struct {
 
 func newGateFixture(t *testing.T) gateFixture {
 	t.Helper()
-	sc := threengramStdio(t)
+	sc := threengramMem(t)
 	h := configuredHost(t, nil, sc)
 	c := conn(t, h, sc, "acme")
 	return gateFixture{h: h, c: c, ids: someIDs(t, c)}

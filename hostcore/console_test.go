@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -53,7 +54,7 @@ func TestMissingFileIsNamed(t *testing.T) {
 // method and how long it waited), tells errors and notifications apart, and exports
 // as a JSON document that holds every message.
 func TestHistoryAndExport(t *testing.T) {
-	sc := mcptestStdio(t, mcptest.ModeV2025Nov) // a session opened by initialize
+	sc := mcptestMem(t, mcptest.ModeV2025Nov, nil) // a session opened by initialize
 	c := conn(t, newHost(t, nil), sc, "")
 	// This mode serves no such resource: the read's answer is an error.
 	if _, err := c.ReadServer(context.Background(), mcptest.RawResourceURI); !errors.Is(err, hostcore.ErrNotFound) {
@@ -63,25 +64,25 @@ func TestHistoryAndExport(t *testing.T) {
 	if dropped != 0 || len(entries) < 4 {
 		t.Fatalf("History() = %d entries, %d dropped; want the handshake and the read", len(entries), dropped)
 	}
-	kinds := map[hostcore.RPCKind][]string{}
+	kinds := map[wire.RPCKind][]string{}
 	for _, e := range entries {
 		kinds[e.Kind] = append(kinds[e.Kind], string(e.Dir)+" "+e.Method)
-		if (e.Kind == hostcore.KindResponse || e.Kind == hostcore.KindError) && (e.Method == "" || e.Elapsed < 0) {
+		if (e.Kind == wire.KindResponse || e.Kind == wire.KindError) && (e.Method == "" || e.Elapsed < 0) {
 			t.Errorf("response %s is not paired with its request (method %q, elapsed %v)", e.Raw, e.Method, e.Elapsed)
 		}
 	}
-	for kind, want := range map[hostcore.RPCKind]string{
-		hostcore.KindRequest:      "sent resources/read",
-		hostcore.KindResponse:     "received initialize",
-		hostcore.KindError:        "received resources/read",
-		hostcore.KindNotification: "sent notifications/initialized",
+	for kind, want := range map[wire.RPCKind]string{
+		wire.KindRequest:      "sent resources/read",
+		wire.KindResponse:     "received initialize",
+		wire.KindError:        "received resources/read",
+		wire.KindNotification: "sent notifications/initialized",
 	} {
 		if !slices.Contains(kinds[kind], want) {
 			t.Errorf("%s messages %q; want %q among them", kind, kinds[kind], want)
 		}
 	}
 	var buf bytes.Buffer
-	if err := hostcore.WriteExchange(&buf, hostcore.ExportedExchange{Server: sc.Name}, entries); err != nil {
+	if err := wire.WriteExchange(&buf, wire.ExportedExchange{Server: sc.Name}, entries); err != nil {
 		t.Fatal(err)
 	}
 	type exported struct {

@@ -28,6 +28,7 @@ const (
 	FromList     Origin = "list"     // picked from resources/list
 	FromTemplate Origin = "template" // an expanded resource template
 	FromID       Origin = "id"       // a threengram memory id
+	FromTool     Origin = "tool"     // embedded in or linked from a tool's result
 )
 
 // ServerRef remembers which server an attachment came from, so that later

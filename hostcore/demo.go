@@ -1,6 +1,9 @@
 package hostcore
 
-import "path/filepath"
+import (
+	"os"
+	"path/filepath"
+)
 
 // DemoCommand is the subcommand of Attaché's own binaries that serves the
 // embedded threengram demo over stdio (the tenant comes from the
@@ -56,7 +59,7 @@ func DemoOAuthServer(endpoint string) ServerConfig {
 // the demo's database live unless --data-dir or ATTACHE_DATA_DIR say
 // otherwise.
 func DefaultDataDir() (string, error) {
-	dir, err := userCacheDir()
+	dir, err := os.UserCacheDir()
 	if err != nil {
 		return "", err
 	}

@@ -1,17 +1,18 @@
 package hostcore_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"os/exec"
+	"flag"
+	"net/http/httptest"
 	"runtime"
-	"strings"
 	"syscall"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/expand"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -21,24 +22,38 @@ func mcptestStdio(t testing.TB, mode string, flags ...string) hostcore.ServerCon
 		Args: append([]string{"--mode", mode, "--stdio"}, flags...)}
 }
 
-// mcptestHTTP starts a test server mode over loopback HTTP as a process and
-// returns its config entry.
+// mcptestHTTP serves a test server mode over loopback HTTP, in-process
+// (mcptest.Handler, as mcptestd --http serves it), and returns its config
+// entry. flags are mcptestd's.
 func mcptestHTTP(t testing.TB, mode string, flags ...string) hostcore.ServerConfig {
 	t.Helper()
-	cmd := exec.Command(binary(t, "internal/mcptest/mcptestd"), append([]string{"--mode", mode, "--http", "127.0.0.1:0"}, flags...)...)
-	out, err := cmd.StdoutPipe()
+	h, err := mcptest.Handler(mode, mcptestOptions(t, flags...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		srv.CloseClientConnections() // a stream stays open for ever: close, do not drain
+		srv.Close()
+	})
+	return hostcore.ServerConfig{Name: mode, URL: srv.URL + "/mcp"}
+}
+
+// mcptestOptions are the options mcptestd's flags give.
+func mcptestOptions(t testing.TB, flags ...string) *mcptest.Options {
+	t.Helper()
+	var o mcptest.Options
+	fs := flag.NewFlagSet("mcptestd", flag.ContinueOnError)
+	fs.IntVar(&o.Resources, "resources", 0, "")
+	fs.IntVar(&o.PageSize, "page-size", 0, "")
+	fs.IntVar(&o.Templates, "templates", 0, "")
+	fs.DurationVar(&o.ListTTL, "list-ttl", 0, "")
+	fs.Int64Var(&o.BodyBytes, "body-bytes", 0, "")
+	fs.DurationVar(&o.Delay, "delay", 0, "")
+	if err := fs.Parse(flags); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("mcptestd --http printed no URL: %v", err)
-	}
-	return hostcore.ServerConfig{Name: mode, URL: strings.TrimSpace(line)}
+	return &o
 }
 
 func TestEras(t *testing.T) {
@@ -93,7 +108,7 @@ func checkEra(t *testing.T, sc hostcore.ServerConfig, version string) {
 	if err != nil || len(got.Values) == 0 || len(got.Values) != len(mcptest.Items()[cat]) {
 		t.Errorf("completion of name in %s = %v, %v; want %v", cat, got.Values, err, mcptest.Items()[cat])
 	}
-	uri, err := hostcore.Expand(mcptest.ItemsTemplate, map[string]string{"category": cat, "name": got.Values[0]})
+	uri, err := expand.URI(mcptest.ItemsTemplate, map[string]string{"category": cat, "name": got.Values[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +182,7 @@ func heapInUse() uint64 {
 }
 
 func TestNoOrphanChildAfterClose(t *testing.T) {
-	h := hostcore.NewHost(nil, nil)
+	h := hostcore.NewHost(nil, withInProcess(nil))
 	c := conn(t, h, mcptestStdio(t, mcptest.ModeSpawner), "")
 	res, err := c.ReadServer(context.Background(), mcptest.ChildPIDURI)
 	if err != nil {
@@ -192,22 +207,24 @@ func TestNoOrphanChildAfterClose(t *testing.T) {
 }
 
 func TestTimeoutAndCancel(t *testing.T) {
-	h := newHost(t, &hostcore.HostOptions{RequestTimeout: 300 * time.Millisecond})
-	c := conn(t, h, mcptestStdio(t, mcptest.ModeSlow, "--delay", "30s"), "")
-	_, err := c.ReadServer(context.Background(), mcptest.RawResourceURI)
-	if !errors.Is(err, hostcore.ErrTimeout) {
-		t.Errorf("slow read = %v; want Timeout", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
-	if _, err := c.ReadServer(ctx, mcptest.RawResourceURI); !errors.Is(err, hostcore.ErrCanceled) {
-		t.Errorf("canceled read = %v; want Canceled", err)
-	}
+	synctest.Test(t, func(t *testing.T) { // the request timeout and the cancel run on synctest's clock
+		h := newHost(t, &hostcore.HostOptions{RequestTimeout: 300 * time.Millisecond})
+		c := conn(t, h, mcptestMem(t, mcptest.ModeSlow, &mcptest.Options{Delay: 30 * time.Second}), "")
+		_, err := c.ReadServer(context.Background(), mcptest.RawResourceURI)
+		if !errors.Is(err, hostcore.ErrTimeout) {
+			t.Errorf("slow read = %v; want Timeout", err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+		if _, err := c.ReadServer(ctx, mcptest.RawResourceURI); !errors.Is(err, hostcore.ErrCanceled) {
+			t.Errorf("canceled read = %v; want Canceled", err)
+		}
+	})
 }
 
 func TestDeadServerThenReconnect(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, mcptestStdio(t, mcptest.ModeDieOnRead), "")
+	c := conn(t, h, mcptestMem(t, mcptest.ModeDieOnRead, nil), "")
 	_, err := c.ReadServer(context.Background(), mcptest.RawResourceURI)
 	var he *hostcore.Error
 	if !errors.Is(err, hostcore.ErrTransport) || !errors.As(err, &he) {

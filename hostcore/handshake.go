@@ -55,7 +55,8 @@ const handshakeMethod = "handshake"
 
 // Handshake is how a connection was opened, for people to see.
 type Handshake struct {
-	// Transport is TransportStdio, TransportStreamable or TransportSSE.
+	// Transport is TransportStdio, TransportStreamable, TransportSSE or
+	// TransportInjected.
 	Transport string `json:"transport"`
 	// Opening is OpeningDiscover or OpeningInitialize.
 	Opening string `json:"opening"`
@@ -264,16 +265,25 @@ func (c *Conn) remember(ctx context.Context, p dialPlan, was handshakeRecord, d 
 	}
 }
 
-// dial makes one attempt, over HTTP+SSE after Streamable HTTP when the
-// plan says to fall back and the POST got a 4xx.
+// dial makes one attempt: over the transport HostOptions.Transport gives,
+// if it gives one; else over the plan's, and over HTTP+SSE after Streamable
+// HTTP when the plan says to fall back and the POST got a 4xx.
 func (c *Conn) dial(ctx context.Context, auth *authContext, p dialPlan) (dialed, error) {
 	op := "connecting to " + c.Server.Name
+	if t := c.injected(); t != nil {
+		d, status, err := c.open(ctx, t, p.version)
+		if err != nil {
+			return dialed{}, c.explain(err, op, "", status, true)
+		}
+		d.rec.Transport = TransportInjected
+		return d, nil
+	}
 	t := c.transport(auth)
 	if p.transport == TransportSSE {
 		t = c.sseTransport(auth)
 	}
 	d, status, err := c.open(ctx, t, p.version)
-	if err != nil && p.fallback && legacyFallback(status.outcome().code) && ctx.Err() == nil {
+	if err != nil && p.fallback && legacyFallback(status.outcome().code) && status.outcome().refusal == nil && ctx.Err() == nil {
 		c.host.log.Info("Streamable HTTP refused; trying HTTP+SSE", "server", c.Server.Name, "status", status.outcome().code)
 		sse, sseStatus, sseErr := c.open(ctx, c.sseTransport(auth), p.version)
 		if sseErr == nil {
@@ -300,6 +310,7 @@ func (c *Conn) open(ctx context.Context, t mcp.Transport, version string) (diale
 	// observeDiscover runs inside hintMiddleware, so it sees the ttlMs that
 	// hintMiddleware then hides from go-sdk's own cache.
 	client.AddSendingMiddleware(hintMiddleware, observeDiscover)
+	client.AddReceivingMiddleware(c.observeAcks)
 	var opts *mcp.ClientSessionOptions
 	if version != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: version}

@@ -92,7 +92,7 @@ func modeHandler(t *testing.T, mode string) http.Handler {
 // knows) over the shared cache and returns how the session was opened.
 func connectOnce(t *testing.T, cache hostcore.BodyCache, sc hostcore.ServerConfig) hostcore.ConnInfo {
 	t.Helper()
-	h := hostcore.NewHost(nil, &hostcore.HostOptions{Cache: cache})
+	h := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{Cache: cache}))
 	defer h.Close()
 	c := conn(t, h, sc, "")
 	if _, err := c.Session(context.Background()); err != nil {
@@ -182,7 +182,7 @@ func TestHandshakeRememberedOverStdio(t *testing.T) {
 // is remembered for it.
 func TestHandshakeDiscoverIsNotPersisted(t *testing.T) {
 	cache := openCache(t, t.TempDir())
-	sc := mcptestStdio(t, mcptest.ModeV2026)
+	sc := mcptestMem(t, mcptest.ModeV2026, nil)
 	info := connectOnce(t, cache, sc)
 	if info.Handshake.Opening != hostcore.OpeningDiscover || info.ProtocolVersion != mcptest.Version2026 {
 		t.Errorf("handshake %+v, version %q; want discover, 2026-07-28", info.Handshake, info.ProtocolVersion)

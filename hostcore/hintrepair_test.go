@@ -62,7 +62,7 @@ func TestNullResultAndReasonedNotFound(t *testing.T) {
 		{mcptest.ModeNotFoundReason, hostcore.ErrNotFound, "no such resource (the server says: " + mcptest.NotFoundReason + ")"},
 		{mcptest.ModeNotFound32002, hostcore.ErrNotFound, "no such resource"},
 	} {
-		c := conn(t, newHost(t, nil), mcptestStdio(t, tt.mode), "")
+		c := conn(t, newHost(t, nil), mcptestMem(t, tt.mode, nil), "")
 		_, err := c.ReadServer(context.Background(), mcptest.RawResourceURI)
 		var he *hostcore.Error
 		if !errors.Is(err, tt.kind) || !errors.As(err, &he) || !strings.HasSuffix(he.Message(), tt.says) {

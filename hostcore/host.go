@@ -11,6 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // HostOptions configures a Host. The zero value is usable.
@@ -44,6 +46,10 @@ type HostOptions struct {
 	Cache BodyCache
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
 	OAuth *OAuthOptions
+	// Transport, if set, gives the transport of a connect instead of the
+	// server's command or URL (see TransportFactory): tests connect
+	// in-process servers through mcp.NewInMemoryTransports.
+	Transport TransportFactory
 	// Elicit asks the person when a server asks for input (elicitation,
 	// form mode: elicit.go). The host declares the elicitation capability
 	// only when it is set; nil leaves it undeclared, and a server that asks
@@ -73,9 +79,19 @@ type Host struct {
 	// stopped without grace, and HTTP requests cancelled.
 	hurry    context.Context
 	hurryNow context.CancelFunc
+	// closing is done once Shutdown has begun: connects in flight stop.
+	closing  context.Context
+	closeNow context.CancelFunc
+	closed   bool // guarded by mu: Shutdown has begun
+	// bg counts the goroutines the host started and the connects in
+	// flight, and asks the questions put to the person: Shutdown waits
+	// for both (see background.go).
+	bg, asks background
 	guard    *watchdog // kills the stdio servers' groups if the host dies
 
-	memTokens memoryTokens // grants, when OAuth has no TokenStore
+	memTokens  memoryTokens // grants, when OAuth has no TokenStore
+	signIns    signInBoard  // where each account's sign-in stands (signin.go)
+	grantLocks keyedLocks   // one refresh of a grant at a time (grant_lock.go)
 
 	handshakes handshakeMemory // how each server was last opened, by identity
 
@@ -91,6 +107,9 @@ type Host struct {
 	genReset    uint64              // the epoch at which generations was last dropped
 
 	consent *Consent // the one gate every tool call passes
+
+	subs  *Subscriptions          // the resource subscriptions, for people (subscriptions.go)
+	ended hooks[func(ContextEnd)] // told when an authorization context ends (contextend.go)
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so
@@ -128,9 +147,11 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 		h.log = slog.New(slog.DiscardHandler)
 	}
 	h.hurry, h.hurryNow = context.WithCancel(context.Background())
+	h.closing, h.closeNow = context.WithCancel(context.Background())
 	h.guard = &watchdog{log: h.log}
 	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	h.consent = newConsent(h, h.opts.Grants)
+	h.subs = newSubscriptions(h.opts.Now)
 	return h
 }
 
@@ -150,6 +171,10 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // Config returns the host's config.
 func (h *Host) Config() *Config { return h.cfg }
+
+// Clock returns the host's clock (HostOptions.Now; nil means time.Now),
+// for the features over the host that keep its time.
+func (h *Host) Clock() Clock { return h.opts.Now }
 
 // Servers returns every server the host knows: configured, imported, built in.
 func (h *Host) Servers() []ServerConfig { return h.cfg.All(h.opts.Builtin...) }
@@ -179,10 +204,15 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	if c, ok := h.conns[key]; ok {
 		return c, nil
 	}
-	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: NewTap(h.opts.Now), identity: key.identity,
+	c := &Conn{host: h, key: key, Server: sc, Account: acct, tap: wire.NewTap(h.opts.Now), identity: key.identity,
 		connecting: make(chan struct{}, 1)}
+	if h.closed {
+		c.closed, c.info.State = true, StateClosed // Close is final: a closed host connects to nothing
+		return c, nil
+	}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
 	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })
+	c.OnResourceUpdated(func(uri string) { h.subs.updated(c, uri) })
 	h.conns[key] = c
 	return c, nil
 }
@@ -197,9 +227,18 @@ func (h *Host) Close() error { return h.Shutdown(context.Background()) }
 // within a tenth of a second) and HTTP requests still running (the
 // session's DELETE) are cancelled. A command out of time or interrupted
 // thus ends at once, and leaves no server behind.
+//
+// Connects in flight stop, and Shutdown returns only once every goroutine
+// the host started has ended (a session's watcher, a resubscription and
+// the OnConnect hooks it runs, the close of a dropped session, a stdio
+// server's process, the watchdog); a question put to the person for an
+// input (PromptInput) is withdrawn, and waited for until ctx is done. From
+// then on the host connects to nothing: every connection it returns is
+// closed.
 func (h *Host) Shutdown(ctx context.Context) error {
 	defer context.AfterFunc(ctx, h.hurryNow)()
 	h.mu.Lock()
+	h.closed = true
 	conns := make([]*Conn, 0, len(h.conns))
 	for _, c := range h.conns {
 		conns = append(conns, c)
@@ -209,6 +248,7 @@ func (h *Host) Shutdown(ctx context.Context) error {
 		q.cancel() // no one will use the answer
 	}
 	h.mu.Unlock()
+	h.closeNow()
 	errs := make([]error, len(conns))
 	var wg sync.WaitGroup
 	for i, c := range conns {
@@ -216,6 +256,8 @@ func (h *Host) Shutdown(ctx context.Context) error {
 	}
 	wg.Wait()
 	h.guard.close()
+	h.bg.wait(context.Background()) // the hurry, once ctx is done, ends what is left
+	h.asks.wait(ctx)
 	for _, err := range errs {
 		if err != nil {
 			return err
@@ -244,12 +286,16 @@ func (h *Host) inputValue(ctx context.Context, server string, in Input) (string,
 		h.mu.Unlock()
 		return v, nil
 	}
+	if h.closed {
+		h.mu.Unlock()
+		return "", newError(KindCanceled, nil, "asking for input %s: the host is closed", in.ID)
+	}
 	q := h.questions[key]
 	if q == nil {
 		qctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		q = &question{done: make(chan struct{}), cancel: cancel}
 		h.questions[key] = q
-		go h.ask(qctx, key, server, in, q)
+		h.asks.goCounted(func() { h.ask(qctx, key, server, in, q) })
 	}
 	q.waiters++
 	h.mu.Unlock()

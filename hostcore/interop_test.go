@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/expand"
 	"github.com/attache/attache/internal/npmpeer"
 )
 
@@ -87,7 +88,7 @@ func TestEverythingReadsByteExact(t *testing.T) {
 			t.Errorf("%s: text differs from the wire", uri)
 		}
 	}
-	uri, err := hostcore.Expand("demo://resource/dynamic/blob/{resourceId}", map[string]string{"resourceId": "2"})
+	uri, err := expand.URI("demo://resource/dynamic/blob/{resourceId}", map[string]string{"resourceId": "2"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // listServer serves n resources one per page with an hour-long public
@@ -115,7 +116,7 @@ func secondCursor(t *testing.T, c *hostcore.Conn) string {
 				NextCursor string `json:"nextCursor"`
 			} `json:"result"`
 		}
-		if m.Dir == hostcore.Received && jsonUnmarshal(m.Raw, &env) == nil && env.Result.NextCursor != "" {
+		if m.Dir == wire.Received && jsonUnmarshal(m.Raw, &env) == nil && env.Result.NextCursor != "" {
 			return env.Result.NextCursor
 		}
 	}

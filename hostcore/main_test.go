@@ -67,7 +67,7 @@ func threengramHTTP(t testing.TB) (hostcore.ServerConfig, *threengram.Store) {
 
 // newHost returns a host closed at the end of the test.
 func newHost(t testing.TB, opts *hostcore.HostOptions) *hostcore.Host {
-	h := hostcore.NewHost(nil, opts)
+	h := hostcore.NewHost(nil, withInProcess(opts))
 	t.Cleanup(func() { h.Close() })
 	return h
 }

@@ -138,7 +138,7 @@ func TestSearchMemories(t *testing.T) {
 // A server without the tools says so in the host's terms.
 func TestSearchMemoriesWithoutTheTool(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, mcptestStdio(t, "image"), "")
+	c := conn(t, h, mcptestMem(t, "image", nil), "")
 	_, err := c.SearchMemories(context.Background(), "x", "", 0)
 	var he *hostcore.Error
 	if !errors.As(err, &he) {

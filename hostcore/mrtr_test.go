@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/attache/attache/hostcore/form"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/npmpeer"
 )
 
@@ -29,7 +31,7 @@ func ts2Servers(t *testing.T) map[string]hostcore.ServerConfig {
 func acceptDefaults(asked *[]hostcore.ElicitRequest) hostcore.Elicitor {
 	return func(_ context.Context, req hostcore.ElicitRequest) (hostcore.ElicitAnswer, error) {
 		*asked = append(*asked, req)
-		return hostcore.ElicitAnswer{Action: hostcore.ElicitAccept, Content: hostcore.Defaults(req.Fields)}, nil
+		return hostcore.ElicitAnswer{Action: hostcore.ElicitAccept, Content: form.Defaults(req.Fields)}, nil
 	}
 }
 
@@ -51,9 +53,9 @@ func sentReads(t *testing.T, c *hostcore.Conn) (ids []string, states []json.RawM
 			t.Fatal(err)
 		}
 		switch {
-		case m.Dir == hostcore.Sent && env.Method == "resources/read":
+		case m.Dir == wire.Sent && env.Method == "resources/read":
 			ids, states = append(ids, string(env.ID)), append(states, env.Params.RequestState)
-		case m.Dir == hostcore.Received && env.Result.RequestState != nil:
+		case m.Dir == wire.Received && env.Result.RequestState != nil:
 			results = append(results, env.Result.RequestState)
 		}
 	}

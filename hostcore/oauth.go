@@ -2,19 +2,18 @@ package hostcore
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"html"
-	"net"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/attache/attache/hostcore/config"
+
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 )
@@ -24,10 +23,15 @@ import (
 // client registration, PKCE S256, RFC 8707 resource, the RFC 9207 iss
 // check, step-up scopes) is go-sdk's auth.AuthorizationCodeHandler over
 // golang.org/x/oauth2. The host adds what a desktop host needs around it: a
-// loopback redirect listener (RFC 8252), grants kept between runs in a
-// TokenStore, refresh that persists, and the grant as the authorization
-// context: a connection signed in through OAuth has the partition of its
-// grant, which a refresh keeps and a new sign-in replaces.
+// loopback redirect listener that answers honestly (oauth_callback.go),
+// grants kept between runs in a TokenStore, refresh that persists and that
+// processes take turns at (grant_lock.go), a sign-in the person drives
+// (signin.go), tokens only over TLS or to loopback (oauth_tls.go),
+// refusals that say why (oauth_refusal.go), a move to another
+// authorization server (oauth_move.go), who the grant is for
+// (oauth_subject.go), and the grant as the authorization context: a
+// connection signed in through OAuth has the partition of its grant, which
+// a refresh keeps and a new sign-in replaces.
 
 // OAuthOptions configures signing in. A nil *OAuthOptions in HostOptions
 // turns OAuth off: a 401 is then final.
@@ -55,6 +59,12 @@ type OAuthOptions struct {
 	// ClientName is the name registered with Dynamic Client Registration;
 	// "" means "Attaché".
 	ClientName string
+	// SignInOnMove lets a request that may sign in (MaySignIn) do so at a
+	// server's new authorization server, when the server moved to another
+	// (SEP-2352): a command-line host, whose every command is the
+	// person's. Unset (a window), the account waits, moved, until the
+	// person signs in (Login).
+	SignInOnMove bool
 }
 
 // SignInPage is an authorization page to show: whose sign-in it is, and
@@ -67,15 +77,6 @@ type SignInPage struct {
 	// query. It holds no secret (PKCE keeps the verifier at home), so it
 	// may be shown and copied.
 	URL string
-}
-
-// OAuthClient is a client pre-registered with a server's authorization
-// server, from the config. Its secret may be a ${input:} or ${env:}
-// placeholder, so that the config file keeps none.
-type OAuthClient struct {
-	ClientID     string   `json:"clientId"`
-	ClientSecret string   `json:"clientSecret,omitempty"`
-	Scopes       []string `json:"scopes,omitempty"`
 }
 
 // maxStepUps bounds step-up sign-ins (403 insufficient_scope) per
@@ -99,13 +100,6 @@ type oauthHandler struct {
 	grant   *Grant
 	source  *grantSource
 	stepUps int
-	// abandoned says why a sign-in of this connection ended without one
-	// (the person canceled it, or let it time out); "" while none has.
-	// Later requests that need a sign-in then fail at once, instead of
-	// asking again: the reads that wait on the same connect, and the
-	// watcher's, would otherwise put the page back up as soon as the
-	// person closed it. A new sign-in (Login) opens a new connection.
-	abandoned string
 }
 
 func (h *Host) tokens() TokenStore {
@@ -121,7 +115,7 @@ func newOAuthHandler(c *Conn, a *authContext) *oauthHandler {
 	if c.host.opts.OAuth == nil || !c.Server.IsHTTP() || ownCredential(a.url, a.headers) {
 		return nil
 	}
-	return &oauthHandler{c: c, key: GrantKey{Resource: canonicalURL(a.url), Account: c.Account.Name}}
+	return &oauthHandler{c: c, key: GrantKey{Resource: config.CanonicalURL(a.url), Account: c.Account.Name}}
 }
 
 // ownCredential reports whether an HTTP server is reached with a
@@ -147,14 +141,22 @@ func (o *oauthHandler) current(ctx context.Context) (*Grant, *grantSource, error
 	if !o.loaded {
 		g, err := o.c.host.tokens().Load(ctx, o.key)
 		if err != nil {
-			return nil, nil, fmt.Errorf("loading the sign-in of %s: %w", o.c, err)
+			return nil, nil, newError(KindUsage, err, "%s: the kept sign-ins cannot be read: %v", o.c, err)
 		}
 		o.loaded = true
 		if g != nil && g.Token != nil {
-			o.grant, o.source = g, o.sourceFor(g, g.Token)
+			o.grant, o.source = g, o.sourceFor(g)
 		}
 	}
 	return o.grant, o.source, nil
+}
+
+// reload makes the next use load the stored grant again: another
+// connection, or another process, signed the account in.
+func (o *oauthHandler) reload() {
+	o.mu.Lock()
+	o.loaded, o.grant, o.source = false, nil, nil
+	o.mu.Unlock()
 }
 
 // partition mixes the grant into the context's fingerprint.
@@ -171,10 +173,14 @@ func (o *oauthHandler) partition(ctx context.Context, base string) (string, erro
 	return hex.EncodeToString(sum[:16]), nil
 }
 
-// TokenSource implements auth.OAuthHandler.
+// TokenSource implements auth.OAuthHandler. A grant's token goes only
+// over TLS or to loopback.
 func (o *oauthHandler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	_, src, err := o.current(ctx)
 	if err != nil || src == nil {
+		return nil, err
+	}
+	if err := refuseCleartext(o.c.Server.Name, o.key.Resource); err != nil {
 		return nil, err
 	}
 	return src, nil
@@ -193,14 +199,31 @@ func (o *oauthHandler) live(ctx context.Context) error {
 			o.revoke(ctx, "the sign-in was revoked or expired (invalid_grant)")
 			return o.signInError("the sign-in was revoked or has expired")
 		}
+		if errors.As(err, new(*Error)) {
+			return err
+		}
 		return classify(err, "refreshing the sign-in to "+o.c.Server.Name, "", 0)
 	}
 	return nil
 }
 
 // Authorize implements auth.OAuthHandler: it runs after a 401, or a 403.
+// A refusal of the host's own is recorded in the request's status, where
+// it outweighs what go-sdk meets next (it falls back from server/discover
+// to initialize on any error).
 func (o *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
+	err := o.authorize(ctx, req, resp)
+	if he := (*Error)(nil); errors.As(err, &he) {
+		statusOf(ctx).refused(err)
+	}
+	return err
+}
+
+func (o *oauthHandler) authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
+	if err := refuseCleartext(o.c.Server.Name, req.URL.String()); err != nil {
+		return err
+	}
 	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
 	if resp.StatusCode == http.StatusForbidden {
 		if challengeError(challenges) != "insufficient_scope" {
@@ -211,7 +234,7 @@ func (o *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 		n := o.stepUps
 		o.mu.Unlock()
 		if n > maxStepUps {
-			return fmt.Errorf("the server still wants more scopes after %d step-up sign-ins", maxStepUps)
+			return o.stepUpRefused(challenges)
 		}
 		return o.signIn(ctx, req, resp)
 	}
@@ -219,29 +242,71 @@ func (o *oauthHandler) Authorize(ctx context.Context, req *http.Request, resp *h
 	if err != nil {
 		return err
 	}
-	if g != nil {
-		// The access token was refused. A refresh may fix that; if not, the
-		// grant no longer authenticates: its private entries go, and the
-		// person signs in again (never silently as whoever the browser is
-		// now signed in as).
-		if err := src.refresh(); err == nil {
-			return nil
-		}
-		o.revoke(ctx, "the server refused the sign-in (401) and a refresh could not fix it")
-		return o.signInError("the server no longer accepts the sign-in")
+	if g == nil {
+		return o.signIn(ctx, req, resp)
 	}
-	return o.signIn(ctx, req, resp)
+	if to := o.movedTo(ctx, req, challenges, g); to != "" {
+		return o.signInAt(ctx, req, resp, to, g)
+	}
+	// The access token was refused. Another process's, or a refreshed one,
+	// may do; if not, the grant no longer authenticates: its private
+	// entries go, and the person signs in again (never silently as whoever
+	// the browser is now signed in as).
+	if err := src.refresh(bearerOf(req)); err == nil {
+		return nil
+	} else if !invalidGrant(err) && errors.As(err, new(*Error)) {
+		return err
+	}
+	o.revoke(ctx, "the server refused the sign-in (401) and a refresh could not fix it")
+	return o.signInError("the server no longer accepts the sign-in")
 }
 
-// signInError is the Unauthorized error that asks the person to sign in.
-func (o *oauthHandler) signInError(why string) error {
-	e := newError(KindUnauthorized, ErrSignInNeeded, "%s: %s; sign in again (attachectl login %s, or Sign in in the app)", o.c, why, o.c.Server.Name)
-	e.HTTPStatus = http.StatusUnauthorized
+// bearerOf is the bearer token a request carried, or "".
+func bearerOf(req *http.Request) string {
+	scheme, tok, _ := strings.Cut(req.Header.Get("Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(tok)
+}
+
+// stepUpRefused is the error after the step-up limit: the server still
+// wants scopes the sign-ins did not get.
+func (o *oauthHandler) stepUpRefused(challenges []oauthex.Challenge) error {
+	want := ""
+	for _, c := range challenges {
+		if s := c.Params["scope"]; s != "" {
+			want = "; it asks for " + clip(s)
+		}
+	}
+	e := newError(KindForbidden, nil, "%s: the server still refuses this account after %d sign-ins for more scopes (HTTP 403 insufficient_scope%s)",
+		o.c, maxStepUps, want)
+	e.HTTPStatus = http.StatusForbidden
+	e.Next = "The authorization server does not grant what the server asks for; ask whoever runs them for those scopes."
 	return e
 }
 
+// signInError is the Unauthorized error that asks the person to sign in,
+// naming the action.
+func (o *oauthHandler) signInError(why string) error { return signInNeeded(o.c, why) }
+
+// signInNeeded is the Unauthorized error of c that asks the person to
+// sign in, saying why.
+func signInNeeded(c *Conn, why string) *Error {
+	e := newError(KindUnauthorized, ErrSignInNeeded, "%s: %s", c, why)
+	e.HTTPStatus = http.StatusUnauthorized
+	e.Next = signInHint(c.Server.Name, "Sign in to read this")
+	return e
+}
+
+// signInHint names the next step, and how to take it at server.
+func signInHint(server, step string) string {
+	return fmt.Sprintf("%s: Sign in on the card of %s in the app, or run attachectl login %s.", step, server, server)
+}
+
 // revoke ends the connection's grant: its private entries are purged in
-// one transaction and the stored grant is deleted.
+// one transaction and the stored grant is deleted, unless another process
+// has put a new one there meanwhile.
 func (o *oauthHandler) revoke(ctx context.Context, why string) {
 	o.mu.Lock()
 	g := o.grant
@@ -252,14 +317,20 @@ func (o *oauthHandler) revoke(ctx context.Context, why string) {
 	}
 	h := o.c.host
 	h.log.Info("a sign-in ended", "server", o.c.Server.Name, "account", o.c.Account.Name, "why", why)
+	o.purgeGrant(ctx, g)
+	if err := h.deleteGrantIf(ctx, o.key, g.ID); err != nil {
+		h.log.Warn("deleting a revoked grant failed", "server", o.c.Server.Name, "err", err)
+	}
+}
+
+// purgeGrant purges the private entries of g's partition.
+func (o *oauthHandler) purgeGrant(ctx context.Context, g *Grant) {
+	h := o.c.host
 	if auth := o.c.resolved(); auth != nil && h.opts.Cache != nil {
 		sum := sha256.Sum256([]byte(auth.fingerprint + "\x00grant " + g.ID))
 		if _, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: o.c.identity, Partition: hex.EncodeToString(sum[:16]), PrivateOnly: true}); err != nil {
 			h.log.Warn("purging a revoked grant's entries failed", "server", o.c.Server.Name, "err", err)
 		}
-	}
-	if err := h.tokens().Delete(ctx, o.key); err != nil {
-		h.log.Warn("deleting a revoked grant failed", "server", o.c.Server.Name, "err", err)
 	}
 }
 
@@ -269,227 +340,6 @@ func (o *oauthHandler) forget(ctx context.Context) error {
 	o.grant, o.source, o.loaded = nil, nil, true
 	o.mu.Unlock()
 	return o.c.host.tokens().Delete(ctx, o.key)
-}
-
-// signIn runs the authorization code flow with a loopback redirect.
-func (o *oauthHandler) signIn(ctx context.Context, req *http.Request, resp *http.Response) error {
-	// A person in a browser may take longer than a connect or a request
-	// may: the sign-in (the page, the wait and the code exchange) keeps to
-	// its own timeout, not the request's deadline, but still ends when the
-	// request is canceled. The request itself may then have run out of
-	// time; the grant is kept, and the next connect uses it (Login
-	// connects again).
-	ctx, stop := patient(ctx)
-	defer stop()
-	opts := o.c.host.opts.OAuth
-	if opts.Present == nil {
-		return o.signInError("the server asks for a sign-in")
-	}
-	o.mu.Lock()
-	abandoned := o.abandoned
-	o.mu.Unlock()
-	if abandoned != "" {
-		return o.signInError(abandoned)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("listening for the sign-in redirect: %w", err)
-	}
-	defer ln.Close()
-	// The page stays up until the sign-in ends, the code exchanged and
-	// the grant kept, so that what shows it can then show who signed in.
-	shown, endShown := context.WithCancel(ctx)
-	defer endShown()
-	redirect := "http://" + ln.Addr().String() + "/callback"
-	var issuer string
-	name := opts.ClientName
-	if name == "" {
-		name = "Attaché"
-	}
-	var granted []string
-	if g, _, _ := o.current(ctx); g != nil {
-		granted = g.Scopes
-	}
-	cfg := &auth.AuthorizationCodeHandlerConfig{
-		RedirectURL:           redirect,
-		RequestRefreshToken:   true,
-		AcceptUnadvertisedIss: true,
-		Client:                o.c.host.oauthHTTPClient(),
-		AuthorizationCodeFetcher: func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			res, err := o.awaitRedirect(ctx, shown, ln, args.URL)
-			if err == nil {
-				issuer = res.Iss
-				if issuer == "" {
-					if u, err := url.Parse(args.URL); err == nil {
-						issuer = u.Scheme + "://" + u.Host
-					}
-				}
-			}
-			return res, err
-		},
-		// A step-up keeps what was granted before.
-		ScopeFilter: func(discovered []string) []string { return unionScopes(granted, discovered) },
-		NewTokenSource: func(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
-			return o.granted(ctx, cfg, tok, issuer)
-		},
-		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			RedirectURIs: []string{redirect}, ClientName: name, TokenEndpointAuthMethod: "none",
-			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
-		}},
-	}
-	if pre := o.c.Server.OAuth; pre != nil && pre.ClientID != "" {
-		creds := &oauthex.ClientCredentials{ClientID: pre.ClientID}
-		if secret := o.c.resolvedSecret(pre.ClientSecret); secret != "" {
-			creds.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: secret}
-		}
-		cfg.PreregisteredClient = creds
-		if len(pre.Scopes) > 0 {
-			cfg.ScopeFilter = func(discovered []string) []string { return unionScopes(granted, pre.Scopes) }
-		}
-	} else if opts.ClientMetadataURL != "" {
-		cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: opts.ClientMetadataURL}
-	}
-	handler, err := auth.NewAuthorizationCodeHandler(cfg)
-	if err != nil {
-		return err
-	}
-	if err := handler.Authorize(ctx, req, resp); err != nil {
-		return fmt.Errorf("signing in to %s: %w", o.c.Server.Name, err)
-	}
-	return nil
-}
-
-// granted records a new grant (NewTokenSource of the code handler).
-func (o *oauthHandler) granted(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token, issuer string) (oauth2.TokenSource, error) {
-	g := &Grant{ID: rand.Text(), Server: o.c.Server.Name, Resource: o.key.Resource, Account: o.key.Account,
-		Issuer: issuer, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, TokenURL: cfg.Endpoint.TokenURL,
-		AuthStyle: cfg.Endpoint.AuthStyle, Scopes: tokenScopes(tok, cfg.Scopes), SignedInAt: o.c.host.opts.Now.now(), Token: tok}
-	if err := o.c.host.tokens().Save(ctx, g); err != nil {
-		return nil, fmt.Errorf("keeping the sign-in: %w", err)
-	}
-	src := o.sourceFor(g, tok)
-	o.mu.Lock()
-	o.grant, o.source, o.loaded = g, src, true
-	o.mu.Unlock()
-	o.c.host.log.Info("signed in", "server", o.c.Server.Name, "account", o.c.Account.Name, "issuer", issuer, "scopes", g.Scopes)
-	return src, nil
-}
-
-// awaitRedirect presents the authorization URL (for as long as shown
-// lasts) and waits for the browser's redirect to the loopback listener,
-// the timeout, ctx, or an error from Present.
-func (o *oauthHandler) awaitRedirect(ctx, shown context.Context, ln net.Listener, authURL string) (*auth.AuthorizationResult, error) {
-	opts := o.c.host.opts.OAuth
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = 5 * time.Minute
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	got := make(chan url.Values, 1)
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/callback" {
-			http.NotFound(w, r)
-			return
-		}
-		q := r.URL.Query()
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		msg := "You are signed in to " + o.c.Server.Name + ". You may close this tab."
-		if e := q.Get("error"); e != "" {
-			msg = "The sign-in to " + o.c.Server.Name + " did not succeed (" + e + "). You may close this tab."
-		}
-		fmt.Fprintf(w, "<!doctype html><title>Attaché</title><p style=\"font:16px sans-serif;margin:3em\">%s</p>", html.EscapeString(msg))
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush() // the page reaches the browser before the wait ends
-		}
-		select {
-		case got <- q:
-		default:
-		}
-	})}
-	go srv.Serve(ln)
-	defer func() {
-		// Let the redirect's page finish before the listener goes: a
-		// closed connection would show the person an error for a sign-in
-		// that worked.
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		if srv.Shutdown(ctx) != nil {
-			srv.Close()
-		}
-	}()
-	// Present runs beside the wait: it may hold the page up, and the
-	// redirect may come while it does.
-	presented := make(chan error, 1)
-	page := SignInPage{Server: o.c.Server.Name, Account: o.c.Account.Name, URL: authURL}
-	go func() { presented <- opts.Present(shown, page) }()
-	for {
-		select {
-		case err := <-presented:
-			if errors.Is(err, context.Canceled) {
-				return nil, o.canceled(err)
-			} else if err != nil {
-				o.abandon("the sign-in could not be shown")
-				return nil, fmt.Errorf("presenting the sign-in page: %w", err)
-			}
-			presented = nil // shown; keep waiting
-		case q := <-got:
-			if e := q.Get("error"); e != "" {
-				return nil, fmt.Errorf("the authorization server said %s: %s", e, q.Get("error_description"))
-			}
-			return &auth.AuthorizationResult{Code: q.Get("code"), State: q.Get("state"), Iss: q.Get("iss")}, nil
-		case <-ctx.Done():
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				why := fmt.Sprintf("no sign-in came within %s", timeout)
-				o.abandon(why)
-				return nil, o.signInError(why)
-			}
-			return nil, o.canceled(ctx.Err())
-		}
-	}
-}
-
-// patient returns a context with ctx's values and cancellation but not
-// its deadline.
-func patient(ctx context.Context) (context.Context, context.CancelFunc) {
-	p, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-	unhook := context.AfterFunc(ctx, func() {
-		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			cancel(ctx.Err())
-		}
-	})
-	return p, func() { unhook(); cancel(nil) }
-}
-
-const signInCanceled = "the sign-in was canceled"
-
-// canceled is the error of a sign-in that the person or the caller
-// canceled. It carries its kind, so that the 401 that started the sign-in
-// does not make it read as refused credentials.
-func (o *oauthHandler) canceled(cause error) error {
-	o.abandon(signInCanceled)
-	return newError(KindCanceled, cause, "%s: %s", o.c, signInCanceled)
-}
-
-// cancelReason says what a canceled connect was doing: "the sign-in was
-// canceled" when a sign-in of o's ended that way, else "canceled". o may
-// be nil.
-func (o *oauthHandler) cancelReason() string {
-	if o != nil {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		if o.abandoned == signInCanceled {
-			return signInCanceled
-		}
-	}
-	return "canceled"
-}
-
-// abandon records why a sign-in ended without one.
-func (o *oauthHandler) abandon(why string) {
-	o.mu.Lock()
-	o.abandoned = why
-	o.mu.Unlock()
 }
 
 func challengeError(cs []oauthex.Challenge) string {
@@ -550,13 +400,14 @@ func (h *Host) GrantOf(ctx context.Context, sc ServerConfig, account string) (*G
 	if err != nil || !sc.IsHTTP() {
 		return nil, err
 	}
-	return h.tokens().Load(ctx, GrantKey{Resource: canonicalURL(sc.URL), Account: acct.Name})
+	return h.tokens().Load(ctx, GrantKey{Resource: config.CanonicalURL(sc.URL), Account: acct.Name})
 }
 
 // Login signs account in to an HTTP server: it logs the account out (an
 // earlier grant, its private entries and its connections go), then
-// connects, which runs the sign-in when the server asks for one. It returns
-// the new grant.
+// connects, which runs the sign-in when the server asks for one. It is the
+// person asking: it clears what ended the last sign-in (a sign-out, a
+// cancel). It returns the new grant.
 func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Grant, error) {
 	switch {
 	case h.opts.OAuth == nil:
@@ -564,14 +415,24 @@ func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Gra
 	case !sc.IsHTTP():
 		return nil, newError(KindUsage, nil, "%s is a stdio server: its credentials come from the config, not a sign-in", sc.Name)
 	}
-	if err := h.Logout(ctx, sc, account); err != nil {
+	if err := refuseCleartext(sc.Name, sc.URL); err != nil {
 		return nil, err
 	}
+	if _, err := sc.Account(account); err != nil {
+		return nil, err
+	}
+	if err := h.logout(ctx, sc, account); err != nil {
+		return nil, err
+	}
+	if k, ok := grantKeyOf(sc, account); ok {
+		h.signIns.allow(k)
+	}
+	ctx = MaySignIn(ctx)
 	c, err := h.ConnFor(sc, account)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.Session(ctx); err != nil {
+	if _, err := c.session(ctx); err != nil {
 		// The person may have taken longer than the connect timeout: the
 		// grant is kept all the same, so connect again with it.
 		o := c.oauthOf()
@@ -581,10 +442,15 @@ func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*Gra
 		if g, _, _ := o.current(ctx); g == nil {
 			return nil, err
 		}
-		if _, err := c.Session(ctx); err != nil {
+		if _, err := c.session(ctx); err != nil {
 			return nil, err
 		}
 	}
+	return loginGrant(ctx, c, sc)
+}
+
+// loginGrant is the grant a Login's connection got.
+func loginGrant(ctx context.Context, c *Conn, sc ServerConfig) (*Grant, error) {
 	o := c.oauthOf()
 	if o == nil {
 		return nil, newError(KindUsage, nil, "%s sends its own Authorization header; there is nothing to sign in to", c)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // Providers load from the config, Save keeps them as they are, and the
@@ -27,7 +28,7 @@ func TestProvidersConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, err := cfg.FindProvider("")
-	if err != nil || first.Name != "local" || first.ReplyBound() != hostcore.DefaultMaxTokens {
+	if err != nil || first.Name != "local" || first.ReplyBound() != models.DefaultMaxTokens {
 		t.Errorf("FindProvider(\"\") = %+v, %v; want local", first, err)
 	}
 	claude, err := cfg.FindProvider("claude")
@@ -54,15 +55,15 @@ func TestProvidersConfig(t *testing.T) {
 
 func TestProviderValidate(t *testing.T) {
 	for _, tt := range []struct {
-		p    hostcore.ProviderConfig
+		p    models.Provider
 		says string
 	}{
-		{hostcore.ProviderConfig{Kind: "openai", Model: "m"}, "needs a name"},
-		{hostcore.ProviderConfig{Name: "x", Kind: "gemini", Model: "m"}, `kind "gemini"`},
-		{hostcore.ProviderConfig{Name: "x", Kind: "openai"}, "needs a model"},
-		{hostcore.ProviderConfig{Name: "x", Kind: "openai", Model: "m", APIKeyEnv: "sk-live-abc"}, "never the key"},
-		{hostcore.ProviderConfig{Name: "x", Kind: "openai", Model: "m", BaseURL: "ftp://h"}, "not an http(s) URL"},
-		{hostcore.ProviderConfig{Name: "x", Kind: "anthropic", Model: "m", MaxTokens: -1}, "cannot be negative"},
+		{models.Provider{Kind: "openai", Model: "m"}, "needs a name"},
+		{models.Provider{Name: "x", Kind: "gemini", Model: "m"}, `kind "gemini"`},
+		{models.Provider{Name: "x", Kind: "openai"}, "needs a model"},
+		{models.Provider{Name: "x", Kind: "openai", Model: "m", APIKeyEnv: "sk-live-abc"}, "never the key"},
+		{models.Provider{Name: "x", Kind: "openai", Model: "m", BaseURL: "ftp://h"}, "not an http(s) URL"},
+		{models.Provider{Name: "x", Kind: "anthropic", Model: "m", MaxTokens: -1}, "cannot be negative"},
 	} {
 		if err := tt.p.Validate(); err == nil || !strings.Contains(err.Error(), tt.says) {
 			t.Errorf("Validate(%+v) = %v; want it to say %q", tt.p, err, tt.says)
@@ -87,15 +88,15 @@ func TestNoProvider(t *testing.T) {
 func TestUpsertProvider(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.json")
 	cfg, _ := hostcore.LoadConfig(path)
-	local := hostcore.ProviderConfig{Name: "local", Kind: hostcore.ProviderOpenAI, Model: "a"}
-	for _, p := range []hostcore.ProviderConfig{local, {Name: "claude", Kind: hostcore.ProviderAnthropic, Model: "b"}} {
+	local := models.Provider{Name: "local", Kind: models.OpenAI, Model: "a"}
+	for _, p := range []models.Provider{local, {Name: "claude", Kind: models.Anthropic, Model: "b"}} {
 		if err := cfg.UpsertProvider(p); err != nil {
 			t.Fatal(err)
 		}
 	}
 	local.Model = "c"
 	cfg.UpsertProvider(local)
-	if err := cfg.UpsertProvider(hostcore.ProviderConfig{Name: "bad", Kind: "x", Model: "m"}); err == nil {
+	if err := cfg.UpsertProvider(models.Provider{Name: "bad", Kind: "x", Model: "m"}); err == nil {
 		t.Error("a bad entry was added")
 	}
 	if !cfg.RemoveProvider("claude") || cfg.RemoveProvider("claude") {
@@ -105,7 +106,7 @@ func TestUpsertProvider(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, _ := hostcore.LoadConfig(path)
-	if diff := cmp.Diff([]hostcore.ProviderConfig{local}, again.ProviderList()); diff != "" {
+	if diff := cmp.Diff([]models.Provider{local}, again.ProviderList()); diff != "" {
 		t.Errorf("providers saved (-want +got):\n%s", diff)
 	}
 }

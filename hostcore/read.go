@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // CacheHints are the server's ttlMs and cacheScope on a result, as sent.
@@ -155,7 +156,7 @@ type ReadResult struct {
 	// Hints are the server's cache hints on this result.
 	Hints CacheHints
 	// Raw is the JSON-RPC exchange, for testers.
-	Raw Exchange
+	Raw wire.Exchange
 	// Complete is false for a result that took more than one round
 	// (multi round-trip, mrtr.go): such results are never cacheable.
 	Complete bool
@@ -208,7 +209,7 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 	})
 	elapsed := c.host.opts.Now.now().Sub(start)
 	if err != nil {
-		if errors.Is(err, errBodyTooLarge) || frameTooLarge(err) {
+		if errors.Is(err, wire.ErrTooLarge) || frameTooLarge(err) {
 			return nil, protocolError(uri, "%s: the reply is over the size limit of %s", op, pack.Quantity(int(c.host.opts.MaxBodyBytes), "byte"))
 		}
 		return nil, err
@@ -228,7 +229,7 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 	if res == nil {
 		return nil, protocolError(uri, "%s: the server answered null instead of a result", op)
 	}
-	out.room = fillElided(res, raw.elided)
+	out.room = fillElided(res, raw.Elided())
 	if out.Contents, err = c.checkContents(uri, res.Contents, wire.Contents); err != nil {
 		return nil, err
 	}
@@ -236,21 +237,21 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 }
 
 // fillElided puts back the large values the gate read out of the reply
-// (bigread.go): go-sdk decoded them as empty. It returns the room of the
+// (hostcore/wire's bigread.go): go-sdk decoded them as empty. It returns the room of the
 // blob when the reply holds one large blob, for the cache (encodeRead).
-func fillElided(res *mcp.ReadResourceResult, values []elided) []byte {
+func fillElided(res *mcp.ReadResourceResult, values []wire.Elided) []byte {
 	var room []byte
-	if len(values) == 1 && values[0].blob {
-		room = values[0].room
+	if len(values) == 1 && values[0].Blob {
+		room = values[0].Room
 	}
 	for _, v := range values {
-		if v.entry >= len(res.Contents) || res.Contents[v.entry] == nil {
+		if v.Entry >= len(res.Contents) || res.Contents[v.Entry] == nil {
 			continue
 		}
-		if rc := res.Contents[v.entry]; v.blob {
-			rc.Blob = v.data
+		if rc := res.Contents[v.Entry]; v.Blob {
+			rc.Blob = v.Data
 		} else {
-			rc.Text = v.text
+			rc.Text = v.Text
 		}
 	}
 	return room
@@ -271,7 +272,7 @@ type wireRead struct {
 
 // parseWireRead reads the result of a raw exchange; ok is false when the
 // tap kept too little of it to say.
-func parseWireRead(raw Exchange) (w wireRead, ok bool) {
+func parseWireRead(raw wire.Exchange) (w wireRead, ok bool) {
 	var env struct {
 		Result *wireRead `json:"result"`
 	}

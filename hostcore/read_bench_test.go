@@ -62,7 +62,7 @@ func BenchmarkCachedRead(b *testing.B) {
 	// read, stop it. open-store-and-hit is the cache's side of that.
 	b.Run("stdio-fresh-server", func(b *testing.B) {
 		for b.Loop() {
-			fresh := hostcore.NewHost(nil, nil)
+			fresh := hostcore.NewHost(nil, withInProcess(nil))
 			fc, _ := fresh.ConnFor(sc, "acme")
 			if _, err := fc.Read(ctx, uri, hostcore.ReadBypass); err != nil {
 				b.Fatal(err)
@@ -86,7 +86,7 @@ func BenchmarkCachedRead(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer s.Close()
-		fresh := hostcore.NewHost(nil, &hostcore.HostOptions{Cache: hostcache.New(s)})
+		fresh := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{Cache: hostcache.New(s)}))
 		defer fresh.Close()
 		fc, _ := fresh.ConnFor(sc, "acme")
 		for b.Loop() {
@@ -101,7 +101,7 @@ func BenchmarkCachedRead(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			fresh := hostcore.NewHost(nil, &hostcore.HostOptions{Cache: hostcache.New(s)})
+			fresh := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{Cache: hostcache.New(s)}))
 			fc, _ := fresh.ConnFor(sc, "acme")
 			if res, err := fc.Read(ctx, uri, hostcore.ReadUse); err != nil || res.Cache.Status != hostcore.CacheHit {
 				b.Fatal(res, err)

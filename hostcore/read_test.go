@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -37,7 +38,7 @@ func countSent(c *hostcore.Conn, method string) int {
 	n := 0
 	for _, m := range c.Tap().Messages() {
 		var env struct{ Method string }
-		if m.Dir == hostcore.Sent && json.Unmarshal(m.Raw, &env) == nil && env.Method == method {
+		if m.Dir == wire.Sent && json.Unmarshal(m.Raw, &env) == nil && env.Method == method {
 			n++
 		}
 	}
@@ -109,7 +110,7 @@ func TestHTTPUnauthorized(t *testing.T) {
 
 func TestListTemplatesAndEmptyResources(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ctx := context.Background()
 	var tmpls []hostcore.Template
 	for tm, err := range c.Templates(ctx, nil) {
@@ -138,7 +139,7 @@ func TestListTemplatesAndEmptyResources(t *testing.T) {
 
 func TestCompleteScopedAndMemoized(t *testing.T) {
 	h := newHost(t, nil)
-	c := conn(t, h, threengramStdio(t), "acme")
+	c := conn(t, h, threengramMem(t), "acme")
 	ctx := context.Background()
 	id := someIDs(t, c)[0]
 	got, err := c.Complete(ctx, threengram.MemoryTemplate, "id", id[:3], nil)

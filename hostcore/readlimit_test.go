@@ -78,17 +78,18 @@ func (st *stuckServer) unstick() {
 // took them all and the fast server's read waited for it.
 func TestSlowServerHoldsUpOnlyItsOwnReads(t *testing.T) {
 	ctx := context.Background()
-	slow, fast := newStuckServer(t), threengramStdio(t)
+	slow, fast := newStuckServer(t), threengramMem(t)
 	h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, slow.config(), fast)
-	cv := hostcore.NewConversations(h, openState(t))
-	conv, err := cv.Store().CreateConversation(ctx, "mixed")
+	st := openState(t)
+	cv := hostcore.NewConversations(h, st)
+	conv, err := cv.Create(ctx, "mixed")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 20 {
 		a := hostcore.Attachment{ConversationID: conv.ID, Server: hostcore.ServerRef{Name: "stuck"},
 			URI: fmt.Sprintf("slow://item/%d", i), Origin: hostcore.FromTemplate}
-		if _, err := cv.Store().AddAttachment(ctx, a); err != nil {
+		if _, err := st.AddAttachment(ctx, a); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -96,7 +97,7 @@ func TestSlowServerHoldsUpOnlyItsOwnReads(t *testing.T) {
 	var uris []string
 	for _, id := range someIDs(t, acme)[:3] {
 		uris = append(uris, threengram.MemoryURI(id))
-		if _, err := cv.Store().AddAttachment(ctx, hostcore.Attachment{ConversationID: conv.ID,
+		if _, err := st.AddAttachment(ctx, hostcore.Attachment{ConversationID: conv.ID,
 			Server: hostcore.ServerRef{Name: "threengram"}, Account: "acme", URI: uris[len(uris)-1], Origin: hostcore.FromID}); err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"errors"
+	"github.com/attache/attache/hostcore/config"
 	"maps"
 	"os"
 )
@@ -47,6 +48,7 @@ func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
 			if err != nil || !sameCredentials(acct, now) || old.Identity() != sc.Identity() ||
 				credentials(old, acct) != credentials(sc, now) {
 				errs = append(errs, h.logout(ctx, old, name))
+				defer h.contextEnded(ContextEnd{Server: sc.Name, Account: name, Reason: EndChanged})
 			}
 		}
 	}
@@ -71,6 +73,7 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 		errs = append(errs, err)
 	}
 	errs = append(errs, h.cfg.Save())
+	h.contextEnded(ContextEnd{Server: name, Reason: EndRemoved})
 	return errors.Join(errs...)
 }
 
@@ -80,11 +83,37 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 // its connections used, and every entry stored under its name. No watcher
 // or borrower can bring the closed connections back; the next use of the
 // account through the Host starts afresh, asking for inputs again.
+//
+// An account that signs in (OAuth) has signed out: a wait for its sign-in
+// ends, and no request signs it in again until Login; its closed
+// connections say "you signed out; Sign in to read this".
 func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) error {
-	if _, err := server.Account(account); err != nil {
+	acct, err := server.Account(account)
+	if err != nil {
 		return err
 	}
-	return h.logout(ctx, server, account)
+	if k, ok := grantKeyOf(server, acct.Name); ok && h.CanSignIn(server, acct.Name) {
+		h.signIns.end(k, endedSignedOut)
+		for _, c := range h.connsOf(server.Name, acct.Name) {
+			c.closeBecause(signInNeeded(c, endedSignedOut))
+		}
+	}
+	err = h.logout(ctx, server, account)
+	h.contextEnded(ContextEnd{Server: server.Name, Account: acct.Name, Reason: EndLoggedOut})
+	return err
+}
+
+// connsOf returns the open connections of account at server.
+func (h *Host) connsOf(server, account string) []*Conn {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*Conn
+	for k, c := range h.conns {
+		if k.server == server && k.account == account {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) error {
@@ -94,6 +123,7 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 	closed := h.closeConns(func(k connKey) bool { return k.server == sc.Name && k.account == account })
 	var errs []error
 	for _, c := range closed {
+		c.tap.Clear() // the record of the context goes with it: it holds its bodies
 		if err := h.purgeContext(ctx, c); err != nil {
 			errs = append(errs, err)
 		}
@@ -102,7 +132,7 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 		}
 	}
 	if sc.IsHTTP() {
-		errs = append(errs, h.tokens().Delete(ctx, GrantKey{Resource: canonicalURL(sc.URL), Account: account}))
+		errs = append(errs, h.tokens().Delete(ctx, GrantKey{Resource: config.CanonicalURL(sc.URL), Account: account}))
 	}
 	h.mu.Lock()
 	delete(h.inputs, sc.Name)

@@ -23,18 +23,6 @@ import (
 // records every message (the GET's event stream one event at a time), and
 // each request's HTTP status reaches the error of that request.
 
-// The values of ServerConfig.Transport.
-const (
-	// TransportAuto tries Streamable HTTP and falls back to HTTP+SSE.
-	TransportAuto = ""
-	// TransportStreamable is Streamable HTTP only.
-	TransportStreamable = "streamable"
-	// TransportSSE is the legacy HTTP+SSE transport only.
-	TransportSSE = "sse"
-	// TransportStdio is how a command is reached; only ConnInfo says it.
-	TransportStdio = "stdio"
-)
-
 // sseTransport opens the legacy transport through go-sdk's
 // SSEClientTransport. go-sdk ties the event stream's GET to the context
 // given to Connect, but the host's connect context ends with the

@@ -120,7 +120,7 @@ func TestSSEProbeRemembered(t *testing.T) {
 	var first []string
 	for i := range 2 {
 		log := &wireLog{}
-		h := hostcore.NewHost(nil, &hostcore.HostOptions{HTTPTransport: log, Cache: cache})
+		h := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{HTTPTransport: log, Cache: cache}))
 		c := conn(t, h, sc, "")
 		if _, err := c.Session(context.Background()); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,9 @@ package hostcore
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -9,42 +12,176 @@ import (
 // Subscribe asks the server to notify changes to uri, once per connection
 // however many borrowers ask: subscriptions are counted per connection and
 // URI, and the server hears only the first Subscribe and the last
-// Unsubscribe. The connection subscribes again after a reconnect, since the
-// server has forgotten the old session's subscriptions. It fails when the
-// server does not declare resources.subscribe (errors.Is ErrNotOffered),
-// without asking it.
+// Unsubscribe. A borrower is counted only once the server has acknowledged
+// a subscription: one that asks while the first request is in flight waits
+// for its answer, and asks the server itself if that answer was a refusal,
+// so that no one is told it is subscribed when the server never agreed.
+// The connection subscribes again after a reconnect, since the server has
+// forgotten the old session's subscriptions. It fails when the server does
+// not declare resources.subscribe (errors.Is ErrNotOffered), without
+// asking it.
 func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 	const op = "subscribing"
+	defer c.host.subs.counted(c, uri) // the host's record follows the count
 	if ok, err := c.Offers(ctx, FeatureSubscribe); err != nil {
 		return err
 	} else if !ok {
 		return newError(KindUsage, ErrNotOffered, "%s to %s: %s does not offer subscriptions", op, uri, c.Server.Name)
 	}
+	for {
+		s, wait, err := c.joinSubscription(op, uri)
+		switch {
+		case err != nil:
+			return err
+		case s == nil:
+			return nil // counted: the server had acknowledged it
+		case wait != nil:
+			select {
+			case <-wait: // the request in flight was answered: look again
+				continue
+			case <-ctx.Done():
+				return classify(ctx.Err(), op+" to "+uri, "", 0)
+			}
+		}
+		err = c.askSubscribe(ctx, op, uri)
+		c.answered(uri, s, err)
+		return err
+	}
+}
+
+// askSubscribe asks the server to subscribe to uri and waits for its
+// acknowledgement. Before 2026-07-28 that is the answer to
+// resources/subscribe. On 2026-07-28, go-sdk sends subscriptions/listen
+// without waiting for anything (the stream stays open while subscribed,
+// and an error answer is dropped), so the acknowledgement is the server's
+// notifications/subscriptions/acknowledged that names uri; a server that
+// sends none within the request timeout has not subscribed, and the
+// listen is withdrawn, so that the next Subscribe asks again.
+func (c *Conn) askSubscribe(ctx context.Context, op, uri string) error {
+	ack, stop := c.acks.await(uri)
+	defer stop()
+	_, err := call(ctx, c, op, uri, func(ctx context.Context, cs *mcp.ClientSession) (struct{}, error) {
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil || !listens(cs) {
+			return struct{}{}, err
+		}
+		select {
+		case <-ack:
+			return struct{}{}, nil
+		case <-ctx.Done():
+			cs.Unsubscribe(context.WithoutCancel(ctx), &mcp.UnsubscribeParams{URI: uri})
+			return struct{}{}, fmt.Errorf("the server did not acknowledge the subscription: %w", ctx.Err())
+		}
+	})
+	return err
+}
+
+// listens reports whether cs subscribes with 2026-07-28
+// subscriptions/listen.
+func listens(cs *mcp.ClientSession) bool {
+	res := cs.InitializeResult()
+	return res != nil && res.ProtocolVersion >= protocolVersionDiscover
+}
+
+// ackWaiters are the Subscribes waiting for a 2026-07-28 acknowledgement,
+// by URI. It is safe for concurrent use.
+type ackWaiters struct {
+	mu sync.Mutex
+	by map[string][]chan struct{}
+}
+
+// await returns a channel closed when an acknowledgement names uri, and the
+// function that stops waiting.
+func (w *ackWaiters) await(uri string) (<-chan struct{}, func()) {
+	ch := make(chan struct{})
+	w.mu.Lock()
+	if w.by == nil {
+		w.by = map[string][]chan struct{}{}
+	}
+	w.by[uri] = append(w.by[uri], ch)
+	w.mu.Unlock()
+	return ch, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.by[uri] = slices.DeleteFunc(w.by[uri], func(x chan struct{}) bool { return x == ch })
+		if len(w.by[uri]) == 0 {
+			delete(w.by, uri)
+		}
+	}
+}
+
+// acknowledged wakes the waiters of each uri.
+func (w *ackWaiters) acknowledged(uris []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, uri := range uris {
+		for _, ch := range w.by[uri] {
+			close(ch)
+		}
+		delete(w.by, uri)
+	}
+}
+
+// observeAcks hands the server's subscription acknowledgements to the
+// connection's waiters (go-sdk keeps them to itself).
+func (c *Conn) observeAcks(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.SubscriptionsAcknowledgedParams); ok && p != nil {
+			c.acks.acknowledged(p.Notifications.ResourceSubscriptions)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// subscription is what a connection knows of one URI's subscription.
+type subscription struct {
+	n      int           // borrowers counted: the server acknowledged
+	asking chan struct{} // closed when the request in flight is answered; nil when none is
+}
+
+// joinSubscription counts a borrower of uri's acknowledged subscription
+// (it returns a nil subscription), or says to wait for the request in
+// flight, or makes the caller the one who asks (it returns the
+// subscription and no channel).
+func (c *Conn) joinSubscription(op, uri string) (*subscription, <-chan struct{}, error) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.closed {
-		c.mu.Unlock()
-		return c.errClosed(op)
+		return nil, nil, c.errClosed(op)
 	}
 	if c.subs == nil {
-		c.subs = map[string]int{}
+		c.subs = map[string]*subscription{}
 	}
-	c.subs[uri]++
-	first := c.subs[uri] == 1
-	c.mu.Unlock()
-	if !first {
-		return nil
+	s := c.subs[uri]
+	switch {
+	case s == nil:
+		s = &subscription{}
+		c.subs[uri] = s
+	case s.n > 0:
+		s.n++
+		return nil, nil, nil
+	case s.asking != nil:
+		return s, s.asking, nil
 	}
-	_, err := call(ctx, c, op, uri, func(ctx context.Context, cs *mcp.ClientSession) (struct{}, error) {
-		return struct{}{}, cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri})
-	})
-	if err != nil {
-		c.release(uri)
+	s.asking = make(chan struct{})
+	return s, nil, nil
+}
+
+// answered records the server's answer to the Subscribe that s asked.
+func (c *Conn) answered(uri string, s *subscription, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	close(s.asking)
+	s.asking = nil
+	if err == nil {
+		s.n++
+	} else if s.n == 0 && c.subs[uri] == s {
+		delete(c.subs, uri)
 	}
-	return err
 }
 
 // Unsubscribe gives back one Subscribe of uri; the last one tells the server.
 func (c *Conn) Unsubscribe(ctx context.Context, uri string) error {
+	defer c.host.subs.counted(c, uri)
 	if !c.release(uri) {
 		return nil
 	}
@@ -62,26 +199,44 @@ func (c *Conn) Unsubscribe(ctx context.Context, uri string) error {
 func (c *Conn) release(uri string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	n, ok := c.subs[uri]
-	if !ok {
+	s, ok := c.subs[uri]
+	if !ok || s.n == 0 {
 		return false
 	}
-	if n <= 1 {
-		delete(c.subs, uri)
-		return true
+	s.n--
+	if s.n > 0 {
+		return false
 	}
-	c.subs[uri] = n - 1
-	return false
+	if s.asking == nil {
+		delete(c.subs, uri)
+	}
+	return true
 }
 
-// Subscriptions returns how many borrowers subscribed to each URI.
+// Subscriptions returns how many borrowers subscribed to each URI (and the
+// server acknowledged).
 func (c *Conn) Subscriptions() map[string]int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make(map[string]int, len(c.subs))
-	for k, v := range c.subs {
-		out[k] = v
+	for k, s := range c.subs {
+		if s.n > 0 {
+			out[k] = s.n
+		}
 	}
+	return out
+}
+
+// subscribed returns the URIs the server acknowledged, sorted; c.mu is
+// held.
+func (c *Conn) subscribed() []string {
+	var out []string
+	for k, s := range c.subs {
+		if s.n > 0 {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/attache/attache/hostcore/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -93,6 +94,7 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 		if err != nil {
 			return nil, err
 		}
+		start := len(out)
 		for i, t := range tools {
 			name, def := defineTool(page.Tools[i])
 			defs[name] = def
@@ -102,6 +104,7 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 			}
 			out = append(out, toolOf(t))
 		}
+		c.toolsAsSent(cursor, out[start:])
 		switch cursor = page.Next; {
 		case cursor == "":
 			c.defs.set(defs)
@@ -170,7 +173,7 @@ func (c *Conn) cachedToolDef(ctx context.Context, name string) (toolDef, bool) {
 	for range maxPages {
 		e, ok, err := h.opts.Cache.Get(ctx, CacheKey{Server: c.identity, Method: methodListTools, Param: cursor}, partition)
 		var page toolPage
-		if err != nil || !ok || !fresh(e, now) || decodeWire(e.Value, &page) != nil {
+		if err != nil || !ok || !fresh(e, now) || wire.Decode(e.Value, &page) != nil {
 			return toolDef{}, false
 		}
 		for _, raw := range page.Tools {
@@ -196,7 +199,7 @@ func (c *Conn) headersOnWire() bool {
 // from the tool's definition (see above), or an error for a tool whose
 // annotations are invalid.
 func (c *Conn) toolHeaders(ctx context.Context, op, name string, args map[string]any) (map[string]string, error) {
-	if _, err := c.Session(ctx); err != nil { // the session says whether headers go on the wire
+	if _, err := c.session(ctx); err != nil { // the session says whether headers go on the wire
 		return nil, err
 	}
 	def, found, listed := c.defs.get(name)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // TestToolCallMirrorsHeaders: a call of a tool with x-mcp-header arguments
@@ -54,7 +55,7 @@ func TestToolCallMirrorsHeaders(t *testing.T) {
 	}
 	for _, conn := range []*hostcore.Conn{c, c2} {
 		for _, m := range conn.Tap().Messages() {
-			if m.Dir == hostcore.Sent && strings.Contains(string(m.Raw), `"broken_header"`) {
+			if m.Dir == wire.Sent && strings.Contains(string(m.Raw), `"broken_header"`) {
 				t.Errorf("the invalid tool was called: %s", m.Raw)
 			}
 		}

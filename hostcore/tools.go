@@ -3,12 +3,8 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/attache/attache/hostcore/pack"
 )
 
 // Attaché attaches resources; tools are the model's. The host lists and
@@ -36,6 +32,17 @@ type Tool struct {
 	// its idempotentHint.
 	Destructive bool `json:"destructive,omitempty"`
 	Idempotent  bool `json:"idempotent,omitempty"`
+	// OpenWorld is the server's openWorldHint: the tool reaches beyond
+	// the server's own data (the web, another service). True when absent,
+	// the protocol's default.
+	OpenWorld bool `json:"openWorld,omitempty"`
+	// Unstated names the hints the server left out, whose values above
+	// are the protocol's defaults: "readOnlyHint", "destructiveHint",
+	// "idempotentHint", "openWorldHint".
+	Unstated []string `json:"unstated,omitempty"`
+	// OutputSchema is the JSON Schema of the tool's structuredContent, as
+	// the server sent it, if it gave one (see CheckStructured).
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 }
 
 // ToolResult is what a tools/call returned.
@@ -50,6 +57,9 @@ type ToolResult struct {
 	// Omitted describes each content entry that is not text (an image, a
 	// resource link), in order: "image/png, 1,234 bytes".
 	Omitted []string `json:"omitted,omitempty"`
+	// Content is every content entry, in order, in the host's terms (see
+	// toolresult.go).
+	Content []ToolContent `json:"content,omitempty"`
 	// Rounds are the multi round-trip rounds before the final result
 	// (mrtr.go): what the server asked, and what the host answered.
 	Rounds []InputRound `json:"rounds,omitempty"`
@@ -96,19 +106,8 @@ func (c *Conn) callTool(ctx context.Context, name string, args map[string]any) (
 	if err != nil {
 		return nil, err
 	}
-	var parts []string
-	out := &ToolResult{IsError: res.IsError, Rounds: rounds}
-	for _, ct := range res.Content {
-		if t, ok := ct.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		} else {
-			out.Omitted = append(out.Omitted, describeContent(ct))
-		}
-	}
-	out.Text = strings.Join(parts, "\n")
-	if res.StructuredContent != nil {
-		out.Structured, _ = json.Marshal(res.StructuredContent)
-	}
+	out := resultOf(res)
+	out.Rounds = rounds
 	return out, nil
 }
 
@@ -118,11 +117,18 @@ func toolOf(t *mcp.Tool) Tool {
 	if t.InputSchema != nil {
 		out.InputSchema, _ = json.Marshal(t.InputSchema)
 	}
-	out.Destructive = true // the protocol's default, for a tool that says nothing
+	if t.OutputSchema != nil {
+		out.OutputSchema, _ = json.Marshal(t.OutputSchema)
+	}
+	// The protocol's defaults, for a tool that says nothing.
+	out.Destructive, out.OpenWorld = true, true
+	out.Unstated = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 	if a := t.Annotations; a != nil {
 		out.ReadOnly = a.ReadOnlyHint
 		out.Destructive = a.DestructiveHint == nil || *a.DestructiveHint
 		out.Idempotent = a.IdempotentHint
+		out.OpenWorld = a.OpenWorldHint == nil || *a.OpenWorldHint
+		out.Unstated = unstatedHints(a)
 		if out.Title == "" {
 			out.Title = a.Title
 		}
@@ -133,20 +139,16 @@ func toolOf(t *mcp.Tool) Tool {
 	return out
 }
 
-// describeContent says what a non-text entry of a tool result is.
-func describeContent(c mcp.Content) string {
-	switch c := c.(type) {
-	case *mcp.ImageContent:
-		return "image, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
-	case *mcp.AudioContent:
-		return "audio, " + pack.OneLine(c.MIMEType) + ", " + pack.Quantity(len(c.Data), "byte")
-	case *mcp.ResourceLink:
-		return "resource link " + pack.OneLine(c.URI)
-	case *mcp.EmbeddedResource:
-		if c.Resource == nil {
-			return "embedded resource"
-		}
-		return "embedded resource " + pack.OneLine(c.Resource.URI)
+// unstatedHints names the hints a left out. go-sdk decodes an absent
+// readOnlyHint or idempotentHint and false alike, so those two count as
+// stated once the server sent annotations.
+func unstatedHints(a *mcp.ToolAnnotations) []string {
+	var out []string
+	if a.DestructiveHint == nil {
+		out = append(out, "destructiveHint")
 	}
-	return fmt.Sprintf("%T", c)
+	if a.OpenWorldHint == nil {
+		out = append(out, "openWorldHint")
+	}
+	return out
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // stdioTransport starts a server process and speaks MCP over its stdin and
@@ -26,11 +28,12 @@ import (
 // a stdout that breaks the transport's rules (see framer).
 type stdioTransport struct {
 	cmd       *exec.Cmd
-	tap       *Tap
+	tap       *wire.Tap
 	maxLine   int
 	terminate time.Duration   // how long Close waits for a clean exit before signalling
 	hurry     context.Context // done when the host wants its servers gone at once
 	guard     *watchdog
+	bg        *background // counts the goroutines of the process (nil: uncounted)
 
 	proc    *process    // the process Connect started
 	release func() bool // stops the connect context from hurrying proc's stop
@@ -47,7 +50,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	p := newProcess(t.cmd, t.terminate)
-	if err := p.start(t.guard); err != nil {
+	if err := p.start(t.guard, t.bg); err != nil {
 		return nil, startError(t.cmd, err)
 	}
 	t.proc = p
@@ -57,13 +60,13 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.release = context.AfterFunc(ctx, p.hurry)
 	if t.hurry != nil {
 		unhurry := context.AfterFunc(t.hurry, p.hurry)
-		go func() { <-p.exited; unhurry() }()
+		counted(t.bg, func() { <-p.exited; unhurry() })
 	}
-	in := &framer{emit: func(b []byte) { t.tap.record(Sent, b) }}
-	out := newGate(stdout, t.maxLine, &jsonSplit{})
-	out.record = func(b []byte, truncated bool) { t.tap.keep(Received, b, truncated) }
-	out.keepBig = func(b []byte, values []elided) { t.tap.keepElided(Received, b, values) }
-	out.fault, out.stdout = p.setFault, true
+	in := wire.NewFramer(func(b []byte) { t.tap.Record(wire.Sent, b) })
+	out := wire.NewGate(stdout, t.maxLine, wire.JSONValues())
+	out.Record = func(b []byte, truncated bool) { t.tap.Keep(wire.Received, b, truncated) }
+	out.KeepBig = func(b []byte, values []wire.Elided) { t.tap.KeepElided(wire.Received, b, values) }
+	out.Fault, out.Stdout = p.setFault, true
 	conn, err := (&mcp.IOTransport{
 		Reader: &exitAwareReader{r: io.NopCloser(out), closer: stdout, p: p},
 		Writer: teeWriteCloser{w: stdin, tee: in},
@@ -115,9 +118,9 @@ func newProcess(cmd *exec.Cmd, terminate time.Duration) *process {
 // ends a thread only when a goroutine locked to it exits, and no other
 // goroutine runs on a locked thread, so the thread lives until the process
 // has been waited for, and ends early only with the host itself.
-func (p *process) start(guard *watchdog) error {
+func (p *process) start(guard *watchdog, bg *background) error {
 	started := make(chan error, 1)
-	go func() {
+	counted(bg, func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		guard.ready() // before the server starts: it is listed as soon as it has
@@ -130,8 +133,17 @@ func (p *process) start(guard *watchdog) error {
 		started <- nil
 		p.err = p.cmd.Wait()
 		close(p.exited)
-	}()
+	})
 	return <-started
+}
+
+// counted runs f on a goroutine, counted by bg if there is one.
+func counted(bg *background, f func()) {
+	if bg == nil {
+		go f()
+		return
+	}
+	bg.goCounted(f)
 }
 
 // command is the process's command; nil for a nil process.

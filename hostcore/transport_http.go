@@ -12,6 +12,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // credentialRoundTripper sends the authorization context's headers to the
@@ -37,14 +41,18 @@ type credentialRoundTripper struct {
 	base    http.RoundTripper
 	origin  string
 	headers map[string]string
-	tap     *Tap
+	tap     *wire.Tap
 	maxBody int64
 	now     func() time.Time
 	sleep   func(context.Context, time.Duration) error
 	hurry   context.Context
+	// signsIn is set for a connection that signs in (OAuth): every
+	// Authorization header it carries is a grant's bearer token, which
+	// goes only over TLS or to loopback (oauth_tls.go).
+	signsIn string // the server's name, for the refusal
 }
 
-func newCredentialRoundTripper(base http.RoundTripper, auth *authContext, tap *Tap, maxBody int64) *credentialRoundTripper {
+func newCredentialRoundTripper(base http.RoundTripper, auth *authContext, tap *wire.Tap, maxBody int64) *credentialRoundTripper {
 	rt := &credentialRoundTripper{base: base, headers: auth.headers, tap: tap, maxBody: maxBody, now: time.Now, sleep: sleepCtx}
 	if u, err := url.Parse(auth.url); err == nil {
 		rt.origin = origin(u)
@@ -75,6 +83,13 @@ func (rt *credentialRoundTripper) RoundTrip(req *http.Request) (*http.Response, 
 		unhurry = context.AfterFunc(rt.hurry, cancel)
 	}
 	release := func() { unhurry(); cancel() }
+	if rt.signsIn != "" && req.Header.Get("Authorization") != "" && !tokensMayGo(req.URL) {
+		// The last guard: the token source refuses such a resource first.
+		release()
+		err := refuseCleartext(rt.signsIn, req.URL.String())
+		statusOf(req.Context()).refused(err)
+		return nil, err
+	}
 	req = rt.credentials(req.Clone(ctx))
 	var body []byte
 	if req.Body != nil && req.Method == http.MethodPost {
@@ -85,7 +100,7 @@ func (rt *credentialRoundTripper) RoundTrip(req *http.Request) (*http.Response, 
 			release()
 			return nil, err
 		}
-		rt.tap.record(Sent, body)
+		rt.tap.Record(wire.Sent, body)
 	}
 	resp, err := rt.send(req, body)
 	if err == nil && resp.StatusCode == http.StatusTooManyRequests {
@@ -182,6 +197,11 @@ func retryWait(v string, now time.Time) (time.Duration, bool) {
 func (rt *credentialRoundTripper) receive(req *http.Request, resp *http.Response) {
 	st := statusOf(req.Context())
 	mt := mediaType(resp.Header.Get("Content-Type"))
+	if scope, ok := insufficientScope(resp); ok {
+		st.scopeRefused(scope)
+	} else if resp.StatusCode/100 == 2 {
+		st.scopeRefused("") // a step-up that worked
+	}
 	switch {
 	case resp.StatusCode >= 400:
 		st.fail(resp.StatusCode, req.URL)
@@ -236,6 +256,13 @@ type requestStatus struct {
 	retryIn  time.Duration
 	breach   error // a reply that is not JSON (see framer)
 	proc     *process
+	refusal  error // the host's own refusal (a sign-in it would not make, see oauth_refusal.go)
+	// scope is what the last 403 insufficient_scope asked for, until a
+	// request succeeds: go-sdk retries once after a step-up, and a 403 on
+	// the retry is final (then it falls back to initialize, whose own
+	// failure says nothing of it).
+	scope       string
+	scopeRefuse bool
 }
 
 type statusKey struct{}
@@ -278,7 +305,7 @@ func (s *requestStatus) answeredNotMCP(mt string, u *url.URL) {
 // breached records a reply that broke the rules: over the size limit, or
 // not JSON.
 func (s *requestStatus) breached(err error) {
-	if errors.Is(err, errBodyTooLarge) {
+	if errors.Is(err, wire.ErrTooLarge) {
 		s.setTooLarge()
 		return
 	}
@@ -287,6 +314,42 @@ func (s *requestStatus) breached(err error) {
 			s.breach = err
 		}
 	})
+}
+
+// refused records the host's own refusal to go on (a sign-in it will not
+// make or finish): it explains the failure better than whatever the
+// transport meets after it (go-sdk falls back from server/discover to
+// initialize on any error).
+func (s *requestStatus) refused(err error) {
+	s.update(func(s *requestStatus) {
+		if s.refusal == nil {
+			s.refusal = err
+		}
+	})
+}
+
+// scopeRefused records a 403 insufficient_scope asking for scope, or, with
+// "", a success that ends one.
+func (s *requestStatus) scopeRefused(scope string) {
+	s.update(func(s *requestStatus) { s.scope, s.scopeRefuse = scope, scope != "" })
+}
+
+// insufficientScope reports whether resp is a 403 that asks for more
+// scope (RFC 6750 §3.1), and the scope it names.
+func insufficientScope(resp *http.Response) (string, bool) {
+	if resp.StatusCode != http.StatusForbidden {
+		return "", false
+	}
+	cs, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
+	for _, c := range cs {
+		if c.Params["error"] == "insufficient_scope" {
+			if sc := c.Params["scope"]; sc != "" {
+				return sc, true
+			}
+			return "more", true
+		}
+	}
+	return "", false
 }
 
 func (s *requestStatus) setTooLarge() { s.update(func(s *requestStatus) { s.tooLarge = true }) }
@@ -319,6 +382,8 @@ type httpOutcome struct {
 	tooLarge bool
 	retryIn  time.Duration
 	breach   error
+	refusal  error
+	scope    string // a final 403 insufficient_scope's, see requestStatus
 }
 
 func (s *requestStatus) outcome() httpOutcome {
@@ -327,7 +392,11 @@ func (s *requestStatus) outcome() httpOutcome {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return httpOutcome{s.code, s.url, s.notMCP, s.tooLarge, s.retryIn, s.breach}
+	o := httpOutcome{s.code, s.url, s.notMCP, s.tooLarge, s.retryIn, s.breach, s.refusal, ""}
+	if s.scopeRefuse {
+		o.scope = s.scope
+	}
+	return o
 }
 
 // displayURL is u as a message may show it: without userinfo, query or
@@ -340,10 +409,6 @@ func displayURL(u *url.URL) string {
 	v.User, v.RawQuery, v.ForceQuery, v.Fragment, v.RawFragment = nil, "", false, "", ""
 	return v.String()
 }
-
-// errBodyTooLarge ends a response body or a stdio message over the host's
-// size limit.
-var errBodyTooLarge = errors.New("reply too long: over the host's size limit")
 
 // limitedBody fails a read past its limit instead of truncating silently,
 // and records the failure in the request's status. A body that announces
@@ -366,7 +431,7 @@ func newLimitedBody(body io.ReadCloser, limit, contentLength int64, st *requestS
 func (l *limitedBody) Read(p []byte) (int, error) {
 	if l.left < 0 {
 		l.st.setTooLarge()
-		return 0, errBodyTooLarge
+		return 0, wire.ErrTooLarge
 	}
 	if int64(len(p)) > l.left+1 {
 		p = p[:l.left+1] // one byte more than allowed tells a body at the limit from one over it
@@ -375,7 +440,7 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 	if int64(n) > l.left {
 		n, l.left = int(l.left), -1
 		l.st.setTooLarge()
-		return n, errBodyTooLarge
+		return n, wire.ErrTooLarge
 	}
 	l.left -= int64(n)
 	return n, err
@@ -385,20 +450,20 @@ func (l *limitedBody) Read(p []byte) (int, error) {
 // message, an event stream a message an event. Each message goes to the
 // tap whole (an event, its data), and a breach is recorded in st. The
 // bound is per message: a POST's response is also bounded in all.
-func gateResponse(resp *http.Response, tap *Tap, limit int, st *requestStatus) io.ReadCloser {
-	var g *gate
+func gateResponse(resp *http.Response, tap *wire.Tap, limit int, st *requestStatus) io.ReadCloser {
+	var g *wire.Gate
 	switch mediaType(resp.Header.Get("Content-Type")) {
 	case "text/event-stream":
-		g = newGate(resp.Body, limit, &sseSplit{})
-		g.record = func(event []byte, truncated bool) { recordEvent(tap, event, truncated) }
+		g = wire.NewGate(resp.Body, limit, wire.SSEEvents())
+		g.Record = func(event []byte, truncated bool) { recordEvent(tap, event, truncated) }
 	case "application/json":
-		g = newGate(resp.Body, limit, &jsonSplit{})
-		g.record = func(msg []byte, truncated bool) { tap.keep(Received, msg, truncated) }
-		g.keepBig = func(msg []byte, values []elided) { tap.keepElided(Received, msg, values) }
+		g = wire.NewGate(resp.Body, limit, wire.JSONValues())
+		g.Record = func(msg []byte, truncated bool) { tap.Keep(wire.Received, msg, truncated) }
+		g.KeepBig = func(msg []byte, values []wire.Elided) { tap.KeepElided(wire.Received, msg, values) }
 	default:
 		return resp.Body
 	}
-	g.fault = st.breached
+	g.Fault = st.breached
 	return struct {
 		io.Reader
 		io.Closer
@@ -406,7 +471,7 @@ func gateResponse(resp *http.Response, tap *Tap, limit int, st *requestStatus) i
 }
 
 // recordEvent records the data of one server-sent event.
-func recordEvent(tap *Tap, event []byte, truncated bool) {
+func recordEvent(tap *wire.Tap, event []byte, truncated bool) {
 	var data []byte
 	for line := range bytes.Lines(event) {
 		line = bytes.TrimRight(line, "\r\n")
@@ -418,6 +483,6 @@ func recordEvent(tap *Tap, event []byte, truncated bool) {
 		}
 	}
 	if len(data) > 0 {
-		tap.keep(Received, data, truncated)
+		tap.Keep(wire.Received, data, truncated)
 	}
 }

@@ -32,6 +32,7 @@ type watchdog struct {
 	closed  bool
 	in      io.WriteCloser
 	cmd     *exec.Cmd
+	exited  chan struct{} // closed once the shell has been waited for
 }
 
 // watchdogScript is the watchdog: a POSIX shell script.
@@ -96,20 +97,28 @@ func (w *watchdog) start() {
 		w.log.Warn("no watchdog for stdio servers; they may outlive a crash of the host", "err", err)
 		return
 	}
-	w.in, w.cmd = in, cmd
-	go cmd.Wait()
+	w.in, w.cmd, w.exited = in, cmd, make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(w.exited)
+	}()
 }
 
-// close ends the watchdog, which then kills any group still listed.
+// close ends the watchdog, which then kills any group still listed, and
+// waits for the shell to exit.
 func (w *watchdog) close() {
 	if w == nil {
 		return
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	w.closed = true
 	if w.in != nil {
 		w.in.Close()
 		w.in = nil
+	}
+	exited := w.exited
+	w.mu.Unlock()
+	if exited != nil {
+		<-exited
 	}
 }

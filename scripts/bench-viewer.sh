@@ -7,7 +7,7 @@
 # frames the progress bar paints meanwhile), for text and JSON of
 # 40 KiB and 1 MiB, 1 MiB of Markdown and of HTML, beside a 200-byte body
 # (the floor), and the frames painted a second while a 1 MiB body scrolls,
-# beside a loop that only repaints (attache --scenario measure-body, with
+# beside a loop that only repaints (attache-scenes --scenario measure-body, with
 # mcptestd --mode bodies). RUNS launches (default 3) of 5 shows each;
 # prints, per measure, the median of every run and the spread (min–max).
 set -euo pipefail
@@ -18,8 +18,8 @@ if [ -z "${ATTACHE_BENCH_UNDER_XVFB:-}" ]; then
 	ensure_go
 	ensure_packages $FYNE_PACKAGES xvfb xauth >&2
 	mkdir -p bin
-	say "building the app and mcptestd"
-	go build -o bin/attache ./cmd/attache
+	say "building the app's scenes and mcptestd"
+	go build -o bin/attache-scenes ./cmd/attache-scenes
 	go build -o bin/mcptestd ./internal/mcptest/mcptestd
 	export ATTACHE_BENCH_UNDER_XVFB=1
 	if [ -z "${DISPLAY:-}" ]; then
@@ -34,7 +34,7 @@ JSON
 for i in $(seq "$RUNS"); do
 	rm -rf "$dir/data" "$dir/xdg"
 	LANG=en_US.UTF-8 XDG_CONFIG_HOME="$dir/xdg" ATTACHE_CONFIG="$dir/config.json" ATTACHE_DATA_DIR="$dir/data" \
-		timeout 600 bin/attache --scenario measure-body </dev/null | grep '^measure ' >>"$dir/lines"
+		timeout 600 bin/attache-scenes --scenario measure-body </dev/null | grep '^measure ' >>"$dir/lines"
 	say "run $i done"
 done
 # show lines: measure show KIND wall-ms W cpu-ms C; scroll lines:

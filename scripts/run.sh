@@ -12,12 +12,13 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 if [ -n "${ATTACHE_RUN_UNDER_XVFB:-}" ]; then
-	# Under xvfb-run: start the app, wait for its first screen, capture it
+	# Under xvfb-run: start the app (its scenes' command, at the first
+	# screen, which says when it is ready), wait for its first screen, capture it
 	# through the X server, then hold until Ctrl+C (or the app ends).
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
 	mkfifo "$work/stdin"
-	bin/attache --scenario first-screen "$@" <"$work/stdin" >"$work/stdout" &
+	bin/attache-scenes --scenario first-screen "$@" <"$work/stdin" >"$work/stdout" &
 	pid=$!
 	exec 3>"$work/stdin" # the app runs until this closes
 	stop() {
@@ -54,6 +55,9 @@ if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
 	say "no display: neither DISPLAY nor WAYLAND_DISPLAY is set, so no window can be shown here"
 	say "running the app under a virtual X server (Xvfb) instead; a screenshot of its first screen will be written to $SHOT"
 	ensure_packages xvfb xauth imagemagick xdotool
+	# The app as released cannot say when its first screen is ready; its
+	# scenes' command (the same app, scripted) can.
+	go build -o bin/attache-scenes ./cmd/attache-scenes
 	export ATTACHE_RUN_UNDER_XVFB=1 SHOT
 	exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
 fi

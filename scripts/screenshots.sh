@@ -6,8 +6,8 @@
 # and on an error, the attachments panel over budget, and the resources and
 # templates tabs of a server that offers no resources (the npm
 # server-filesystem), and the sign-in on the card of the built-in demo over
-# HTTP with OAuth (Sign in, the wait for the browser, signed in, signed
-# out; the script plays the browser, on threengram's login page), and the
+# HTTP with OAuth (Sign in, the wait for the browser, the wait where no
+# browser could be opened, signed in as the tenant, signed out; the script plays the browser, on threengram's login page), and the
 # conversation's window against the scripted model provider (a streamed
 # answer with its usage, a tool approval prompt, a tool result, the turn's
 # inspector, the provider editor), the comparison lab's Compare window
@@ -20,14 +20,15 @@
 # some). Installs what a fresh Debian or Ubuntu machine lacks first.
 #
 # Each shot is a fresh first launch (its own config, data and preferences).
-# The app scripts itself into the state (attache --scenario NAME, through the
-# ui package's exported methods), says so on stdout, and holds the state
+# The app scripts itself into the state (attache-scenes --scenario NAME:
+# the app as released plus the scenes, through the ui package's exported
+# methods), says so on stdout, and holds the state
 # while this script captures its window through the X server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers compare compare-approval compare-denied console console-stderr console-resend subscriptions missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -37,8 +38,8 @@ if [ -z "${ATTACHE_SHOTS_UNDER_XVFB:-}" ]; then
 	ensure_packages $FYNE_PACKAGES xvfb xauth imagemagick xdotool
 	ensure_peers
 	mkdir -p bin screenshots
-	say "building the app and the image test server"
-	go build -o bin/attache ./cmd/attache
+	say "building the app's scenes and the image test server"
+	go build -o bin/attache-scenes ./cmd/attache-scenes
 	go build -o bin/mcptestd ./internal/mcptest/mcptestd
 	export ATTACHE_SHOTS_UNDER_XVFB=1
 	exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
@@ -69,7 +70,7 @@ shoot() {
 	config "$dir"
 	mkfifo "$dir/stdin"
 	LANG=en_US.UTF-8 FYNE_THEME=$theme XDG_CONFIG_HOME="$dir/xdg" ATTACHE_CONFIG="$dir/config.json" \
-		ATTACHE_DATA_DIR="$dir/data" ATTACHE_TOKEN_STORE=file bin/attache --scenario "$name" <"$dir/stdin" >"$dir/stdout" 2>"$dir/stderr" &
+		ATTACHE_DATA_DIR="$dir/data" ATTACHE_TOKEN_STORE=file bin/attache-scenes --scenario "$name" <"$dir/stdin" >"$dir/stdout" 2>"$dir/stderr" &
 	pid=$!
 	exec 3>"$dir/stdin" # the app holds its state until this closes
 	for _ in $(seq 600); do
@@ -90,6 +91,7 @@ shoot() {
 	chat-*) title='^Conversation' ;;
 	compare*) title='^Compare' ;;
 	console*) title='^Console' ;;
+	subscriptions) title='^Subscriptions' ;;
 	esac
 	wid=$(xdotool search --sync --onlyvisible --name "$title" | head -1)
 	import -window "$wid" "$out"

@@ -45,8 +45,8 @@ total_failed=0
 run_tests all -count=1 -timeout 30m ./...
 # The race detector on every package that does not need a display: all of
 # them (the ui tests use Fyne's test driver, no window); only the GUI's main
-# package, which opens a real window when run, is left out.
-headless=$(go list ./... | grep -vE '/cmd/attache$')
+# packages, which open a real window when run, are left out.
+headless=$(go list ./... | grep -vE '/cmd/attache(-scenes)?$')
 run_tests race -race -count=1 -timeout 30m $headless
 
 # The MCP conformance suites' client scenarios against the real attachectl

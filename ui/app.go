@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -20,13 +21,16 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // Options configure the app. The zero value, and a nil *Options, are
 // usable.
 type Options struct {
 	// Icons fetches the icons servers give resources; nil shows none.
-	Icons *hostcore.IconFetcher
+	Icons *icon.Fetcher
 	// Now is the clock behind "checked 3 s ago"; nil means time.Now.
 	Now func() time.Time
 	// RefreshEvery is how often connection states are looked at again
@@ -43,11 +47,15 @@ type Options struct {
 	// Chat sends the conversation's messages to a model, with Models
 	// building the model of a provider of the config. With either nil,
 	// Send only shows the context a model would receive.
-	Chat   *hostcore.Chat
-	Models func(hostcore.ProviderConfig) (hostcore.Model, error)
+	Chat   *chat.Chat
+	Models func(models.Provider) (chat.Model, error)
 	// Keys keeps the providers' API keys for the provider editor; nil
 	// means keys come from environment variables only.
 	Keys ProviderKeys
+	// OpenURL opens a sign-in page in the person's browser, and says
+	// whether it could; it is called off the main goroutine. Nil opens
+	// none: the sign-in rows say so and show the address to copy.
+	OpenURL func(u *url.URL) error
 	// AfterFirstFrame, if set, is handed the work New would otherwise
 	// start at once (connecting to the remembered server and listing its
 	// catalog, loading the conversation and its attachments, the periodic
@@ -56,6 +64,10 @@ type Options struct {
 	// but the window's construction, and the work does not compete with it
 	// for the CPU. nil starts the work inside New.
 	AfterFirstFrame func(start func())
+	// FontsWarmed, if set, is WarmFonts' channel: New waits for it to
+	// close before it measures any text, so that the warming goroutine
+	// and the window never shape with the same font faces at once.
+	FontsWarmed <-chan struct{}
 }
 
 // Preference keys.
@@ -79,11 +91,14 @@ type App struct {
 	servers       *serversPanel
 	picker        *picker
 	inspector     *inspector
+	results       *toolResultPane
 	attachments   *attachmentsPanel
 	conversations *conversationBar
 	status        *widget.Label
-	compare       *compareView // the comparison lab's window (compare.go), made on first use
+	lower         *fyne.Container // the inspector, or the tools tab's result
+	compare       *compareView    // the comparison lab's window (compare.go), made on first use
 	console       *console
+	subscriptions *subscriptionsView
 	settings      *settings
 
 	// ready is Options.Ready, called once both the conversation and the
@@ -91,6 +106,8 @@ type App struct {
 	ready                   func()
 	convShown, catalogShown bool
 	closed                  bool
+	stopEnds                func() // unregisters watchContextEnds
+	unfollow                func() // stops following the host's sign-ins
 }
 
 // New builds the main window of fa over the person's conversations (and
@@ -107,15 +124,21 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if o.FontsWarmed != nil {
+		<-o.FontsWarmed
+	}
 	a := &App{cancel: cancel, ready: o.Ready}
 	a.sh = &shell{ctx: ctx, cv: cv, host: cv.Host(), opts: o, prefs: fa.Preferences(), work: &tracker{},
 		win: fa.NewWindow("Attaché")}
-	a.sh.read = func(r readRequest) { a.inspector.read(r) }
+	a.sh.read = func(r readRequest) { a.showResults(false); a.inspector.read(r) }
+	a.sh.openConsole = func() { a.console.show() }
 	a.sh.attached = func() { a.attachments.reload() }
 	a.sh.notify = a.notify
 	a.sh.fail = a.fail
 	openWindows.Add(1)
 	a.buildUI()
+	a.watchContextEnds()
+	a.unfollow = a.servers.followSignIns()
 	a.showServers()
 	if o.AfterFirstFrame != nil {
 		o.AfterFirstFrame(a.start)
@@ -129,16 +152,21 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 func (a *App) buildUI() {
 	sh := a.sh
 	a.servers = newServersPanel(sh, a.useConn)
-	a.picker = newPicker(sh, a.pickerLoaded)
+	a.results = newToolResultPane(sh)
+	a.picker = newPicker(sh, a.results, a.pickerLoaded)
 	a.inspector = newInspector(sh)
 	a.conversations = newConversationBar(sh, a.useConversation)
 	a.attachments = newAttachmentsPanel(sh, a.conversations)
 	a.console = newConsole(sh)
+	a.subscriptions = newSubscriptionsView(sh)
 	a.settings = newSettings(sh)
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 
-	centre := container.NewVSplit(a.picker.buildUI(), a.inspector.buildUI())
+	a.lower = container.NewStack(a.inspector.buildUI(), a.results.buildUI())
+	a.results.front = a.showResults
+	a.showResults(false)
+	centre := container.NewVSplit(a.picker.buildUI(), a.lower)
 	centre.Offset = 0.45
 	centreRight := container.NewHSplit(centre, a.attachments.buildUI())
 	centreRight.Offset = 0.53
@@ -177,7 +205,7 @@ func (a *App) start() {
 		return
 	}
 	if c := a.sh.conn; c != nil {
-		a.useConn(c)
+		a.browse(c, false) // the remembered one: nobody asked for a sign-in yet
 	} else {
 		a.picker.setConn(nil)
 	}
@@ -224,13 +252,23 @@ func (a *App) refreshStates(every time.Duration) {
 	}
 }
 
-// useConn makes c the connection the picker browses and attaches through.
-func (a *App) useConn(c *hostcore.Conn) {
+// useConn makes c, which the person chose, the connection the picker
+// browses and attaches through: its listings may ask for a sign-in.
+func (a *App) useConn(c *hostcore.Conn) { a.browse(c, true) }
+
+// browse makes c the connection the picker browses and attaches through;
+// asked says the person chose it.
+func (a *App) browse(c *hostcore.Conn, asked bool) {
 	a.sh.conn = c
+	a.sh.browsing = a.sh.ctx
+	if asked {
+		a.sh.browsing = hostcore.MaySignIn(a.sh.ctx)
+	}
 	a.sh.prefs.SetString(prefServer, c.Server.Name)
 	a.sh.prefs.SetString(prefAccount, c.Account.Name)
 	a.servers.showCurrent()
 	a.picker.setConn(c)
+	a.inspector.browsing(c)
 	a.console.setConn(c)
 	a.notify("Browsing " + c.Server.Name + " as " + c.Account.Name)
 }
@@ -289,13 +327,30 @@ func (a *App) Close() {
 		return
 	}
 	a.closed = true
+	a.stopEnds()
 	openWindows.Add(-1)
 	size := a.sh.win.Canvas().Size()
 	if size.Width > 0 && size.Height > 0 {
 		a.sh.prefs.SetFloat(prefWidth, float64(size.Width))
 		a.sh.prefs.SetFloat(prefHeight, float64(size.Height))
 	}
+	a.unfollow()
 	a.attachments.close()
+	a.inspector.close()
 	a.console.close()
+	a.subscriptions.close()
 	a.cancel()
+}
+
+// showResults brings the tools tab's result (true) or the inspector
+// (false) to the front of the centre's lower half.
+func (a *App) showResults(on bool) {
+	ins, res := a.lower.Objects[0], a.lower.Objects[1]
+	if on {
+		ins.Hide()
+		res.Show()
+	} else {
+		res.Hide()
+		ins.Show()
+	}
 }

@@ -22,6 +22,9 @@ type ranked struct {
 	dec     pack.Decision
 	watch   hostcore.WatchState
 	watched bool
+	// kept is what the live conversation keeps of it: the body in use,
+	// whether it is stale, the body before its last change.
+	kept hostcore.LiveItem
 	// memory is what tells a memory apart, read from the body the ranking
 	// read (zero for other resources); life is its lifecycle, as
 	// get_memories last said it.
@@ -105,7 +108,7 @@ func (r *attachmentRow) show(x ranked, checked string, act rowActions) {
 	r.life.SetText(x.life.Label())
 	r.life.Hidden = r.life.Text == ""
 	r.life.Refresh()
-	r.stale.Hidden = !x.watch.Stale
+	r.stale.Hidden = !x.kept.Stale
 	r.stale.Refresh()
 	r.reason.Importance = reasonImportance(x.dec.Verdict)
 	r.reason.SetText(fmt.Sprintf("%s · priority %s", x.dec.Reason, priorityText(x.dec.Priority)))
@@ -126,7 +129,7 @@ func (r *attachmentRow) show(x ranked, checked string, act rowActions) {
 	r.reread.OnTapped = func() { act.reread(a) }
 	setEnabled(r.reread, x.watched)
 	r.diff.OnTapped = func() { act.diff(a) }
-	setEnabled(r.diff, x.watch.Previous != nil)
+	setEnabled(r.diff, x.kept.Previous != nil)
 	r.remove.OnTapped = func() { act.remove(a) }
 }
 
@@ -136,7 +139,7 @@ func rowTitle(a hostcore.Attachment) string {
 	if a.Title == "" {
 		return a.URI
 	}
-	if a.Origin == hostcore.FromList {
+	if a.Origin == hostcore.FromList || a.Origin == hostcore.FromTool {
 		return a.Title
 	}
 	return a.Title + " " + path.Base(a.URI)

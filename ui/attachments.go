@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strconv"
 	"time"
 
@@ -41,6 +40,12 @@ type attachmentsPanel struct {
 	atts   []hostcore.Attachment
 	// reading is the ranking job that reads, while it runs, else 0.
 	reading uint64
+	// live is the conversation as the host keeps it: every read of its
+	// attachments (a turn's, a poll's, a Re-read) lands there, and the
+	// panel shows what it hears (news), reading nothing of its own.
+	live  *hostcore.Live
+	letGo func() // stops hearing live and lets go of it
+	news  liveNews
 	// loading is set while load puts the conversation's budget in the
 	// field: the ranking that follows packs under it.
 	loading bool
@@ -151,7 +156,8 @@ func (p *attachmentsPanel) budgetTyped(s string) {
 // budgetKey is the preference that keeps a conversation's budget.
 func budgetKey(conv int64) string { return prefBudget + "." + strconv.FormatInt(conv, 10) }
 
-// load shows the current conversation: its ranking, and a fresh watcher.
+// load shows the current conversation: it holds it live, reads it and
+// ranks it, and starts its watcher.
 func (p *attachmentsPanel) load() {
 	p.undo.Hide()
 	p.items, p.atts, p.memories = nil, nil, nil // another conversation's: a budget change must not pack them
@@ -162,33 +168,33 @@ func (p *attachmentsPanel) load() {
 	p.budget.SetText(strconv.Itoa(p.applied))
 	p.budgetTyped(p.budget.Text) // a budget kept before the maximum may be over it
 	p.loading = false
+	p.hold()
 	p.rerank()
 	p.rewatch()
 }
 
-// reload is told that the conversation's attachments changed.
-func (p *attachmentsPanel) reload() {
-	p.rerank()
-	p.rewatch()
-}
+// reload is told that the conversation's attachments changed (an attach,
+// a removal, an undo). The live conversation already has the change and
+// tells the panel; the watcher follows it (watches the new one only).
+func (p *attachmentsPanel) reload() { p.syncWatch() }
 
-// rerank reads every attachment (through the cache) and packs them under
-// the budget, on a goroutine; a newer ranking drops an older one.
+// rerank reads every attachment (through the cache) into the live
+// conversation and packs them under the budget, on a goroutine; a newer
+// ranking drops an older one.
 func (p *attachmentsPanel) rerank() {
-	conv := p.sh.conv.ID
-	if conv == 0 {
+	live := p.live
+	if live == nil {
 		return
 	}
 	budget := p.applied
-	cv := p.sh.cv
 	ctx, gen := p.rank.start(p.sh.ctx)
 	ranker := p.ranker
 	p.reading = gen
 	run(p.sh.work, ctx, func(ctx context.Context) (outcome, error) {
-		items, atts, err := cv.Items(ctx, conv)
-		if err != nil {
+		if err := live.Load(ctx); err != nil {
 			return outcome{}, err
 		}
+		items, atts := liveItems(live.Items())
 		pk := ranker.Rank(items, budget)
 		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown(),
 			memories: memoryMetas(items)}, nil
@@ -231,6 +237,9 @@ func (p *attachmentsPanel) shown(gen uint64) func(outcome, error) {
 			return
 		}
 		p.show(o.packing, o.atts, o.doc)
+		if wasRead && p.news.waiting() {
+			p.showNews() // what the live conversation heard while the read ran
+		}
 	}
 }
 
@@ -254,25 +263,35 @@ func (p *attachmentsPanel) repack() {
 	}, p.shown(gen))
 }
 
-// rankKept ranks the attachments last read again after a's pin or
-// priority changed, reading nothing; an attachment not among them (or no
-// ranking yet, or a read in flight) makes it read them all: the change
-// is saved, so the read sees it.
-func (p *attachmentsPanel) rankKept(a hostcore.Attachment) {
-	i := slices.IndexFunc(p.atts, func(x hostcore.Attachment) bool { return x.ID == a.ID })
-	if i < 0 || i >= len(p.items) || p.reading != 0 && p.rank.current(p.reading) {
-		p.rerank()
+// rankLive ranks the live conversation as it is kept now, reading
+// nothing: after a body changed (a turn's read, a Re-read), or an
+// attachment was added, removed, pinned or given a priority.
+func (p *attachmentsPanel) rankLive() {
+	if p.live == nil {
 		return
 	}
-	items, atts := slices.Clone(p.items), slices.Clone(p.atts)
-	items[i], atts[i] = hostcore.ItemOf(items[i], a), a
+	items, atts := liveItems(p.live.Items())
 	budget := p.applied
 	ranker := p.ranker
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
 		pk := ranker.Rank(items, budget)
-		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown()}, nil
+		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown(),
+			memories: memoryMetas(items)}, nil
 	}, p.shown(gen))
+}
+
+// liveItems are the items to rank of the attachments kept, and the
+// attachments (items[i] is atts[i]); one not read yet is left out.
+func liveItems(kept []hostcore.LiveItem) ([]*pack.Item, []hostcore.Attachment) {
+	items := make([]*pack.Item, 0, len(kept))
+	atts := make([]hostcore.Attachment, 0, len(kept))
+	for _, k := range kept {
+		if k.Read {
+			items, atts = append(items, k.Item), append(atts, k.Attachment)
+		}
+	}
+	return items, atts
 }
 
 // show lays out a ranking.
@@ -287,6 +306,7 @@ func (p *attachmentsPanel) show(pk pack.Packing, atts []hostcore.Attachment, doc
 	for _, d := range pk.Decisions {
 		x := ranked{att: byID[d.Item.ID], dec: d}
 		x.watch, x.watched = p.watch.state(x.att.ID)
+		x.kept = p.kept(x.att.ID)
 		x.memory = p.memories[d.Item.ID]
 		x.life = p.life.byAtt[x.att.ID]
 		p.rows = append(p.rows, x)
@@ -305,12 +325,23 @@ func (p *attachmentsPanel) show(pk pack.Packing, atts []hostcore.Attachment, doc
 	p.askLifecycles()
 }
 
-// refreshWatch shows the watcher's news (stale, checked) without ranking.
+// refreshWatch shows what the watcher and the live conversation know of
+// each row's freshness (stale, checked) without ranking.
 func (p *attachmentsPanel) refreshWatch() {
 	for i := range p.rows {
 		p.rows[i].watch, p.rows[i].watched = p.watch.state(p.rows[i].att.ID)
+		p.rows[i].kept = p.kept(p.rows[i].att.ID)
 	}
 	p.list.Refresh()
+}
+
+// kept is what the live conversation keeps of attachment id.
+func (p *attachmentsPanel) kept(id int64) hostcore.LiveItem {
+	if p.live == nil {
+		return hostcore.LiveItem{}
+	}
+	it, _ := p.live.Item(id)
+	return it
 }
 
 // inspect shows a row's attachment in the inspector, read through the
@@ -330,14 +361,13 @@ func (p *attachmentsPanel) inspect(id widget.ListItemID) {
 	p.sh.notify(fmt.Sprintf("#%d %s: %s", x.dec.Rank, x.att.URI, x.dec.Reason)) // the whole reason, which the row may cut
 }
 
-// change saves an attachment's pin or priority and ranks again, without
-// reading.
+// change saves an attachment's pin or priority; the live conversation
+// has it then, and the panel ranks again without reading.
 func (p *attachmentsPanel) change(a hostcore.Attachment, what string) {
 	p.holdOrder() // the row stays under the pointer
-	store := p.sh.cv.Store()
-	p.sh.act(func(ctx context.Context) error { return store.UpdateAttachment(ctx, a) }, func() {
+	cv := p.sh.cv
+	p.sh.act(func(ctx context.Context) error { return cv.UpdateAttachment(ctx, a) }, func() {
 		p.sh.notify(what)
-		p.rankKept(a)
 	})
 }
 
@@ -361,8 +391,8 @@ func (p *attachmentsPanel) setPriority(a hostcore.Attachment, prio *float64) {
 
 // remove takes an attachment out of the conversation, offering Undo.
 func (p *attachmentsPanel) remove(a hostcore.Attachment) {
-	store := p.sh.cv.Store()
-	p.sh.act(func(ctx context.Context) error { return store.RemoveAttachment(ctx, a.ID) }, func() {
+	cv := p.sh.cv
+	p.sh.act(func(ctx context.Context) error { return cv.RemoveAttachment(ctx, a.ID) }, func() {
 		p.removed = a
 		p.undone.SetText("Removed " + orNone(a.Title, a.URI) + " (" + a.URI + ")")
 		p.undo.Show()
@@ -376,8 +406,8 @@ func (p *attachmentsPanel) restore() {
 	if a.ID == 0 {
 		return
 	}
-	store := p.sh.cv.Store()
-	p.sh.act(func(ctx context.Context) error { return store.RestoreAttachment(ctx, a.ID) }, func() {
+	cv := p.sh.cv
+	p.sh.act(func(ctx context.Context) error { return cv.RestoreAttachment(ctx, a.ID) }, func() {
 		p.removed = hostcore.Attachment{}
 		p.undo.Hide()
 		p.sh.notify("Restored " + a.URI)
@@ -385,10 +415,15 @@ func (p *attachmentsPanel) restore() {
 	})
 }
 
-// close stops the ranking and the watcher, and the conversation's turn.
+// close stops the ranking and the watcher, and the conversation's turn,
+// and lets go of the live conversation.
 func (p *attachmentsPanel) close() {
 	p.rank.stop()
 	p.life.job.stop()
 	p.watch.stop()
 	p.preview.chat.close()
+	if p.letGo != nil {
+		p.letGo()
+		p.live, p.letGo = nil, nil
+	}
 }

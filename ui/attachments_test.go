@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
@@ -135,11 +134,14 @@ func TestStaleReread(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := c.Session(context.Background())
+	// The test touches it as a person would, through the consent gate.
+	scope, err := h.host.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "touch", Arguments: map[string]any{"uri": mcptest.ReadmeURI}}); err != nil {
+	ctx := context.Background()
+	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: hostcore.Tool{Name: "touch"}, Arguments: []byte(`{"uri":"` + mcptest.ReadmeURI + `"}`)})
+	if _, err := c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}
 	h.waitFor("the stale badge", func() bool {
@@ -147,14 +149,19 @@ func TestStaleReread(t *testing.T) {
 		h.do(func() { stale = len(p.rows) == 1 && p.rows[0].watch.Stale })
 		return stale
 	})
-	row := rowWidgets(p.list)[0]
-	if row.stale.Hidden {
-		t.Error("the row shows no stale badge")
-	}
-	h.do(func() { test.Tap(row.reread) })
+	var row *attachmentRow
+	h.do(func() {
+		row = rowWidgets(p.list)[0]
+		if row.stale.Hidden {
+			t.Error("the row shows no stale badge")
+		}
+		test.Tap(row.reread)
+	})
 	h.settle()
-	row = rowWidgets(p.list)[0]
-	if p.rows[0].watch.Stale || row.diff.Disabled() {
-		t.Errorf("after Re-read: stale %v, diff disabled %v; want fresh with a diff offered", p.rows[0].watch.Stale, row.diff.Disabled())
-	}
+	h.do(func() {
+		row = rowWidgets(p.list)[0]
+		if p.rows[0].watch.Stale || row.diff.Disabled() {
+			t.Errorf("after Re-read: stale %v, diff disabled %v; want fresh with a diff offered", p.rows[0].watch.Stale, row.diff.Disabled())
+		}
+	})
 }

@@ -34,8 +34,8 @@ func (s *watchState) stop() {
 	}
 }
 
-// rewatch starts a watcher over the conversation's attachments as they are
-// now, replacing the previous one.
+// rewatch starts a watcher over the conversation, replacing the previous
+// one (another conversation's): it follows the attachments from then on.
 func (p *attachmentsPanel) rewatch() {
 	p.watch.stop()
 	conv := p.sh.conv.ID
@@ -67,26 +67,38 @@ func (p *attachmentsPanel) rewatch() {
 	})
 }
 
-// reread puts the server's newest body in use for a stale attachment and
-// ranks again with it.
-func (p *attachmentsPanel) reread(a hostcore.Attachment) {
+// syncWatch makes the watcher follow the conversation's attachments (it
+// watches one just attached, and lets go of one removed, and leaves the
+// others alone), then shows their freshness.
+func (p *attachmentsPanel) syncWatch() {
 	w := p.watch.w
 	if w == nil {
 		return
 	}
-	p.sh.act(func(ctx context.Context) error { return w.Reread(ctx, a.ID) }, func() {
+	run(p.sh.work, p.sh.ctx, func(ctx context.Context) (struct{}, error) {
+		w.Sync(ctx)
+		return struct{}{}, nil
+	}, func(struct{}, error) { p.refreshWatch() })
+}
+
+// reread puts the server's newest body in use for a stale attachment: the
+// live conversation has it then, and the panel ranks again with it.
+func (p *attachmentsPanel) reread(a hostcore.Attachment) {
+	live := p.live
+	if live == nil {
+		return
+	}
+	p.sh.act(func(ctx context.Context) error { return live.Reread(ctx, a.ID) }, func() {
 		p.sh.notify("Re-read " + a.URI)
-		p.refreshWatch()
-		p.rerank()
 	})
 }
 
 // showDiff shows how an attachment's text changed at its last re-read.
 func (p *attachmentsPanel) showDiff(a hostcore.Attachment) {
-	if p.watch.w == nil {
+	if p.live == nil {
 		return
 	}
-	diff := p.watch.w.Diff(a.ID)
+	diff := p.live.Diff(a.ID)
 	if diff == "" {
 		diff = "The text did not change at the last re-read."
 	}

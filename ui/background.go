@@ -33,6 +33,13 @@ var openWindows atomic.Int64
 // the window has closed (App.Close).
 func deliver(f func()) { deliverThen(f, nil) }
 
+// deliverFromHook is deliver for a domain observer's hook, which may run on
+// any goroutine, the main one included (a screen's own call into the
+// domain tells the observers before it returns): f goes through a goroutine
+// of its own, so that it never waits for the main goroutine it is on. f
+// must read the domain's state anew, since hooks may land out of order.
+func deliverFromHook(f func()) { go deliver(f) }
+
 // deliverThen is deliver, and then runs after on the main goroutine
 // whether or not f ran (after may be nil). The window can close between
 // the moment work is handed over and the moment fyne.Do runs it; what
@@ -53,6 +60,19 @@ func deliverThen(f, after func()) {
 		if openWindows.Load() == 0 {
 			return
 		}
+		f()
+	})
+}
+
+// deliverTracked is deliver for work counted in tr (add called before):
+// it counts as done once f has run, or would have.
+func deliverTracked(tr *tracker, f func()) {
+	if openWindows.Load() == 0 {
+		tr.done()
+		return
+	}
+	deliver(func() {
+		defer tr.done()
 		f()
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/expand"
 )
 
 // byIDTab is the Memories tab. It attaches a threengram memory by its id:
@@ -81,7 +82,7 @@ func (t *byIDTab) uri() (string, error) {
 	if t.tpl == nil {
 		return "", hostcore.NewUsageError("this server advertises no template with a single {id} variable")
 	}
-	return hostcore.Expand(t.tpl.URITemplate, map[string]string{"id": strings.TrimSpace(t.id.Text)})
+	return expand.URI(t.tpl.URITemplate, map[string]string{"id": strings.TrimSpace(t.id.Text)})
 }
 
 func (t *byIDTab) updatePreview() {

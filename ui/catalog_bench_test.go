@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/internal/testbin"
@@ -56,7 +57,7 @@ func newCatalogApp(b *testing.B, sc hostcore.ServerConfig) *catalogApp {
 	host := hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Builtin: []hostcore.ServerConfig{sc}})
 	ca := &catalogApp{b: b}
 	locked(func() {
-		ca.app = New(fa, hostcore.NewConversations(host, st), &Options{Icons: &hostcore.IconFetcher{}})
+		ca.app = New(fa, hostcore.NewConversations(host, st), &Options{Icons: &icon.Fetcher{}})
 		ca.tab = ca.app.picker.resources
 	})
 	b.Cleanup(func() {

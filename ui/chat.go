@@ -14,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -172,7 +174,7 @@ func (c *chatView) say(icon fyne.Resource, text string) *widget.Label {
 }
 
 // model returns the picked provider's model.
-func (c *chatView) model() (hostcore.Model, hostcore.ProviderConfig, error) {
+func (c *chatView) model() (chat.Model, models.Provider, error) {
 	pc, err := c.sh.host.Config().FindProvider(c.providers.Selected)
 	if err != nil {
 		return nil, pc, err
@@ -203,25 +205,25 @@ func (c *chatView) sendEntry() {
 	c.send.Disable()
 	c.stop.Show()
 	ctx, gen := c.turn.start(c.sh.ctx)
-	chat, conv := c.sh.opts.Chat, c.conv
-	opts := hostcore.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.Model, Tools: hostcore.ToolsAsk,
+	ch, conv := c.sh.opts.Chat, c.conv
+	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.Model, Tools: hostcore.ToolsAsk,
 		Approve: c.approve,
-		OnEvent: func(e hostcore.Event) {
+		OnEvent: func(e chat.Event) {
 			deliver(func() {
-				if c.turn.current(gen) || e.Kind != hostcore.EventText {
+				if c.turn.current(gen) || e.Kind != chat.EventText {
 					c.event(e)
 				}
 			})
 		}}
 	go func() {
-		t, err := chat.Send(ctx, conv, text, opts)
+		t, err := ch.Send(ctx, conv, text, opts)
 		deliver(func() { c.ended(gen, t, err) })
 	}()
 }
 
 // ended shows how a turn ended, and the turn's footer; the text that
 // arrived stays.
-func (c *chatView) ended(gen uint64, t hostcore.Turn, err error) {
+func (c *chatView) ended(gen uint64, t chat.Turn, err error) {
 	if c.win == nil {
 		return
 	}
@@ -245,34 +247,34 @@ func (c *chatView) ended(gen uint64, t hostcore.Turn, err error) {
 }
 
 // event shows one thing that happened in the turn.
-func (c *chatView) event(e hostcore.Event) {
+func (c *chatView) event(e chat.Event) {
 	if c.win == nil {
 		return
 	}
 	switch e.Kind {
-	case hostcore.EventText:
+	case chat.EventText:
 		if c.reply == nil {
 			c.reply = c.say(theme.ComputerIcon(), "")
 		}
 		c.replyText.WriteString(e.Text)
 		c.reply.SetText(c.replyText.String())
 		c.scroll.ScrollToBottom()
-	case hostcore.EventWarning:
+	case chat.EventWarning:
 		c.say(theme.WarningIcon(), "Warning: "+e.Text)
-	case hostcore.EventRequest:
+	case chat.EventRequest:
 		c.reply = nil
 		c.replyText.Reset()
 		c.usage[e.Request.Round] = c.say(theme.InfoIcon(), usageLine(*e.Request, false))
-	case hostcore.EventReply:
+	case chat.EventReply:
 		if l := c.usage[e.Request.Round]; l != nil {
 			l.SetText(usageLine(*e.Request, true))
 		} else {
 			c.say(theme.InfoIcon(), usageLine(*e.Request, true))
 		}
-	case hostcore.EventToolCall:
+	case chat.EventToolCall:
 		c.reply = nil
 		c.sayToolCall(e.Tool.Tool, e.Tool.Server, e.Call.Arguments)
-	case hostcore.EventToolResult:
+	case chat.EventToolResult:
 		c.sayToolResult(decisionWords(e.Result.Decision), *e.Result)
 	}
 }
@@ -294,7 +296,7 @@ func decisionWords(d *hostcore.ToolDecision) string {
 
 // usageLine is a request's token count: the host's own, and once it is
 // answered, the provider's.
-func usageLine(r hostcore.RequestRecord, answered bool) string {
+func usageLine(r chat.RequestRecord, answered bool) string {
 	s := fmt.Sprintf("Request %d: host counted %s (tool listing %d)", r.Round, pack.Quantity(r.Counted.Total, "token"), r.Counted.Tools)
 	switch {
 	case !answered:

@@ -9,7 +9,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/modeltest"
 	"github.com/attache/attache/internal/provider"
 )
@@ -21,7 +22,7 @@ func chatHarness(t *testing.T, script ...modeltest.Step) (*harness, *chatView, *
 	srv := modeltest.New(nil, script...)
 	t.Cleanup(srv.Close)
 	h := newHarness(t)
-	if err := h.host.Config().UpsertProvider(hostcore.ProviderConfig{Name: "scripted", Kind: hostcore.ProviderOpenAI,
+	if err := h.host.Config().UpsertProvider(models.Provider{Name: "scripted", Kind: models.OpenAI,
 		BaseURL: srv.OpenAIBaseURL(), Model: "scripted-1", MaxRetries: new(int)}); err != nil { // the script answers once
 		t.Fatal(err)
 	}
@@ -33,10 +34,10 @@ func chatHarness(t *testing.T, script ...modeltest.Step) (*harness, *chatView, *
 // wireChat gives the window a model loop over its conversations, with
 // models built by the real provider adapters.
 func (h *harness) wireChat() {
-	store := h.cv.Store().(hostcore.TurnStore)
+	store := h.st
 	h.do(func() {
-		h.app.sh.opts.Chat = hostcore.NewChat(h.cv, store, nil)
-		h.app.sh.opts.Models = func(pc hostcore.ProviderConfig) (hostcore.Model, error) { return provider.New(pc, nil) }
+		h.app.sh.opts.Chat = chat.New(h.cv, store, nil)
+		h.app.sh.opts.Models = func(pc models.Provider) (chat.Model, error) { return provider.New(pc, nil) }
 	})
 }
 

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -11,10 +10,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 )
 
 // approve asks the person whether to run a tool call
-// (hostcore.SendOptions.Approve): a dialog with the tool, its server and
+// (chat.SendOptions.Approve): a dialog with the tool, its server and
 // the arguments, and Allow once, Always for this tool in this
 // conversation, or Deny. It waits on the turn's goroutine for the answer or
 // for ctx to end (Stop), which takes the dialog down and denies.
@@ -78,56 +78,40 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 
 // loadTools shows a switch for each server whose tools may be offered in
 // the conversation: on by default for the servers of its attachments, as
-// hostcore decides, unless the person switched it.
+// the model loop decides, unless the person switched it.
 func (c *chatView) loadTools() {
-	ts, conv := c.sh.opts.Chat.Store(), c.conv
-	gate := c.sh.host.Consent()
+	ch, conv := c.sh.opts.Chat, c.conv
 	type found struct {
-		settings hostcore.ToolSettings
+		switches []chat.ServerSwitch
 		grants   []hostcore.ToolGrant
-		attached []string
 	}
 	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (found, error) {
-		s, err := ts.ToolSettings(ctx, conv)
+		sw, err := ch.ServerSwitches(ctx, conv)
 		if err != nil {
 			return found{}, err
 		}
-		grants, err := gate.Grants(ctx, conv)
-		if err != nil {
-			return found{}, err
-		}
-		atts, err := c.sh.cv.Store().Attachments(ctx, conv)
-		var names []string
-		for _, a := range atts {
-			if !slices.Contains(names, a.Server.Name) {
-				names = append(names, a.Server.Name)
-			}
-		}
-		return found{s, grants, names}, err
+		grants, err := ch.Grants(ctx, conv)
+		return found{sw, grants}, err
 	}, func(f found, err error) {
 		if err != nil {
 			c.sh.fail(err)
 			return
 		}
-		c.showTools(f.settings, f.attached)
+		c.showTools(f.switches)
 		c.showAlways(f.grants)
 	})
 }
 
 // showTools lays out the switches.
-func (c *chatView) showTools(s hostcore.ToolSettings, attached []string) {
+func (c *chatView) showTools(switches []chat.ServerSwitch) {
 	if c.win == nil {
 		return
 	}
 	c.tools.RemoveAll()
-	for _, sc := range c.sh.host.Servers() {
-		name := sc.Name
-		on, set := s.Servers[name]
-		if !set {
-			on = slices.Contains(attached, name)
-		}
+	for _, sw := range switches {
+		name := sw.Server
 		check := newCheck(name, nil)
-		check.SetChecked(on)
+		check.SetChecked(sw.On)
 		check.OnChanged = func(on bool) { c.switchTools(name, on) }
 		c.tools.Add(check)
 	}
@@ -159,9 +143,9 @@ func (c *chatView) showAlways(grants []hostcore.ToolGrant) {
 
 // revoke forgets "Always" for a tool in the conversation.
 func (c *chatView) revoke(server, tool string) {
-	gate, conv := c.sh.host.Consent(), c.conv
+	ch, conv := c.sh.opts.Chat, c.conv
 	c.sh.act(func(ctx context.Context) error {
-		return gate.Revoke(ctx, conv, server, tool)
+		return ch.Revoke(ctx, conv, server, tool)
 	}, func() {
 		c.sh.notify(tool + " of " + server + " will be asked about again in this conversation")
 		c.loadTools()
@@ -170,9 +154,9 @@ func (c *chatView) revoke(server, tool string) {
 
 // switchTools turns a server's tools on or off in the conversation.
 func (c *chatView) switchTools(server string, on bool) {
-	ts, conv := c.sh.opts.Chat.Store(), c.conv
+	ch, conv := c.sh.opts.Chat, c.conv
 	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, ts.SetServerTools(ctx, conv, server, on)
+		return struct{}{}, ch.SwitchServerTools(ctx, conv, server, on)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			c.sh.fail(err)

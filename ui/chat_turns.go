@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -27,10 +28,10 @@ const shownResultLines = 24
 // loadTurns shows the conversation's earlier turns as they were stored,
 // above anything said since the window opened.
 func (c *chatView) loadTurns() {
-	store, conv := c.sh.opts.Chat.Store(), c.conv
-	run(c.sh.work, c.sh.ctx, func(ctx context.Context) ([]hostcore.Turn, error) {
-		return store.Turns(ctx, conv)
-	}, func(ts []hostcore.Turn, err error) {
+	ch, conv := c.sh.opts.Chat, c.conv
+	run(c.sh.work, c.sh.ctx, func(ctx context.Context) ([]chat.Turn, error) {
+		return ch.Turns(ctx, conv)
+	}, func(ts []chat.Turn, err error) {
 		if c.win == nil || c.conv != conv {
 			return
 		}
@@ -57,17 +58,17 @@ func (c *chatView) loadTurns() {
 // showTurn adds a stored turn to the transcript as it looked when it ran:
 // the person's message, each request's usage, the model's text, the tool
 // calls and results, how it ended, and its footer.
-func (c *chatView) showTurn(t hostcore.Turn) {
-	offered := map[string]hostcore.OfferedTool{}
+func (c *chatView) showTurn(t chat.Turn) {
+	offered := map[string]chat.OfferedTool{}
 	for _, o := range t.Tools {
 		offered[o.Name] = o
 	}
 	req := 0
 	for _, m := range t.Messages {
 		switch m.Role {
-		case hostcore.RoleUser:
+		case chat.RoleUser:
 			c.say(theme.AccountIcon(), "You: "+m.Text)
-		case hostcore.RoleAssistant:
+		case chat.RoleAssistant:
 			if req < len(t.Requests) {
 				c.say(theme.InfoIcon(), usageLine(t.Requests[req], true))
 				req++
@@ -82,7 +83,7 @@ func (c *chatView) showTurn(t hostcore.Turn) {
 				}
 				c.sayToolCall(tool, server, call.Arguments)
 			}
-		case hostcore.RoleTool:
+		case chat.RoleTool:
 			c.sayToolResult(decisionWords(m.Decision), m)
 		}
 	}
@@ -90,11 +91,11 @@ func (c *chatView) showTurn(t hostcore.Turn) {
 		c.say(theme.InfoIcon(), usageLine(t.Requests[req], true))
 	}
 	switch t.Status {
-	case hostcore.TurnFailed:
+	case chat.TurnFailed:
 		c.say(theme.ErrorIcon(), "Error: "+t.Error)
-	case hostcore.TurnStopped:
+	case chat.TurnStopped:
 		c.say(theme.MediaStopIcon(), "Stopped. What arrived is kept.")
-	case hostcore.TurnRunning:
+	case chat.TurnRunning:
 		c.say(theme.WarningIcon(), "This turn did not end: the app closed while it ran.")
 	}
 	c.turnFooter(t)
@@ -102,7 +103,7 @@ func (c *chatView) showTurn(t hostcore.Turn) {
 
 // turnFooter closes a turn in the transcript: its number, how it ended,
 // what its context and requests cost, and Inspect.
-func (c *chatView) turnFooter(t hostcore.Turn) {
+func (c *chatView) turnFooter(t chat.Turn) {
 	l := widget.NewLabelWithStyle(turnSummary(t), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	l.Wrapping = fyne.TextWrapWord
 	seq := t.Seq
@@ -116,7 +117,7 @@ func (c *chatView) turnFooter(t hostcore.Turn) {
 // turnSummary is a turn's footer line: its number and status, the context
 // sent (tokens and items), and the tokens of all its requests on both
 // sides.
-func turnSummary(t hostcore.Turn) string {
+func turnSummary(t chat.Turn) string {
 	sent := 0
 	for _, it := range t.Context.Items {
 		if it.Sent() {
@@ -153,7 +154,7 @@ func (c *chatView) sayToolCall(tool, server, args string) {
 // sayToolResult adds a tool's result to the transcript, under a line that
 // says how its call was approved (how, if known): JSON indented to be
 // read, long results cut (the inspector shows them whole).
-func (c *chatView) sayToolResult(how string, m hostcore.Message) {
+func (c *chatView) sayToolResult(how string, m chat.Message) {
 	title := "Tool result"
 	if m.IsError {
 		title = "Tool error"
@@ -163,9 +164,47 @@ func (c *chatView) sayToolResult(how string, m hostcore.Message) {
 	}
 	head := widget.NewLabel(title + ":")
 	body := monospace(readableResult(m.Text, shownResultLines), panelColumns+24)
+	parts := []fyne.CanvasObject{head, body}
+	if rows := resourceRows(m.Content, c.resourceActions(m.Decision)); rows != nil {
+		parts = append(parts, widget.NewLabel("Resources in the result:"), rows)
+	}
+	if len(m.HeldBack) > 0 {
+		held := caption("Held back from the model (for you only): " + strings.Join(m.HeldBack, "; "))
+		held.Importance = widget.WarningImportance
+		parts = append(parts, held)
+	}
 	c.lines.Add(container.NewBorder(nil, nil, container.NewVBox(widget.NewIcon(theme.DocumentIcon())), nil,
-		container.NewVBox(head, body)))
+		container.NewVBox(parts...)))
 	c.scroll.ScrollToBottom()
+}
+
+// resourceActions read and attach a resource of a tool's result from the
+// server and account the gate's decision names (the tool's own).
+func (c *chatView) resourceActions(d *hostcore.ToolDecision) contentActions {
+	conn := func() (*hostcore.Conn, bool) {
+		if d == nil {
+			c.sh.fail(hostcore.NewUsageError("the result does not say which server sent it"))
+			return nil, false
+		}
+		cn, err := c.sh.host.Conn(d.Server, d.Account)
+		if err != nil {
+			c.sh.fail(err)
+			return nil, false
+		}
+		return cn, true
+	}
+	return contentActions{
+		read: func(tc hostcore.ToolContent) {
+			if cn, ok := conn(); ok {
+				c.sh.readToolContent(cn, tc)
+			}
+		},
+		attach: func(tc hostcore.ToolContent) {
+			if cn, ok := conn(); ok {
+				c.sh.attachToolContent(cn, tc)
+			}
+		},
+	}
 }
 
 // readableResult is a tool result as a person reads it: JSON indented,

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/modeltest"
 )
 
@@ -57,7 +58,7 @@ func TestChatBadInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			h, c, _, _ := chatHarness(t, tt.steps...)
 			if tt.base != "" {
-				if err := h.host.Config().UpsertProvider(hostcore.ProviderConfig{Name: "scripted", Kind: hostcore.ProviderOpenAI,
+				if err := h.host.Config().UpsertProvider(models.Provider{Name: "scripted", Kind: models.OpenAI,
 					BaseURL: tt.base, Model: "scripted-1", MaxRetries: new(int)}); err != nil {
 					t.Fatal(err)
 				}
@@ -171,7 +172,7 @@ func TestChatInspectAndReplay(t *testing.T) {
 	if len(reqs) != 2 || again.System != first.System || again.LastUser() != "Summarise" {
 		t.Errorf("%d requests; the replay is not the first request again", len(reqs))
 	}
-	if ts, _ := h.app.sh.opts.Chat.Store().Turns(h.app.sh.ctx, c.conv); len(ts) != 1 {
+	if ts, _ := h.app.sh.opts.Chat.Turns(h.app.sh.ctx, c.conv); len(ts) != 1 {
 		t.Errorf("a replay stored a turn: %d turns", len(ts))
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/labreport"
 )
@@ -48,7 +49,7 @@ type compareView struct {
 	fresh    *widget.Label
 	charts   *fyne.Container
 	job      job
-	report   *hostcore.LabReport
+	report   *labrun.Report
 	tabs     *container.AppTabs
 	marks    *turnMarks
 }
@@ -144,7 +145,7 @@ func (c *compareView) describe() {
 	c.what.SetText(fmt.Sprintf("%s: %s. Each strategy replays them against the server: host attaches, tool makes the recorded calls the Tools choice allows, both does both.",
 		c.source, pack.Quantity(len(c.replay), "turn")))
 	if c.bundled {
-		c.note.SetText(hostcore.SyntheticNote)
+		c.note.SetText(labrun.SyntheticNote)
 	} else {
 		c.note.SetText("")
 	}
@@ -194,7 +195,7 @@ func (c *compareView) start() {
 	c.running = true
 	c.progress.SetValue(0)
 	type result struct {
-		rep    *hostcore.LabReport
+		rep    *labrun.Report
 		charts map[string][]byte
 	}
 	run(c.sh.work, ctx, func(ctx context.Context) (result, error) {
@@ -202,7 +203,7 @@ func (c *compareView) start() {
 		if err != nil {
 			return result{}, err
 		}
-		rep, err := hostcore.RunLab(ctx, conn, turns, &hostcore.LabOptions{Source: source, Synthetic: synthetic,
+		rep, err := labrun.Run(ctx, conn, turns, &labrun.Options{Source: source, Synthetic: synthetic,
 			Tools: policy, Ask: c.ask,
 			Progress: func(done, total int) { deliver(func() { c.setProgress(gen, done, total) }) }})
 		if err != nil {
@@ -235,13 +236,13 @@ func (c *compareView) setProgress(gen uint64, done, total int) {
 }
 
 // showReport shows the figures and the charts.
-func (c *compareView) showReport(rep *hostcore.LabReport, charts map[string][]byte) {
+func (c *compareView) showReport(rep *labrun.Report, charts map[string][]byte) {
 	c.report = rep
 	r := rep.Replay
 	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. %s; the listing of the %s offered costs %s a request.%s",
 		c.source, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server, r.Account,
 		policyWords[r.ToolPolicy], pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token"), withheldWords(r)))
-	c.table.SetText(hostcore.LabTable(rep))
+	c.table.SetText(labrun.Table(rep))
 	f := rep.Freshness
 	c.fresh.SetText(fmt.Sprintf("Freshness: polling every attached resource every %.0f s costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours).",
 		f.PollIntervalSeconds, f.PollReadsPerSessionHour, f.PerTurnReadsPerSessionHour, f.SessionHours))
@@ -277,8 +278,8 @@ func (a *App) RunCompare(server, account string) error {
 
 // CompareRunning reports whether a replay is under way; CompareReport is
 // the last one shown.
-func (a *App) CompareRunning() bool               { return a.compareView().running }
-func (a *App) CompareReport() *hostcore.LabReport { return a.compareView().report }
+func (a *App) CompareRunning() bool          { return a.compareView().running }
+func (a *App) CompareReport() *labrun.Report { return a.compareView().report }
 
 // compareView returns the Compare window's view, made on first use.
 func (a *App) compareView() *compareView {

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/labrun"
 )
 
 // The Compare window's side of the host's consent gate. A replay runs
@@ -43,7 +44,7 @@ func newToolsPicker() *radioChoice {
 }
 
 // ask asks the person whether the replay may run a call of a tool that is
-// not read-only (hostcore.LabOptions.Ask): Allow once, Allow for this run,
+// not read-only (labrun.Options.Ask): Allow once, Allow for this run,
 // Deny, or Deny for this run. It waits on the replay's goroutine for the
 // answer, or for ctx to end (the window closed, a new run), which takes
 // the dialog down and runs nothing.
@@ -123,7 +124,7 @@ var policyWords = map[hostcore.ToolPolicy]string{
 }
 
 // withheldWords names the tools the run did not offer.
-func withheldWords(r hostcore.LabReplay) string {
+func withheldWords(r labrun.Replay) string {
 	if len(r.Withheld) == 0 {
 		return ""
 	}

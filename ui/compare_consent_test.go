@@ -10,6 +10,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
+	"github.com/attache/attache/hostcore/labrun"
 )
 
 // archiveReplay is a one-turn replay that records an archive of id.
@@ -34,7 +35,7 @@ func (h *harness) lifecycleOf(id string) hostcore.Lifecycle {
 // runCompareWith runs the window's replay and answers each consent
 // dialog with the button labelled by the next of answers; it returns the
 // report.
-func (h *harness) runCompareWith(c *compareView, answers ...string) *hostcore.LabReport {
+func (h *harness) runCompareWith(c *compareView, answers ...string) *labrun.Report {
 	h.t.Helper()
 	h.do(c.start)
 	for _, label := range answers {
@@ -51,7 +52,7 @@ func (h *harness) runCompareWith(c *compareView, answers ...string) *hostcore.La
 	}
 	h.waitFor("the replay to end", func() bool { var r bool; h.do(func() { r = !c.running }); return r })
 	h.settle()
-	var rep *hostcore.LabReport
+	var rep *labrun.Report
 	h.do(func() { rep = c.report })
 	return rep
 }
@@ -112,7 +113,7 @@ func TestCompareAsksBeforeAWrite(t *testing.T) {
 }
 
 // strategy is rep's result for s.
-func strategy(rep *hostcore.LabReport, s lab.Strategy) lab.Result {
+func strategy(rep *labrun.Report, s lab.Strategy) lab.Result {
 	for _, r := range rep.Strategies {
 		if r.Strategy == s {
 			return r

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/labreport"
 )
@@ -28,7 +30,7 @@ func TestCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.settle()
-	var rep *hostcore.LabReport
+	var rep *labrun.Report
 	h.do(func() { rep = h.app.CompareReport() })
 	if rep == nil || len(rep.Strategies) != 3 || !rep.Replay.Synthetic || rep.Replay.Turns < 240 {
 		t.Fatalf("report: %+v", rep)
@@ -40,7 +42,7 @@ func TestCompare(t *testing.T) {
 		if !strings.HasPrefix(c.table.Text, "STRATEGY") || !strings.Contains(c.table.Text, "\nboth ") {
 			t.Errorf("the table:\n%s", c.table.Text)
 		}
-		if c.note.Text != hostcore.SyntheticNote || !strings.Contains(c.fresh.Text, "reads per session-hour") {
+		if c.note.Text != labrun.SyntheticNote || !strings.Contains(c.fresh.Text, "reads per session-hour") {
 			t.Errorf("note %q, freshness %q", c.note.Text, c.fresh.Text)
 		}
 		if len(c.charts.Objects) != len(labreport.ChartNames) {
@@ -69,15 +71,15 @@ func TestCompareMarksTurns(t *testing.T) {
 	ids := h.memoryIDs("acme", "m", 1)
 	h.attachIDs(ids[0])
 	uri := "threengram://memory/" + ids[0]
-	store := h.cv.Store().(hostcore.TurnStore)
+	store := h.st
 	var conv int64
 	h.do(func() {
-		h.app.sh.opts.Chat = hostcore.NewChat(h.cv, store, nil)
+		h.app.sh.opts.Chat = chat.New(h.cv, store, nil)
 		conv = h.app.sh.conv.ID
 	})
-	_, err := store.StartTurn(context.Background(), hostcore.Turn{ConversationID: conv, StartedAt: testNow, Status: hostcore.TurnDone,
-		Context:  hostcore.SentContext{Items: []hostcore.SentItem{{URI: uri, Server: "demo", Verdict: pack.VerdictIncluded}}},
-		Messages: []hostcore.Message{{Role: hostcore.RoleUser, Text: "what about it?"}}})
+	_, err := store.StartTurn(context.Background(), chat.Turn{ConversationID: conv, StartedAt: testNow, Status: chat.TurnDone,
+		Context:  chat.SentContext{Items: []chat.SentItem{{URI: uri, Server: "demo", Verdict: pack.VerdictIncluded}}},
+		Messages: []chat.Message{{Role: chat.RoleUser, Text: "what about it?"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +114,7 @@ func TestCompareMarksTurns(t *testing.T) {
 		c.start()
 	})
 	h.settle()
-	var rep *hostcore.LabReport
+	var rep *labrun.Report
 	h.do(func() { rep = h.app.CompareReport() })
 	if rep == nil || rep.Replay.Synthetic || rep.Replay.Turns != 1 || rep.Strategies[0].Reach != 1 {
 		t.Fatalf("the run of the conversation's turn: %+v", rep)

@@ -9,7 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -22,7 +23,7 @@ type turnMarks struct {
 	list  *fyne.Container
 	info  *widget.Label
 	use   *button
-	turns []hostcore.Turn
+	turns []chat.Turn
 }
 
 func newTurnMarks(c *compareView) *turnMarks { return &turnMarks{c: c} }
@@ -46,9 +47,9 @@ func (m *turnMarks) load() {
 		m.info.SetText("No turns to mark: the conversation's turns are kept once a model provider is configured and a message sent.")
 		return
 	}
-	run(sh.work, sh.ctx, func(ctx context.Context) ([]hostcore.Turn, error) {
-		return ch.Store().Turns(ctx, conv.ID)
-	}, func(turns []hostcore.Turn, err error) {
+	run(sh.work, sh.ctx, func(ctx context.Context) ([]chat.Turn, error) {
+		return ch.Turns(ctx, conv.ID)
+	}, func(turns []chat.Turn, err error) {
 		if err != nil {
 			sh.fail(err)
 			return
@@ -58,7 +59,7 @@ func (m *turnMarks) load() {
 }
 
 // show lists turns with their checkboxes.
-func (m *turnMarks) show(title string, turns []hostcore.Turn) {
+func (m *turnMarks) show(title string, turns []chat.Turn) {
 	m.turns = turns
 	m.list.RemoveAll()
 	m.info.SetText(fmt.Sprintf("Conversation %q: %s. Tick the resources each turn needed: the lab counts a turn reached when all of them reached the model.", title, pack.Quantity(len(turns), "turn")))
@@ -91,7 +92,7 @@ func (m *turnMarks) show(title string, turns []hostcore.Turn) {
 }
 
 // mark keeps a checkbox's answer with its turn.
-func (m *turnMarks) mark(t *hostcore.Turn, uri string, on bool) {
+func (m *turnMarks) mark(t *chat.Turn, uri string, on bool) {
 	sh := m.c.sh
 	id := t.ID
 	if on && !slices.Contains(t.Relevant, uri) {
@@ -111,7 +112,7 @@ func (m *turnMarks) mark(t *hostcore.Turn, uri string, on bool) {
 // useTurns makes the listed turns, with their marks, the replay to run.
 func (m *turnMarks) useTurns() {
 	c := m.c
-	c.replay = hostcore.LabTurns(fmt.Sprintf("conv-%d", c.sh.conv.ID), m.turns, nil)
+	c.replay = labrun.FromTurns(fmt.Sprintf("conv-%d", c.sh.conv.ID), m.turns, nil)
 	c.source, c.bundled = fmt.Sprintf("Conversation %q", c.sh.conv.Title), false
 	c.describe()
 	if c.tabs != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // console is the tester's console, in a window of its own: the JSON-RPC
@@ -29,7 +30,7 @@ type console struct {
 	win fyne.Window // nil while closed
 
 	conn     *hostcore.Conn
-	entries  []hostcore.RPCEntry
+	entries  []wire.RPCEntry
 	dropped  int
 	shown    []int // indexes into entries that pass the filter
 	selected int   // index into shown; -1 for none
@@ -43,6 +44,16 @@ type console struct {
 	stderr  *widget.Label
 	tabs    *container.AppTabs
 	copyOne *button
+
+	// The console's actions (console_actions.go, console_pages.go).
+	resend, edit, pin *button
+	note              *widget.Label // what the last action did
+	pinnedOnly        *check
+	pinned            int    // how many messages are pinned, as last read
+	selectSeq         uint64 // the message to choose at the next refresh (a resent request)
+	pages             *consolePages
+	confirming        dialog.Dialog // the confirmation of a destructive call, while it waits
+	editor            *requestEditor
 }
 
 func newConsole(sh *shell) *console { return &console{sh: sh, selected: -1} }
@@ -96,7 +107,7 @@ func (c *console) buildUI() fyne.CanvasObject {
 		l := o.(*widget.Label)
 		e := c.entries[c.shown[id]]
 		l.Importance = widget.MediumImportance
-		if e.Kind == hostcore.KindError || e.Kind == hostcore.KindUnparsed {
+		if e.Kind == wire.KindError || e.Kind == wire.KindUnparsed {
 			l.Importance = widget.DangerImportance
 		}
 		l.SetText(entryLine(e))
@@ -110,9 +121,12 @@ func (c *console) buildUI() fyne.CanvasObject {
 	history.Offset = 0.4
 	c.stderr = monospace("", dialogColumns)
 	c.stderr.Selectable = true
+	c.pinnedOnly = newCheck("Pinned only", func(bool) { c.applyFilter() })
+	c.pages = newConsolePages(c)
 	c.tabs = container.NewAppTabs(
 		container.NewTabItem("JSON-RPC history", container.NewBorder(
-			container.NewVBox(c.filter, c.count), nil, nil, nil, history)),
+			container.NewVBox(container.NewBorder(nil, nil, nil, c.pinnedOnly, c.filter), c.count), nil, nil, nil, history)),
+		container.NewTabItem("Pages", c.pages.buildUI()),
 		container.NewTabItem("Server log (stderr)", container.NewScroll(c.stderr)),
 	)
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(refresh, copyAll, export), c.title)
@@ -128,7 +142,9 @@ func (c *console) buildDetail() fyne.CanvasObject {
 	c.detail = newBodyViewer(&viewerOptions{notify: c.sh.notify, noCopy: true}) // Copy message is the console's
 	c.copyOne = newButton("Copy message", theme.ContentCopyIcon(), c.copySelected)
 	c.copyOne.Disable()
-	return container.NewBorder(container.NewBorder(nil, nil, heading("Message"), c.copyOne, c.head), nil, nil, nil, c.detail)
+	actions := c.buildActions()
+	head := container.NewVBox(container.NewBorder(nil, nil, heading("Message"), container.NewHBox(actions, c.copyOne), c.head), c.note)
+	return container.NewBorder(head, nil, nil, nil, c.detail)
 }
 
 // setConn makes the console show conn's record.
@@ -139,6 +155,8 @@ func (c *console) setConn(conn *hostcore.Conn) {
 	if conn != c.conn {
 		c.conn, c.selected = conn, -1
 		c.list.UnselectAll()
+		c.note.Hide()
+		c.pages.reset()
 	}
 	c.refresh()
 }
@@ -157,11 +175,12 @@ func (c *console) refresh() {
 		c.title.SetText(name)
 		c.win.SetTitle("Console — " + name)
 		entries, dropped := c.conn.Tap().History()
-		if c.sameRecord(entries, dropped) {
+		pinned := c.conn.Tap().Pinned()
+		if c.sameRecord(entries, dropped) && pinned == c.pinned && c.selectSeq == 0 {
 			c.showStderr()
 			return // a tick with nothing new leaves the selection and the scroll alone
 		}
-		c.entries, c.dropped = entries, dropped
+		c.entries, c.dropped, c.pinned = entries, dropped, pinned
 	}
 	c.applyFilter()
 	c.showStderr()
@@ -169,7 +188,7 @@ func (c *console) refresh() {
 
 // sameRecord reports whether entries and dropped are what the console
 // shows already.
-func (c *console) sameRecord(entries []hostcore.RPCEntry, dropped int) bool {
+func (c *console) sameRecord(entries []wire.RPCEntry, dropped int) bool {
 	if len(entries) != len(c.entries) || dropped != c.dropped || len(entries) == 0 {
 		return false
 	}
@@ -181,28 +200,30 @@ func (c *console) sameRecord(entries []hostcore.RPCEntry, dropped int) bool {
 // it hides, and so when it hides them all.
 func (c *console) applyFilter() {
 	q := strings.ToLower(strings.TrimSpace(c.filter.Text))
-	var keep *hostcore.RPCEntry
+	var keep *wire.RPCEntry
 	if c.selected >= 0 && c.selected < len(c.shown) && c.shown[c.selected] < len(c.entries) {
 		keep = &c.entries[c.shown[c.selected]]
 	}
 	c.shown, c.selected = c.shown[:0], -1
 	for i, e := range c.entries {
-		if q == "" || entryMatches(e, q) {
-			if keep != nil && e.At.Equal(keep.At) && bytes.Equal(e.Raw, keep.Raw) {
+		if (q == "" || entryMatches(e, q)) && (!c.pinnedOnly.Checked || e.Pinned) {
+			if c.selectSeq != 0 && e.Seq == c.selectSeq || c.selectSeq == 0 && keep != nil && e.Seq == keep.Seq {
 				c.selected = len(c.shown)
 			}
 			c.shown = append(c.shown, i)
 		}
 	}
+	c.selectSeq = 0
 	c.count.Importance = widget.MediumImportance
 	c.count.SetText(c.countText(q))
-	if q != "" && len(c.shown) == 0 && len(c.entries) > 0 {
+	if (q != "" || c.pinnedOnly.Checked) && len(c.shown) == 0 && len(c.entries) > 0 {
 		c.count.Importance = widget.WarningImportance
 		c.count.Refresh()
 	}
 	c.list.Refresh()
 	if c.selected >= 0 {
 		c.list.Select(c.selected)
+		c.showActions(c.chosen()) // the same row chosen again runs no OnSelected: its pin may have changed
 	} else {
 		c.list.UnselectAll()
 		c.choose(-1)
@@ -217,12 +238,19 @@ func (c *console) countText(q string) string {
 		s = "Choose a server: the console shows the connection the picker browses."
 	case n == 0:
 		s = "Nothing was exchanged with this server yet: it connects on first use."
+	case c.pinnedOnly.Checked && c.pinned == 0:
+		s = fmt.Sprintf("No message is pinned: “Pinned only” hides all %d. Pin a message to keep it beyond the record's bounds.", n)
+	case q == "" && c.pinnedOnly.Checked:
+		s = fmt.Sprintf("%d pinned of %d messages", len(c.shown), n)
 	case q == "":
 		s = pack.Quantity(n, "message")
 	case len(c.shown) == 0:
 		s = fmt.Sprintf("No message matches “%s”: the filter hides all %d. Clear it to see them.", q, n)
 	default:
 		s = fmt.Sprintf("%d of %s %s “%s”", len(c.shown), pack.Quantity(n, "message"), pack.Plural(len(c.shown), "matches", "match"), q)
+	}
+	if c.pinned > 0 && !c.pinnedOnly.Checked {
+		s += fmt.Sprintf(", %d pinned", c.pinned)
 	}
 	if c.dropped > 0 {
 		s += fmt.Sprintf(" (the %d oldest were let go: the record keeps the last 4096 messages, 4 MiB)", c.dropped)
@@ -237,9 +265,11 @@ func (c *console) choose(id widget.ListItemID) {
 		c.head.SetText("Choose a message to see it whole.")
 		c.detail.Clear()
 		c.copyOne.Disable()
+		c.showActions(nil)
 		return
 	}
 	e := c.entries[c.shown[id]]
+	c.showActions(&e)
 	head := entryLine(e)
 	if e.Truncated {
 		head += " (cut to bound memory)"
@@ -323,7 +353,7 @@ func (c *console) askExport() {
 
 // export writes the whole exchange (not only what the filter shows).
 func (c *console) export(w io.Writer) error {
-	return hostcore.WriteExchange(w, hostcore.ExportedExchange{
+	return wire.WriteExchange(w, wire.ExportedExchange{
 		Server: c.conn.Server.Name, Account: c.conn.Account.Name, Exported: c.sh.now(), Dropped: c.dropped,
 	}, c.entries)
 }
@@ -341,22 +371,25 @@ func exportName(conn *hostcore.Conn) string {
 
 // entryLine is one message as a row: time, direction, kind, id, method
 // and, for a response, how long it took.
-func entryLine(e hostcore.RPCEntry) string {
+func entryLine(e wire.RPCEntry) string {
 	arrow := "→"
-	if e.Dir == hostcore.Received {
+	if e.Dir == wire.Received {
 		arrow = "←"
 	}
 	s := fmt.Sprintf("%s %s %-12s", e.At.Format("15:04:05.000"), arrow, e.Kind)
+	if e.Pinned {
+		s = "pinned · " + s
+	}
 	if e.ID != "" {
 		s += " #" + e.ID
 	}
 	if e.Method != "" {
 		s += " " + e.Method
 	}
-	if answered := e.Kind == hostcore.KindResponse || e.Kind == hostcore.KindError; answered && e.Method != "" {
+	if answered := e.Kind == wire.KindResponse || e.Kind == wire.KindError; answered && e.Method != "" {
 		s += " · " + span(e.Elapsed) // paired with its request
 	}
-	if e.Kind == hostcore.KindError {
+	if e.Kind == wire.KindError {
 		var body struct {
 			Error struct {
 				Code    int    `json:"code"`
@@ -371,7 +404,7 @@ func entryLine(e hostcore.RPCEntry) string {
 }
 
 // entryMatches reports whether e matches the lower-case query q.
-func entryMatches(e hostcore.RPCEntry, q string) bool {
+func entryMatches(e wire.RPCEntry, q string) bool {
 	for _, s := range []string{string(e.Kind), string(e.Dir), e.Method, e.ID} {
 		if strings.Contains(strings.ToLower(s), q) {
 			return true

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // The console shows the whole JSON-RPC history of the connection in use,
@@ -25,9 +26,9 @@ func TestConsole(t *testing.T) {
 	if c.win == nil || c.conn != h.app.sh.conn {
 		t.Fatal("the console did not open on the connection in use")
 	}
-	var read *hostcore.RPCEntry
+	var read *wire.RPCEntry
 	for i, e := range c.entries {
-		if e.Kind == hostcore.KindResponse && e.Method == "resources/read" {
+		if e.Kind == wire.KindResponse && e.Method == "resources/read" {
 			read = &c.entries[i]
 		}
 	}

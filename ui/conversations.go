@@ -51,13 +51,13 @@ func (b *conversationBar) buildUI() fyne.CanvasObject {
 // creating a first one when there is none, so a first launch has a
 // conversation ready.
 func (b *conversationBar) load(want int) {
-	store := b.sh.cv.Store()
+	cv := b.sh.cv
 	run(b.sh.work, b.sh.ctx, func(ctx context.Context) ([]hostcore.Conversation, error) {
-		all, err := store.Conversations(ctx)
+		all, err := cv.List(ctx)
 		if err != nil || len(all) > 0 {
 			return all, err
 		}
-		c, err := store.CreateConversation(ctx, firstTitle)
+		c, err := cv.Create(ctx, firstTitle)
 		return []hostcore.Conversation{c}, err
 	}, func(all []hostcore.Conversation, err error) {
 		if err != nil {
@@ -140,25 +140,25 @@ func (b *conversationBar) ask(title, initial, confirm string, then func(string))
 
 // create makes a conversation and switches to it.
 func (b *conversationBar) create(title string) {
-	store := b.sh.cv.Store()
+	cv := b.sh.cv
 	b.change(func(ctx context.Context) (int64, error) {
-		c, err := store.CreateConversation(ctx, title)
+		c, err := cv.Create(ctx, title)
 		return c.ID, err
 	}, "Created “"+title+"”")
 }
 
 // rename retitles the current conversation.
 func (b *conversationBar) rename(title string) {
-	store, id := b.sh.cv.Store(), b.sh.conv.ID
+	cv, id := b.sh.cv, b.sh.conv.ID
 	b.change(func(ctx context.Context) (int64, error) {
-		return id, store.RenameConversation(ctx, id, title)
+		return id, cv.Rename(ctx, id, title)
 	}, "Renamed the conversation to “"+title+"”")
 }
 
 // change runs f, then lists the conversations again and switches to the
 // one f names.
 func (b *conversationBar) change(f func(ctx context.Context) (int64, error), done string) {
-	store := b.sh.cv.Store()
+	cv := b.sh.cv
 	type outcome struct {
 		id  int64
 		all []hostcore.Conversation
@@ -168,7 +168,7 @@ func (b *conversationBar) change(f func(ctx context.Context) (int64, error), don
 		if err != nil {
 			return outcome{}, err
 		}
-		all, err := store.Conversations(ctx)
+		all, err := cv.List(ctx)
 		return outcome{id, all}, err
 	}, func(o outcome, err error) {
 		if err != nil {
@@ -187,17 +187,17 @@ func (b *conversationBar) remove() {
 	if c.ID == 0 {
 		return
 	}
-	store := b.sh.cv.Store()
+	cv := b.sh.cv
 	b.removed = c.ID
 	b.change(func(ctx context.Context) (int64, error) {
-		if err := store.RemoveConversation(ctx, c.ID); err != nil {
+		if err := cv.Remove(ctx, c.ID); err != nil {
 			return 0, err
 		}
-		all, err := store.Conversations(ctx)
+		all, err := cv.List(ctx)
 		if err != nil || len(all) > 0 {
 			return all[max(newest(all), 0)].ID, err
 		}
-		first, err := store.CreateConversation(ctx, firstTitle)
+		first, err := cv.Create(ctx, firstTitle)
 		return first.ID, err
 	}, "Removed “"+c.Title+"”: Undo brings it back until you quit")
 	b.undo.Show()
@@ -205,9 +205,9 @@ func (b *conversationBar) remove() {
 
 // restore brings back the conversation removed last.
 func (b *conversationBar) restore() {
-	id, store := b.removed, b.sh.cv.Store()
+	id, cv := b.removed, b.sh.cv
 	b.undo.Hide()
 	b.change(func(ctx context.Context) (int64, error) {
-		return id, store.RestoreConversation(ctx, id)
+		return id, cv.Restore(ctx, id)
 	}, "Restored the conversation")
 }

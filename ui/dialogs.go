@@ -62,6 +62,18 @@ func (d *formDialog) Submit() {
 	d.Hide()
 }
 
+// newConfirmDialog is dialog.NewCustomConfirm: content, dismiss and
+// confirm, and callback told whether confirm closed it.
+func newConfirmDialog(title, confirm, dismiss string, content fyne.CanvasObject, callback func(bool), win fyne.Window) *dialog.CustomDialog {
+	d := dialog.NewCustomWithoutButtons(title, content, win)
+	yes := false
+	ok := newButton(confirm, theme.ConfirmIcon(), func() { yes = true; d.Hide() })
+	ok.Importance = widget.HighImportance
+	d.SetButtons([]fyne.CanvasObject{newButton(dismiss, theme.CancelIcon(), d.Hide), ok})
+	d.SetOnClosed(func() { callback(yes) })
+	return d
+}
+
 // showConfirm is dialog.ShowConfirm: message, and No and Yes.
 func showConfirm(title, message string, callback func(bool), win fyne.Window) {
 	text := widget.NewLabel(message)

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/attache/attache/hostcore/form"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -139,7 +140,7 @@ func (f *elicitForm) answer() (hostcore.ElicitAnswer, error) {
 
 // fieldWidget is the widget for one field, filled with its default, and
 // the function that reads it.
-func fieldWidget(f hostcore.ElicitField) (fyne.CanvasObject, func() (any, bool, error)) {
+func fieldWidget(f form.Field) (fyne.CanvasObject, func() (any, bool, error)) {
 	switch {
 	case f.Type == "boolean":
 		c := newCheck("", nil)
@@ -190,7 +191,7 @@ func fieldWidget(f hostcore.ElicitField) (fyne.CanvasObject, func() (any, bool, 
 }
 
 // optionLabels are an enum's labels, and the value of each.
-func optionLabels(f hostcore.ElicitField) ([]string, map[string]string) {
+func optionLabels(f form.Field) ([]string, map[string]string) {
 	labels := make([]string, len(f.Options))
 	byLabel := make(map[string]string, len(f.Options))
 	for i, o := range f.Options {
@@ -201,7 +202,7 @@ func optionLabels(f hostcore.ElicitField) ([]string, map[string]string) {
 }
 
 // labelOf is the label of an enum's value.
-func labelOf(f hostcore.ElicitField, value string) string {
+func labelOf(f form.Field, value string) string {
 	for _, o := range f.Options {
 		if o.Value == value {
 			return o.Label()

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"github.com/attache/attache/hostcore/form"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -11,13 +12,13 @@ import (
 	"github.com/attache/attache/hostcore"
 )
 
-func elicitFields() []hostcore.ElicitField {
+func elicitFields() []form.Field {
 	one, ten := 1.0, 10.0
-	return []hostcore.ElicitField{
+	return []form.Field{
 		{Name: "name", Type: "string", Default: "Ada", Required: true},
 		{Name: "count", Type: "integer", Minimum: &one, Maximum: &ten, Default: int64(3)},
-		{Name: "team", Type: "string", Options: []hostcore.ElicitOption{{Value: "eng", Title: "Engineering"}, {Value: "ops"}}, Default: "ops"},
-		{Name: "tags", Type: "array", Options: []hostcore.ElicitOption{{Value: "a"}, {Value: "b"}}, Default: []string{"b"}},
+		{Name: "team", Type: "string", Options: []form.Option{{Value: "eng", Title: "Engineering"}, {Value: "ops"}}, Default: "ops"},
+		{Name: "tags", Type: "array", Options: []form.Option{{Value: "a"}, {Value: "b"}}, Default: []string{"b"}},
 		{Name: "draft", Type: "boolean", Default: true},
 		{Name: "note", Type: "string"},
 	}

@@ -24,7 +24,7 @@ func TestErrorViewShowsServerStderr(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Session(context.Background())
+	err = c.Connect(context.Background())
 	if err == nil {
 		t.Fatal("connected to a server that answers initialize with garbage")
 	}

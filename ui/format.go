@@ -1,10 +1,8 @@
 package ui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,37 +104,45 @@ func cacheImportance(s hostcore.CacheStatus) widget.Importance {
 	return widget.MediumImportance
 }
 
-// capabilities summarizes what a server declared, by name: "resources
-// (subscribe, listChanged) · tools · completions". It reads the declaration
-// as JSON so that it names every capability, including ones this host does
-// not use yet.
-func capabilities(caps any) string {
-	raw, err := json.Marshal(caps)
-	if err != nil || string(raw) == "null" {
-		return ""
+// capabilities lists what a server declared, in MCP's names and order,
+// each with the flags it set: "completions · resources (listChanged,
+// subscribe) · tools".
+func capabilities(caps hostcore.Capabilities) string {
+	type flag struct {
+		name string
+		on   bool
 	}
-	var m map[string]map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		return ""
+	declared := []struct {
+		name  string
+		on    bool
+		flags []flag
+	}{
+		{"completions", caps.Completions, nil},
+		{"experimental", len(caps.Experimental) > 0, nil},
+		{"extensions", len(caps.Extensions) > 0, nil},
+		{"logging", caps.Logging, nil},
+		{"prompts", caps.Prompts, []flag{{"listChanged", caps.PromptListChanged}}},
+		{"resources", caps.Resources, []flag{{"listChanged", caps.ResourceListChanged}, {"subscribe", caps.Subscribe}}},
+		{"tools", caps.Tools, []flag{{"listChanged", caps.ToolListChanged}}},
 	}
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for i, name := range names {
-		var flags []string
-		for flag, v := range m[name] {
-			if b, ok := v.(bool); ok && b {
-				flags = append(flags, flag)
+	var parts []string
+	for _, c := range declared {
+		if !c.on {
+			continue
+		}
+		var set []string
+		for _, f := range c.flags {
+			if f.on {
+				set = append(set, f.name)
 			}
 		}
-		if len(flags) > 0 {
-			slices.Sort(flags)
-			names[i] = name + " (" + strings.Join(flags, ", ") + ")"
+		if len(set) > 0 {
+			parts = append(parts, c.name+" ("+strings.Join(set, ", ")+")")
+		} else {
+			parts = append(parts, c.name)
 		}
 	}
-	return strings.Join(names, " · ")
+	return strings.Join(parts, " · ")
 }
 
 // kindTitle is an error kind as a heading: "Not found".

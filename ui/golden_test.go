@@ -29,7 +29,7 @@ var (
 	clock    = regexp.MustCompile(`until \d\d:\d\d`)
 )
 
-func redact(markup string) string {
+func redactMarkup(markup string) string {
 	return volatile.ReplaceAllStringFunc(markup, func(s string) string {
 		s = pid.ReplaceAllString(sizeAttr.ReplaceAllString(s, ""), "pid N")
 		s = port.ReplaceAllString(s, "127.0.0.1:PORT")
@@ -45,7 +45,7 @@ func assertMarkup(t *testing.T, name string, o fyne.CanvasObject) {
 	mainMu.Lock()
 	defer mainMu.Unlock()
 	raw := test.RenderObjectToMarkup(o)
-	got := redact(raw)
+	got := redactMarkup(raw)
 	if *update || got != raw {
 		compareGolden(t, name, got)
 		return
@@ -65,7 +65,7 @@ func assertMarkupAt(t *testing.T, name string, o fyne.CanvasObject, width float3
 	c.SetPadded(false)
 	c.Resize(fyne.NewSize(width, 1))
 	c.SetContent(o)
-	got := redact(test.RenderToMarkup(c))
+	got := redactMarkup(test.RenderToMarkup(c))
 	mainMu.Unlock()
 	compareGolden(t, name, got)
 }

@@ -18,11 +18,13 @@ var shortcuts = []struct{ keys, what string }{
 	{"Ctrl+Enter", "Attach the chosen item to the conversation"},
 	{"Escape", "Cancel the read in progress"},
 	{"Ctrl+C", "On a value of the inspector's Metadata: copy it (a right click offers Copy too)"},
+	{"Ctrl+T", "Open the picker's Tools tab: the chosen server's tools, a form to call one"},
 	{"Ctrl+F", "Find in the body the inspector (or the console's message) shows; Enter / Shift+Enter: the next / previous match; Escape: close the search"},
 	{"Arrows, Page Up/Down, Home/End", "In a body that has the keyboard (click it or Tab to it): scroll it; Ctrl+A, Ctrl+C: select all of a text body, copy the selection"},
 	{"Enter / Escape", "In a dialog: confirm / close it"},
 	{"Ctrl+Shift+L", "Open the console (JSON-RPC history and server log)"},
 	{"In a conversation", "Enter makes a new line, Ctrl+Enter sends, Tab moves on to Send"},
+	{"Ctrl+Shift+U", "Open the Subscriptions view"},
 }
 
 // helpMenu lists the keyboard shortcuts.

@@ -6,13 +6,14 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/icon"
 )
 
 // maxIconFetches bounds the icon downloads in flight.
 const maxIconFetches = 4
 
 // iconCache holds the icons servers gave resources, fetched under the host's
-// icon policy (hostcore.IconFetcher: https and data URIs only, PNG or JPEG,
+// icon policy (icon.Fetcher: https and data URIs only, PNG or JPEG,
 // no credentials). It fetches an icon the first time a row shows it and
 // calls changed when it lands. Used on the main goroutine only.
 type iconCache struct {
@@ -38,16 +39,16 @@ func (c *iconCache) forResource(r hostcore.Resource) fyne.Resource {
 	}
 	c.got[src.Source] = nil // pending, and refused if it fails
 	fetcher := c.sh.opts.Icons
-	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (hostcore.Icon, error) {
+	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (icon.Icon, error) {
 		c.sem <- struct{}{}
 		defer func() { <-c.sem }()
 		return fetcher.Fetch(ctx, src)
-	}, func(icon hostcore.Icon, err error) {
+	}, func(ic icon.Icon, err error) {
 		if err != nil {
 			c.sh.opts.Logger.Info("icon refused", "resource", r.URI, "err", err)
 			return
 		}
-		c.got[src.Source] = fyne.NewStaticResource(r.URI+"-icon", icon.Data)
+		c.got[src.Source] = fyne.NewStaticResource(r.URI+"-icon", ic.Data)
 		c.changed()
 	})
 	return nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/wire"
 )
 
 // inspector is the centre's lower half: one read, as the host saw it. The
@@ -26,6 +27,9 @@ type inspector struct {
 	sh   *shell
 	req  readRequest
 	busy job
+	// shownScope is the cache scope of the body shown ("" for none): a
+	// public body stays when the person browses another account.
+	shownScope string
 
 	uri      *widget.Label
 	badge    *widget.Label
@@ -38,12 +42,16 @@ type inspector struct {
 	viewer   *bodyViewer
 	meta     *fyne.Container // what is known of the resource, made when its tab shows
 	raw      *fyne.Container // the exchange, made when its tab shows
+	watch    *inspectorWatch // Subscribe, and the body going stale
 	// due makes the content of a tab that was not shown since the last
 	// read, for when it is (see later).
 	due map[*fyne.Container]func() fyne.CanvasObject
 }
 
 func newInspector(sh *shell) *inspector { return &inspector{sh: sh} }
+
+// close stops following the host's subscriptions.
+func (in *inspector) close() { in.watch.close() }
 
 func (in *inspector) buildUI() fyne.CanvasObject {
 	in.uri = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -56,7 +64,8 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.progress.Hide()
 	refresh := newButton("Refresh", theme.ViewRefreshIcon(), func() { in.again(hostcore.ReadRefresh) })
 	bypass := newButton("Bypass cache", nil, func() { in.again(hostcore.ReadBypass) })
-	in.modes = container.NewHBox(refresh, bypass)
+	in.watch = newInspectorWatch(in)
+	in.modes = container.NewHBox(in.watch.subscribe, refresh, bypass)
 	in.modes.Hide()
 	in.viewer = newBodyViewer(&viewerOptions{save: in.save, link: in.follow, notify: in.sh.notify})
 	in.body = container.NewStack()
@@ -72,7 +81,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.facts.Hide()
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, heading("Inspector"), in.modes, in.uri),
-		in.facts, in.progress)
+		in.facts, in.watch.bar, in.progress)
 	in.showEmpty()
 	return container.NewBorder(head, nil, nil, nil, in.tabs)
 }
@@ -134,7 +143,7 @@ func (in *inspector) showDue() {
 }
 
 // setRaw makes the raw tab show ex once it is shown.
-func (in *inspector) setRaw(ex hostcore.Exchange, fromCache bool) {
+func (in *inspector) setRaw(ex wire.Exchange, fromCache bool) {
 	in.later(in.raw, func() fyne.CanvasObject { return rawView(ex, fromCache) })
 }
 
@@ -166,7 +175,7 @@ func (in *inspector) read(r readRequest) {
 		return
 	}
 	in.req = r
-	ctx, gen := in.busy.start(in.sh.ctx)
+	ctx, gen := in.busy.start(in.sh.asked()) // a read the person asked for
 	in.uri.SetText(r.uri)
 	in.progress.Show()
 	// The new uri is never shown above the previous read's body and badge.
@@ -176,7 +185,8 @@ func (in *inspector) read(r readRequest) {
 		if err != nil {
 			return shownRead{}, err
 		}
-		return shownRead{res, prepareContents(res.Contents)}, nil // the body is made ready here, off the window's thread
+		offers, _ := r.conn.Offers(ctx, hostcore.FeatureSubscribe)        // the session is open: no request
+		return shownRead{res, prepareContents(res.Contents), offers}, nil // the body is made ready here, off the window's thread
 	}, func(read shownRead, err error) {
 		if !in.busy.current(gen) {
 			return
@@ -197,19 +207,22 @@ func (in *inspector) read(r readRequest) {
 type shownRead struct {
 	*hostcore.ReadResult
 	bodies preparedContents
+	offers bool // the server declares resources.subscribe
 }
 
 // showPlaceholder empties the badge, the body and the exchange, saying
 // why (a read under way, a read canceled).
 func (in *inspector) showPlaceholder(badge, why string) {
+	in.shownScope = ""
 	in.badge.Importance = widget.MediumImportance
 	in.badge.SetText(badge)
 	in.elapsed.SetText("")
 	l := widget.NewLabel(why)
 	l.Wrapping, l.TextStyle.Italic = fyne.TextWrapWord, true
 	in.setBody(l)
+	in.watch.hidden()
 	in.later(in.meta, func() fyne.CanvasObject { return widget.NewLabel("") })
-	in.setRaw(hostcore.Exchange{}, false)
+	in.setRaw(wire.Exchange{}, false)
 }
 
 // showResult fills every part of the inspector from a read.
@@ -223,9 +236,11 @@ func (in *inspector) showResult(r readRequest, read shownRead) {
 	} else {
 		in.elapsed.SetText("server answered in " + span(res.Elapsed))
 	}
+	in.shownScope = res.Cache.Scope
 	in.viewer.ShowPrepared(read.bodies)
 	in.body.Objects = []fyne.CanvasObject{in.viewer}
 	in.body.Refresh()
+	in.watch.shown(r, res.Contents, read.offers)
 	in.setMeta(r, res)
 	in.setRaw(res.Raw, res.Cache.Status == hostcore.CacheHit || res.Cache.Status == hostcore.CacheStale)
 }
@@ -238,10 +253,11 @@ func (in *inspector) showError(r readRequest, err error) {
 	in.badge.SetText("FAILED · " + string(kind))
 	in.elapsed.SetText("")
 	in.setBody(errorView(err))
+	in.watch.failed()
 	in.setMeta(r, nil)
 	ex, ok := r.conn.Tap().Find("resources/read", r.uri)
 	if !ok {
-		ex = hostcore.Exchange{}
+		ex = wire.Exchange{}
 	}
 	in.setRaw(ex, false)
 	in.tabs.SelectIndex(0)
@@ -320,7 +336,7 @@ func orNone(s, none string) string {
 
 // rawView shows the JSON-RPC request and response as they crossed the
 // wire, each in a viewer (indented, or as sent; searchable).
-func rawView(ex hostcore.Exchange, fromCache bool) fyne.CanvasObject {
+func rawView(ex wire.Exchange, fromCache bool) fyne.CanvasObject {
 	if fromCache {
 		return container.NewPadded(caption("Answered from the cache: nothing was sent to the server for this read."))
 	}

@@ -142,13 +142,13 @@ func TestHelpListsShortcuts(t *testing.T) {
 	}
 	h.do(help.Action)
 	shown := texts(h.app.Window().Canvas().Overlays().Top())
-	for _, keys := range []string{"Ctrl+K", "Ctrl+Enter", "Ctrl+Shift+L", "Ctrl+F", "Down", "Escape"} {
+	for _, keys := range []string{"Ctrl+K", "Ctrl+Enter", "Ctrl+T", "Ctrl+Shift+L", "Ctrl+Shift+U", "Ctrl+F", "Down", "Escape"} {
 		if !strings.Contains(shown, keys) {
 			t.Errorf("the shortcuts do not list %s:\n%s", keys, shown)
 		}
 	}
-	if len(given) != 4 {
-		t.Errorf("the menus give %d shortcuts (%v); the list names 4", len(given), given)
+	if len(given) != 6 {
+		t.Errorf("the menus give %d shortcuts (%v); the list names 6", len(given), given)
 	}
 }
 

@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
 	"github.com/attache/attache/internal/testbin"
@@ -40,11 +43,15 @@ type harness struct {
 	dir  string
 	host *hostcore.Host
 	cv   *hostcore.Conversations
+	st   *state.Store // the state database behind cv, which keeps the turns too
 	app  *App
 	// extra are built-in servers beside the usual ones, and oauth the
 	// host's sign-in options (nil: off); set them before open.
 	extra []hostcore.ServerConfig
 	oauth *hostcore.OAuthOptions
+	// openURL is Options.OpenURL: the browser the sign-in pages go to.
+	openURL func(*url.URL) error
+	opened  atomic.Int32 // pages opened in the browser
 	// afterFirstFrame is Options.AfterFirstFrame (nil: the work starts in
 	// New); set it before open.
 	afterFirstFrame func(start func())
@@ -112,10 +119,10 @@ func (h *harness) open() {
 	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock, OAuth: h.oauth,
 		Builtin: append([]hostcore.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
 			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...)})
-	h.cv = hostcore.NewConversations(h.host, st)
+	h.st, h.cv = st, hostcore.NewConversations(h.host, st)
 	h.do(func() {
-		h.app = New(h.fa, h.cv, &Options{Icons: &hostcore.IconFetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
-			AfterFirstFrame: h.afterFirstFrame})
+		h.app = New(h.fa, h.cv, &Options{Icons: &icon.Fetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
+			AfterFirstFrame: h.afterFirstFrame, OpenURL: h.openURL})
 	})
 	host, app := h.host, h.app
 	t.Cleanup(func() {

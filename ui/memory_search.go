@@ -81,7 +81,7 @@ func (m *memorySearch) run(more bool) {
 		cursor = m.cursor
 	}
 	c := m.conn
-	ctx, gen := m.ask.start(m.sh.ctx)
+	ctx, gen := m.ask.start(m.sh.asked())
 	m.status.SetText("Searching " + c.Server.Name + " for “" + q + "”…")
 	run(m.sh.work, ctx, func(ctx context.Context) (hostcore.MemorySearch, error) {
 		return c.SearchMemories(ctx, q, cursor, searchPage)

@@ -12,6 +12,7 @@ import (
 var (
 	shortcutFind   = &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
 	shortcutAttach = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+	shortcutTools  = &desktop.CustomShortcut{KeyName: fyne.KeyT, Modifier: fyne.KeyModifierShortcutDefault}
 )
 
 // menu is the main menu: servers, the conversation, and the picker's
@@ -22,6 +23,8 @@ func (a *App) menu() *fyne.MainMenu {
 	read := fyne.NewMenuItem("Read the chosen item (Enter)", a.picker.readCurrent)
 	attach := fyne.NewMenuItem("Attach the chosen item", a.picker.attachCurrent)
 	attach.Shortcut = shortcutAttach
+	tools := fyne.NewMenuItem("Tools of the server", a.picker.focusTools)
+	tools.Shortcut = shortcutTools
 	findBody := fyne.NewMenuItem("Find in the body", a.inspector.viewer.ShowFind)
 	findBody.Shortcut = shortcutFindInBody
 	return fyne.NewMainMenu(
@@ -34,7 +37,7 @@ func (a *App) menu() *fyne.MainMenu {
 			fyne.NewMenuItem("Rename…", a.conversations.askRename),
 			fyne.NewMenuItem("Send (show the context)", a.attachments.preview.showSend),
 			fyne.NewMenuItem("Model providers…", a.attachments.preview.chat.editor.show)),
-		fyne.NewMenu("Picker", find, read, attach, fyne.NewMenuItemSeparator(), findBody),
+		fyne.NewMenu("Picker", find, read, attach, tools, fyne.NewMenuItemSeparator(), findBody),
 		fyne.NewMenu("Lab", fyne.NewMenuItem("Compare host and tool…", a.OpenCompare)),
 		a.viewMenu(),
 		a.helpMenu(),

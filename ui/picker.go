@@ -16,6 +16,7 @@ const (
 	TabResources PickerTab = iota
 	TabTemplates
 	TabByID
+	TabTools
 )
 
 // picker is the centre's upper half: three ways to find something to read
@@ -29,6 +30,7 @@ type picker struct {
 	resources *resourcesTab
 	templates *templateWorkbench
 	byID      *byIDTab
+	tools     *toolsTab
 
 	// listed counts the catalog listings (resources, templates) finished
 	// for the connection in use, so the picker can tell when both are in.
@@ -39,8 +41,9 @@ type picker struct {
 	server      string // the server browsed, "" for none
 }
 
-func newPicker(sh *shell, loaded func()) *picker {
+func newPicker(sh *shell, results *toolResultPane, loaded func()) *picker {
 	p := &picker{sh: sh, loaded: loaded}
+	p.tools = newToolsTab(sh, results)
 	p.resources = newResourcesTab(sh, func(n int) { p.resourceN = n; p.listDone() })
 	p.templates = newTemplateWorkbench(sh, func(n int) { p.templateN = n; p.listDone() })
 	p.byID = newByIDTab(sh)
@@ -52,6 +55,7 @@ func (p *picker) buildUI() fyne.CanvasObject {
 		container.NewTabItemWithIcon("Resources", theme.ListIcon(), p.resources.buildUI()),
 		container.NewTabItemWithIcon("Templates", theme.DocumentCreateIcon(), p.templates.buildUI()),
 		container.NewTabItemWithIcon("Memories", theme.SearchIcon(), p.byID.buildUI()),
+		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), p.tools.buildUI()),
 	)
 	p.tabs.OnSelected = func(*container.TabItem) { p.userChanged = true }
 	return p.tabs
@@ -73,6 +77,7 @@ func (p *picker) setConn(c *hostcore.Conn) {
 	p.resources.setConn(c)
 	p.templates.setConn(c)
 	p.byID.setConn(c)
+	p.tools.setConn(c)
 }
 
 // listDone is told when one listing finished. When both have, and the
@@ -111,6 +116,13 @@ func (p *picker) current() PickerTab { return PickerTab(p.tabs.SelectedIndex()) 
 func (p *picker) focusSearch() {
 	p.show(TabResources)
 	p.sh.win.Canvas().Focus(p.resources.search)
+}
+
+// focusTools brings the tools to the front and puts the keyboard in
+// their list (Ctrl+T).
+func (p *picker) focusTools() {
+	p.show(TabTools)
+	p.tools.focus()
 }
 
 // readCurrent reads what the tab in front has chosen (Enter).

@@ -12,17 +12,18 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // ProviderKeys keeps the model providers' API keys out of the config file:
 // in the OS keyring, or a 0600 file beside the config where no keyring
-// answers. cmd/attache wires the secret store behind it; the editor only
+// answers. internal/desktop wires the secret store behind it; the editor only
 // ever writes a key, never shows one.
 type ProviderKeys interface {
 	// Source says where a provider's key comes from: "env NAME",
 	// "keyring" or "none". It never returns the key.
-	Source(pc hostcore.ProviderConfig) string
+	Source(pc models.Provider) string
 	// SetAPIKey keeps a provider's key.
 	SetAPIKey(provider, key string) error
 	// DeleteAPIKey forgets it; it reports whether there was one.
@@ -30,8 +31,9 @@ type ProviderKeys interface {
 }
 
 // providerEditor is the window that lists the model providers of the
-// config and adds, edits and removes them. A provider is saved to the
-// config file without its key, which goes to ProviderKeys. Its fields are
+// config and adds, edits and removes them, through the Host (which saves
+// the config). A provider is saved without its key, which goes to
+// ProviderKeys. Its fields are
 // used on the main goroutine only.
 type providerEditor struct {
 	sh *shell
@@ -94,10 +96,10 @@ func (e *providerEditor) list() {
 
 // describe is a provider's row: its kind, model, base URL and where its
 // key comes from.
-func (e *providerEditor) describe(pc hostcore.ProviderConfig) string {
+func (e *providerEditor) describe(pc models.Provider) string {
 	base := "the vendor's API"
 	if pc.BaseURL != "" {
-		base = hostcore.RedactURL(pc.BaseURL)
+		base = redact.URL(pc.BaseURL)
 	}
 	key := "none"
 	if e.sh.opts.Keys != nil {
@@ -119,16 +121,16 @@ type providerForm struct {
 }
 
 // edit shows the form for pc, or for a new provider when pc is nil.
-func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
+func (e *providerEditor) edit(pc *models.Provider) {
 	f := providerForm{name: newKeyEntry(), baseURL: newKeyEntry(), model: newKeyEntry(),
 		keyEnv: newKeyEntry(), key: newPasswordKeyEntry(), maxTokens: newKeyEntry(),
-		kind: newSelect([]string{hostcore.ProviderOpenAI, hostcore.ProviderAnthropic}, nil)}
+		kind: newSelect([]string{models.OpenAI, models.Anthropic}, nil)}
 	f.baseURL.SetPlaceHolder("empty: the vendor's; Ollama: http://127.0.0.1:11434/v1")
 	f.model.SetPlaceHolder("llama3.2, gpt-4.1-mini, claude-sonnet-4-5…")
 	f.keyEnv.SetPlaceHolder("OPENAI_API_KEY (the variable's name, never the key)")
 	f.key.SetPlaceHolder("kept in the keyring; empty keeps the current one")
-	f.maxTokens.SetPlaceHolder(strconv.Itoa(hostcore.DefaultMaxTokens))
-	f.kind.SetSelected(hostcore.ProviderOpenAI)
+	f.maxTokens.SetPlaceHolder(strconv.Itoa(models.DefaultMaxTokens))
+	f.kind.SetSelected(models.OpenAI)
 	title := "Add a model provider"
 	if pc != nil {
 		title = "Edit " + pc.Name
@@ -148,7 +150,7 @@ func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
 		widget.NewFormItem("Key variable", f.keyEnv), widget.NewFormItem("API key", f.key),
 		widget.NewFormItem("Max tokens", f.maxTokens),
 	}
-	var old hostcore.ProviderConfig
+	var old models.Provider
 	if pc != nil {
 		old = *pc
 	}
@@ -166,7 +168,7 @@ func (e *providerEditor) edit(pc *hostcore.ProviderConfig) {
 
 // save checks the form, saves the provider to the config and its key (if
 // one was typed) to the key store, off the main goroutine.
-func (e *providerEditor) save(old hostcore.ProviderConfig, f providerForm) {
+func (e *providerEditor) save(old models.Provider, f providerForm) {
 	pc := old
 	pc.Name, pc.Kind = strings.TrimSpace(f.name.Text), f.kind.Selected
 	pc.BaseURL, pc.Model, pc.APIKeyEnv = strings.TrimSpace(f.baseURL.Text), strings.TrimSpace(f.model.Text), strings.TrimSpace(f.keyEnv.Text)
@@ -189,17 +191,18 @@ func (e *providerEditor) save(old hostcore.ProviderConfig, f providerForm) {
 			return
 		}
 	}
-	key, keys, cfg := strings.TrimSpace(f.key.Text), e.sh.opts.Keys, e.sh.host.Config()
+	key, keys, host := strings.TrimSpace(f.key.Text), e.sh.opts.Keys, e.sh.host
 	if key != "" && keys == nil {
 		e.refuse(fmt.Errorf("this app has no key store: set the key in the environment variable instead"))
 		return
 	}
-	e.sh.act(func(context.Context) error {
-		if err := cfg.UpsertProvider(pc); err != nil {
-			return err
+	e.sh.act(func(ctx context.Context) error {
+		save := host.ReplaceProvider
+		if old.Name == "" {
+			save = host.AddProvider
 		}
-		if err := cfg.Save(); err != nil {
-			return fmt.Errorf("saving the config: %w", err)
+		if err := save(ctx, pc); err != nil {
+			return err
 		}
 		if key != "" {
 			if err := keys.SetAPIKey(pc.Name, key); err != nil {
@@ -228,11 +231,10 @@ func (e *providerEditor) confirmRemove(name string) {
 		if !ok {
 			return
 		}
-		keys, cfg := e.sh.opts.Keys, e.sh.host.Config()
-		e.sh.act(func(context.Context) error {
-			cfg.RemoveProvider(name)
-			if err := cfg.Save(); err != nil {
-				return fmt.Errorf("saving the config: %w", err)
+		keys, host := e.sh.opts.Keys, e.sh.host
+		e.sh.act(func(ctx context.Context) error {
+			if err := host.RemoveProvider(ctx, name); err != nil {
+				return err
 			}
 			if keys != nil {
 				if _, err := keys.DeleteAPIKey(name); err != nil {

@@ -9,7 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // memoryKeys is a key store in memory, at the UI's edge (the app wires the
@@ -19,7 +19,7 @@ type memoryKeys struct {
 	keys map[string]string
 }
 
-func (k *memoryKeys) Source(pc hostcore.ProviderConfig) string {
+func (k *memoryKeys) Source(pc models.Provider) string {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.keys[pc.Name] != "" {
@@ -96,7 +96,7 @@ func TestProviderEditor(t *testing.T) {
 	})
 	h.tapIn(e, "Save")
 	pc, err := h.host.Config().FindProvider("local")
-	if err != nil || pc.Model != "llama3.2" || pc.Kind != hostcore.ProviderOpenAI || pc.BaseURL != "http://127.0.0.1:11434/v1" {
+	if err != nil || pc.Model != "llama3.2" || pc.Kind != models.OpenAI || pc.BaseURL != "http://127.0.0.1:11434/v1" {
 		t.Fatalf("saved provider = %+v, %v", pc, err)
 	}
 	file, err := os.ReadFile(filepath.Join(h.dir, "config.json"))

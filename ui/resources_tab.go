@@ -157,7 +157,7 @@ func (t *resourcesTab) setConn(c *hostcore.Conn) {
 // makes their search keys off the main goroutine, and which the listing
 // never waits for.
 func (t *resourcesTab) load(c *hostcore.Conn) {
-	ctx, gen := t.list.start(t.sh.ctx)
+	ctx, gen := t.list.start(t.sh.listing())
 	t.pages.SetText("Listing resources…")
 	t.progress.Show()
 	t.sh.work.add()

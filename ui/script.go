@@ -9,7 +9,7 @@ import (
 )
 
 // The methods below let a script drive the window as a person would (the
-// screenshot scenarios of cmd/attache use them). Except for Idle, call them
+// screenshot scenes of cmd/attache-scenes use them). Except for Idle, call them
 // on the main goroutine (fyne.DoAndWait from a script's goroutine). Each
 // starts the same work a tap or a keystroke would and returns at once; wait
 // for Idle to see its outcome.
@@ -142,10 +142,7 @@ func (a *App) SignInPage(server, account string) string {
 	if err != nil {
 		return ""
 	}
-	if st := a.servers.signInOf(key); st.page != nil {
-		return st.page.url
-	}
-	return ""
+	return a.servers.viewOf(key).host.Page
 }
 
 // signInKey names the sign-in row of server's account ("" for its first).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // serversPanel is the left column: every server the host knows (configured,
@@ -96,7 +97,7 @@ func (p *serversPanel) reload() {
 		card := p.newCard(sc)
 		p.cards = append(p.cards, card)
 		for _, r := range card.signIns {
-			r.show(p, p.signInOf(r.key))
+			r.show(p, p.viewOf(r.key))
 		}
 		p.list.Add(card.buildUI(p))
 	}
@@ -191,7 +192,7 @@ func serverTitle(sc hostcore.ServerConfig) string {
 func sourceText(sc hostcore.ServerConfig) string {
 	how := "stdio: " + filepath.Base(sc.Command) + " " + strings.Join(sc.Args, " ")
 	if sc.IsHTTP() {
-		how = hostcore.RedactURL(sc.URL)
+		how = redact.URL(sc.URL)
 	}
 	switch kind, path, _ := strings.Cut(sc.Source, ":"); kind {
 	case "builtin":

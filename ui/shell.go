@@ -27,6 +27,9 @@ type shell struct {
 	// attachments go through it, so the cache partition follows the
 	// account.
 	conn *hostcore.Conn
+	// browsing is the context of conn's listings: one that may sign in
+	// (hostcore.MaySignIn) when the person chose conn.
+	browsing context.Context
 	// conv is the conversation attachments go to; ID 0 until one is loaded.
 	conv hostcore.Conversation
 
@@ -35,6 +38,8 @@ type shell struct {
 	// attached tells the attachments panel that the conversation's
 	// attachments changed.
 	attached func()
+	// openConsole opens the tester's console on conn.
+	openConsole func()
 	// notify and fail put a sentence on the status line.
 	notify func(msg string)
 	fail   func(err error)
@@ -49,6 +54,18 @@ type readRequest struct {
 	annotations pack.Annotations
 	mode        hostcore.ReadMode
 }
+
+// listing is the context of the browsed connection's listings.
+func (s *shell) listing() context.Context {
+	if s.browsing != nil {
+		return s.browsing
+	}
+	return s.ctx
+}
+
+// asked is the context of work the person asked for (a read, a search,
+// an attach): a server that asks for a sign-in gets one.
+func (s *shell) asked() context.Context { return hostcore.MaySignIn(s.ctx) }
 
 // now is the shell's clock.
 func (s *shell) now() time.Time {
@@ -94,7 +111,7 @@ func (s *shell) attach(what string, f func(ctx context.Context, conv int64, c *h
 		return
 	}
 	conv, c, title := s.conv.ID, s.conn, s.conv.Title
-	run(s.work, s.ctx, func(ctx context.Context) (hostcore.Attachment, error) {
+	run(s.work, s.asked(), func(ctx context.Context) (hostcore.Attachment, error) {
 		return f(ctx, conv, c)
 	}, func(a hostcore.Attachment, err error) {
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/expand"
 )
 
 // defaultCompleteDelay is how long typing must pause before completion is
@@ -116,7 +117,7 @@ func (w *templateWorkbench) setConn(c *hostcore.Conn) {
 		w.list.stop()
 		return
 	}
-	ctx, gen := w.list.start(w.sh.ctx)
+	ctx, gen := w.list.start(w.sh.listing())
 	w.caps = hostcore.Capabilities{Resources: true}
 	w.pick(-1) // the last account's fields go; showEmpty says the list is on its way
 	run(w.sh.work, ctx, func(ctx context.Context) (templateListing, error) {
@@ -182,7 +183,7 @@ func (w *templateWorkbench) pick(i int) {
 	if i >= 0 && i < len(w.templates) {
 		t := w.templates[i]
 		w.tpl = &t
-		vars, err := hostcore.TemplateVariables(t.URITemplate)
+		vars, err := expand.Variables(t.URITemplate)
 		if err != nil {
 			w.sh.fail(err)
 		}
@@ -229,7 +230,7 @@ func (w *templateWorkbench) expanded() (string, error) {
 	if w.tpl == nil {
 		return "", hostcore.NewUsageError("choose a template")
 	}
-	return hostcore.Expand(w.tpl.URITemplate, w.values())
+	return expand.URI(w.tpl.URITemplate, w.values())
 }
 
 // updatePreview shows the URI the fields expand to, or the template and
@@ -364,7 +365,7 @@ func (w *templateWorkbench) suggestionMeta(value string) string {
 	if w.tpl == nil || w.conn == nil || len(w.vars) != 1 || value == "" {
 		return ""
 	}
-	uri, err := hostcore.Expand(w.tpl.URITemplate, map[string]string{w.vars[0]: value})
+	uri, err := expand.URI(w.tpl.URITemplate, map[string]string{w.vars[0]: value})
 	if err != nil || hostcore.MemoryID(uri) == "" {
 		return ""
 	}

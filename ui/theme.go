@@ -151,18 +151,17 @@ func ApplyTheme(fa fyne.App) {
 var warmStyles = []fyne.TextStyle{{Bold: true}, {Italic: true}, {Monospace: true}}
 
 // WarmFonts loads, on a goroutine, the font faces of warmStyles, so that
-// the main goroutine finds them ready while it builds the window. Fyne
-// parses a style's faces on its first use, and every style parses the
-// 4 MB emoji font again: about 50 ms a style on a quiet machine, all on
-// the main goroutine. A second core can take that on while the first
-// builds the screens. It measures an empty text, which parses the faces
-// and stores them in Fyne's cache (a sync.Map) but shapes nothing with
-// them but a space: go-text's faces are not safe for concurrent use, and
-// a space needs no glyph extents. Call it once the theme is set.
-func WarmFonts() { warmFonts() }
-
-// warmFonts is WarmFonts; the channel closes when the faces are loaded.
-func warmFonts() <-chan struct{} {
+// they are ready when the window is built. Fyne parses a style's faces on
+// its first use, and every style parses the 4 MB emoji font again: about
+// 50 ms a style on a quiet machine, all on the main goroutine otherwise. A
+// second core takes that on while the main goroutine opens the config, the
+// stores and the host. Measuring text, even an empty one, shapes a space
+// with the style's faces, and go-text's faces are not safe for concurrent
+// use (their glyph-extents cache is a plain slice): nothing may measure
+// with these styles until the returned channel is closed. Hand it to New
+// as Options.FontsWarmed, which waits for it before building the window.
+// Call it once the theme is set.
+func WarmFonts() <-chan struct{} {
 	size, done := theme.TextSize(), make(chan struct{})
 	go func() {
 		defer close(done)

@@ -11,7 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -25,7 +26,7 @@ import (
 // goroutine only.
 type turnInspector struct {
 	c    *chatView
-	t    hostcore.Turn
+	t    chat.Turn
 	win  fyne.Window
 	job  job
 	out  *widget.Label // the replay's answer as it streams
@@ -40,19 +41,10 @@ func (c *chatView) inspect(seq int) {
 		w.RequestFocus()
 		return
 	}
-	store, conv := c.sh.opts.Chat.Store(), c.conv
-	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (hostcore.Turn, error) {
-		ts, err := store.Turns(ctx, conv)
-		for _, t := range ts {
-			if t.Seq == seq {
-				return t, err
-			}
-		}
-		if err == nil {
-			err = fmt.Errorf("turn %d is not in the conversation any more", seq)
-		}
-		return hostcore.Turn{}, err
-	}, func(t hostcore.Turn, err error) {
+	ch, conv := c.sh.opts.Chat, c.conv
+	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (chat.Turn, error) {
+		return ch.Turn(ctx, conv, seq)
+	}, func(t chat.Turn, err error) {
 		if c.win == nil || c.conv != conv {
 			return
 		}
@@ -158,6 +150,11 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 			add(fmt.Sprintf("%s (%s of %s)", o.Name, o.Tool, o.Server), fyne.TextStyle{})
 		}
 	}
+	for _, m := range t.Messages {
+		for _, h := range m.HeldBack {
+			add("Held back from the model, in the result of "+m.ToolName+" (its audience is the user only): "+h, fyne.TextStyle{})
+		}
+	}
 	return box
 }
 
@@ -181,9 +178,9 @@ func (ti *turnInspector) requestsTab() fyne.CanvasObject {
 	for _, m := range ti.t.Messages {
 		head := string(m.Role)
 		switch {
-		case m.Role == hostcore.RoleTool && m.IsError:
+		case m.Role == chat.RoleTool && m.IsError:
 			head = "tool " + m.ToolName + " (error)"
-		case m.Role == hostcore.RoleTool:
+		case m.Role == chat.RoleTool:
 			head = "tool " + m.ToolName
 		}
 		if m.Decision != nil {
@@ -195,6 +192,11 @@ func (ti *turnInspector) requestsTab() fyne.CanvasObject {
 		}
 		for _, call := range m.ToolCalls {
 			box.Add(monospace("→ "+call.Name+" "+call.Arguments, panelColumns+24))
+		}
+		for _, h := range m.HeldBack {
+			l := widget.NewLabel("Held back from the model (audience user only, shown to the person): " + h)
+			l.Wrapping, l.Importance = fyne.TextWrapWord, widget.WarningImportance
+			box.Add(l)
 		}
 	}
 	return box
@@ -238,9 +240,9 @@ func (ti *turnInspector) replay() {
 	ti.out.SetText("Asking " + pc.Name + " (" + pc.Model + ")…")
 	ti.run.Disable()
 	ctx, gen := ti.job.start(ti.c.sh.ctx)
-	chat, conv, seq := ti.c.sh.opts.Chat, ti.t.ConversationID, ti.t.Seq
+	ch, conv, seq := ti.c.sh.opts.Chat, ti.t.ConversationID, ti.t.Seq
 	go func() {
-		reply, err := chat.Replay(ctx, conv, seq, m, func(s string) {
+		reply, err := ch.Replay(ctx, conv, seq, m, func(s string) {
 			deliver(func() {
 				if ti.job.current(gen) {
 					ti.text.WriteString(s)
@@ -261,7 +263,7 @@ func (ti *turnInspector) replay() {
 
 // replayText is what a replay got: the answer, the tools the model would
 // call, and the usage, or the error.
-func replayText(pc hostcore.ProviderConfig, reply hostcore.ModelReply, err error) string {
+func replayText(pc models.Provider, reply chat.ModelReply, err error) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s) answered:\n\n%s", pc.Name, pc.Model, reply.Text)
 	for _, call := range reply.ToolCalls {

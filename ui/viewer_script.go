@@ -84,7 +84,7 @@ type PreparedRead struct {
 // any goroutine; it is what a read's goroutine does before the window
 // sees the body, for measures that time the window's part alone.
 func PrepareRead(uri string, res *hostcore.ReadResult) PreparedRead {
-	return PreparedRead{uri, shownRead{res, prepareContents(res.Contents)}}
+	return PreparedRead{uri, shownRead{ReadResult: res, bodies: prepareContents(res.Contents)}}
 }
 
 // ShowPreparedRead shows p in the inspector as a read of it landing

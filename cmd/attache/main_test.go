@@ -41,27 +41,3 @@ func TestDemoServer(t *testing.T) {
 		t.Errorf("acme and globex see the same first memory %s: the tenants are not apart", ids["acme"][0])
 	}
 }
-
-func TestParseFlags(t *testing.T) {
-	tests := []struct {
-		name    string
-		args    []string
-		wantErr bool
-	}{
-		{"none", nil, false},
-		{"paths", []string{"--config", "c.json", "--data-dir", "d"}, false},
-		{"scenario", []string{"--scenario", "first-screen", "--screenshot", "a.png"}, false},
-		{"measure", []string{"--measure-startup"}, false},
-		{"screenshot alone", []string{"--screenshot", "a.png"}, true},
-		{"stray argument", []string{"extra"}, true},
-		{"unknown flag", []string{"--nope"}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := parseFlags(tt.args)
-			if (err != nil) != tt.wantErr {
-				t.Errorf("parseFlags(%q) = %v, want error %v", tt.args, err, tt.wantErr)
-			}
-		})
-	}
-}

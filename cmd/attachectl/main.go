@@ -1,139 +1,17 @@
 // Command attachectl is Attaché's headless CLI: everything the app does with
-// servers and resources, from a terminal or a script. It imports no Fyne.
+// servers and resources, from a terminal or a script. It imports no Fyne,
+// no model SDK and no chart library: the commands that talk to a model or
+// draw the lab's charts (send, turns --replay, lab run --provider or
+// --out, lab check --provider) are run by attachectl-full, found beside it
+// or on PATH, in its place, as git runs git-<command>. See internal/ctl.
 //
-// Exit codes: 0 ok, 1 a lab check below its thresholds, 2 usage or invalid input, 3 not found, 4 unauthorized or
-// forbidden, 5 server fault or protocol error, 6 transport or timeout, 7 a
-// write that found the disk full; a
-// command ended by SIGINT, SIGTERM or SIGHUP ends killed by that signal
-// (128+N in a shell), once every server it started is stopped.
+// Exit codes: 0 ok, 1 a lab check below its thresholds, 2 usage or invalid
+// input, 3 not found, 4 unauthorized or forbidden, 5 server fault or
+// protocol error, 6 transport or timeout, 7 a write that found the disk
+// full; a command ended by SIGINT, SIGTERM or SIGHUP ends killed by that
+// signal (128+N in a shell), once every server it started is stopped.
 package main
 
-import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"os"
+import "github.com/attache/attache/internal/ctl"
 
-	"github.com/attache/attache/hostcore"
-)
-
-func main() {
-	budgetBackstop = endAtBudget
-	ctx, exitOnSignal := interruptible()
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	exitOnSignal()
-	os.Exit(code)
-}
-
-// run executes one command line and returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
-	defer a.close()
-	root := a.root()
-	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return 0
-	}
-	a.report(err)
-	return exitCode(err)
-}
-
-// Exit codes, documented in the README.
-const (
-	exitOK           = 0
-	exitUsage        = 2
-	exitNotFound     = 3
-	exitUnauthorized = 4
-	exitServer       = 5
-	exitTransport    = 6
-	exitDiskFull     = 7
-)
-
-func exitCode(err error) int {
-	if isShortfall(err) {
-		return exitThreshold
-	}
-	if errors.Is(err, hostcore.ErrDiskFull) { // a store's error, or a host's
-		return exitDiskFull
-	}
-	var he *hostcore.Error
-	if !errors.As(err, &he) {
-		return exitUsage // cobra's own errors: unknown command, bad flag
-	}
-	switch he.Kind() {
-	case hostcore.KindNotFound:
-		return exitNotFound
-	case hostcore.KindUnauthorized, hostcore.KindForbidden, hostcore.KindNotApproved:
-		return exitUnauthorized
-	case hostcore.KindServerFault, hostcore.KindProtocol, hostcore.KindVersionMismatch:
-		return exitServer
-	case hostcore.KindTransport, hostcore.KindTimeout, hostcore.KindCanceled:
-		return exitTransport
-	default:
-		return exitUsage
-	}
-}
-
-// report prints err as one clear line; with --verbose, the detail, what to
-// do next and the last lines a failed stdio server wrote to stderr.
-// Messages carry what servers said, so they are printed escaped (see
-// terminal.go).
-func (a *app) report(err error) {
-	var he *hostcore.Error
-	if !errors.As(err, &he) {
-		if errors.Is(err, hostcore.ErrDiskFull) { // the state store's, which is no *hostcore.Error
-			he = hostcore.NewDiskFullError("saving the change", err)
-			fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", a.line(he.Message()), he.Kind())
-			a.details(he)
-			return
-		}
-		fmt.Fprintf(a.stderr, "attachectl: %s\n", a.line(err.Error()))
-		return
-	}
-	fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", a.line(message(he)), he.Kind())
-	a.details(he)
-}
-
-// details prints, with --verbose, an error's detail, what to do next and
-// the last lines a failed stdio server wrote to stderr.
-func (a *app) details(he *hostcore.Error) {
-	if a.flags.verbose {
-		if cause := errors.Unwrap(he); cause != nil {
-			fmt.Fprintf(a.stderr, "  detail: %s\n", a.line(cause.Error()))
-		}
-		if hint := he.Hint(); hint != "" {
-			fmt.Fprintf(a.stderr, "  next: %s\n", hint)
-		}
-		for _, l := range he.Stderr() { // the server's own words on what went wrong
-			fmt.Fprintf(a.stderr, "  server stderr: %s\n", a.line(l))
-		}
-	}
-}
-
-// message is what report says of he: its message and, for a usage error
-// whose cause is the reason (a config entry that fails validation, a config
-// that is not JSON), that reason too, without --verbose. Other causes are
-// detail, for --verbose.
-func message(he *hostcore.Error) string {
-	msg := he.Message()
-	if he.Kind() != hostcore.KindUsage {
-		return msg
-	}
-	cause := errors.Unwrap(he)
-	var reason *hostcore.Error
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(cause, &reason) && reason.Message() != "":
-		return msg + ": " + reason.Message()
-	case errors.As(cause, &syntax), errors.As(cause, &typ):
-		return msg + ": " + cause.Error()
-	}
-	return msg
-}
+func main() { ctl.Main(nil) }

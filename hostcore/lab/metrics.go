@@ -72,6 +72,10 @@ type Observation struct {
 	// Calls are the turn's tool calls as the host's consent gate decided
 	// on them, run or not.
 	Calls []Call
+	// HeldBack lists each resource a tool result embedded or linked for
+	// the person only (audience user), by uri: the host showed it and did
+	// not send it to the model, so it did not reach the context.
+	HeldBack []string
 }
 
 // Call is one tool call of a turn, as the consent gate decided on it.
@@ -157,6 +161,9 @@ type Result struct {
 	// decision, run or not, in order of tool and decision.
 	NotRun int         `json:"notRun"`
 	Calls  []CallTally `json:"calls,omitempty"`
+	// HeldBack lists, once each, the resources that tool results gave
+	// for the person only, which the host did not send to the model.
+	HeldBack []string `json:"heldBack,omitempty"`
 }
 
 // Summarize computes a strategy's figures from its observations, one per
@@ -193,7 +200,9 @@ func Summarize(s Strategy, obs []Observation) Result {
 		for _, c := range o.Calls {
 			r.tally(c)
 		}
+		r.HeldBack = append(r.HeldBack, o.HeldBack...)
 	}
+	r.HeldBack = uniq(r.HeldBack)
 	r.Reach = ratio(reached, r.RelevantTurns, 1)
 	r.ItemReach = ratio(reachedItems, r.RelevantItems, 1)
 	r.DuplicateRate = ratio(dups, r.Turns, 0)

@@ -448,3 +448,9 @@ func appendGrouped(b []byte, n int) []byte {
 	}
 	return b
 }
+
+// ForAssistant reports whether content of this audience may reach the
+// model: no audience given, or one that names the assistant. It is the
+// rule that holds back an attachment for the person alone, and the
+// content of a tool result alike.
+func ForAssistant(audience []string) bool { return forAssistant(audience) }

@@ -178,6 +178,18 @@ func (m *memoCounter) len() int {
 	return len(m.slots)
 }
 
+// Tokens is what it costs as sent, exactly as Rank counts an item it
+// packs (the decision's Tokens): the tokens of its section's Markdown plus
+// ImageTokens per image, counted with counter (nil: DefaultTokenCounter).
+// It lets a holder of a body it just read say what the body costs before
+// anything is ranked.
+func Tokens(it *Item, counter TokenCounter) int {
+	if counter == nil {
+		counter = DefaultTokenCounter()
+	}
+	return itemTokens(it, counter)
+}
+
 // itemTokens is what an item costs as sent: the tokens of its section's
 // Markdown plus ImageTokens per image. With a memoCounter the memo is keyed
 // by a hash of everything that Markdown is rendered from, so a hit reads

@@ -162,3 +162,17 @@ func TestTokenItemKey(t *testing.T) {
 		})
 	}
 }
+
+// Tokens is what Rank counts for an item it includes.
+func TestTokensIsWhatRankCounts(t *testing.T) {
+	items := []*Item{
+		{ID: "a", URI: "test://a", Contents: []Content{{URI: "test://a", MIMEType: "text/plain", Text: strings.Repeat("a few words of text. ", 40)}}},
+		{ID: "b", URI: "test://b", Server: "s", Contents: []Content{{URI: "test://b", MIMEType: "image/png", IsBlob: true, Blob: []byte{1, 2, 3}}}},
+	}
+	p := Rank(items, nil)
+	for _, d := range p.Decisions {
+		if got := Tokens(d.Item, nil); got != d.Tokens || got == 0 {
+			t.Errorf("Tokens(%s) = %d; Rank counted %d", d.Item.ID, got, d.Tokens)
+		}
+	}
+}

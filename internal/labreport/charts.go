@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/labrun"
 )
 
 // Chart size: small enough for a README, readable on a screen.
@@ -43,9 +43,9 @@ var (
 )
 
 // Charts draws every chart of rep as PNG bytes, by name.
-func Charts(rep *hostcore.LabReport) (map[string][]byte, error) {
+func Charts(rep *labrun.Report) (map[string][]byte, error) {
 	out := map[string][]byte{}
-	for name, draw := range map[string]func(*hostcore.LabReport) (*plot.Plot, error){
+	for name, draw := range map[string]func(*labrun.Report) (*plot.Plot, error){
 		ReachChart: reachPlot, TokensChart: tokensPlot, ListingChart: listingPlot,
 	} {
 		p, err := draw(rep)
@@ -82,7 +82,7 @@ func frame(p *plot.Plot, n int) {
 }
 
 // newPlot starts a chart titled for rep, with the strategies on X.
-func newPlot(rep *hostcore.LabReport, title, y string) *plot.Plot {
+func newPlot(rep *labrun.Report, title, y string) *plot.Plot {
 	p := plot.New()
 	if rep.Replay.Synthetic {
 		title += " (synthetic replay)"
@@ -122,7 +122,7 @@ type group struct {
 	values plotter.Values
 }
 
-func values(rep *hostcore.LabReport, f func(i int) float64) plotter.Values {
+func values(rep *labrun.Report, f func(i int) float64) plotter.Values {
 	v := make(plotter.Values, len(rep.Strategies))
 	for i := range rep.Strategies {
 		v[i] = f(i)
@@ -130,7 +130,7 @@ func values(rep *hostcore.LabReport, f func(i int) float64) plotter.Values {
 	return v
 }
 
-func reachPlot(rep *hostcore.LabReport) (*plot.Plot, error) {
+func reachPlot(rep *labrun.Report) (*plot.Plot, error) {
 	p := newPlot(rep, "Reach and duplicates", "share of turns (%)")
 	p.Y.Max = 100
 	p.Y.Tick.Marker = plot.ConstantTicks{{Value: 0, Label: "0"}, {Value: 25, Label: "25"}, {Value: 50, Label: "50"},
@@ -143,7 +143,7 @@ func reachPlot(rep *hostcore.LabReport) (*plot.Plot, error) {
 	})
 }
 
-func tokensPlot(rep *hostcore.LabReport) (*plot.Plot, error) {
+func tokensPlot(rep *labrun.Report) (*plot.Plot, error) {
 	p := newPlot(rep, "Context tokens per turn", "tokens")
 	s := rep.Strategies
 	return p, bars(p, []group{{"bodies, results and listings", blue,
@@ -151,7 +151,7 @@ func tokensPlot(rep *hostcore.LabReport) (*plot.Plot, error) {
 }
 
 // listingPlot stacks each request's listing on the rest of it.
-func listingPlot(rep *hostcore.LabReport) (*plot.Plot, error) {
+func listingPlot(rep *labrun.Report) (*plot.Plot, error) {
 	p := newPlot(rep, "Tool listing overhead per request", "tokens per request")
 	s := rep.Strategies
 	rest, err := plotter.NewBarChart(values(rep, func(i int) float64 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -19,12 +20,12 @@ const (
 
 // Markdown renders rep for a person: what was replayed, the table, the
 // freshness comparison and the charts (by file name).
-func Markdown(rep *hostcore.LabReport) string {
+func Markdown(rep *labrun.Report) string {
 	var b strings.Builder
 	r := rep.Replay
 	b.WriteString("# Comparison lab: host-attached versus tool-fetched context\n\n")
 	if r.Synthetic {
-		fmt.Fprintf(&b, "> **%s**\n\n", hostcore.SyntheticNote)
+		fmt.Fprintf(&b, "> **%s**\n\n", labrun.SyntheticNote)
 	}
 	writeReplay(&b, r)
 	b.WriteString("\n\n| strategy | turns | reach | item reach | duplicates | listing tokens/request | listing share | context tokens/turn | round trips | bytes | wall ms | cache hits | failures | not run |\n")
@@ -40,6 +41,7 @@ func Markdown(rep *hostcore.LabReport) string {
 			pack.Quantity(s.RelevantTurns, "turn"), pack.Plural(s.RelevantTurns, "needs", "need"), pack.Quantity(s.RelevantItems, "relevant item"))
 	}
 	writeCalls(&b, rep)
+	writeHeldBack(&b, rep)
 	f := rep.Freshness
 	fmt.Fprintf(&b, "\n## Freshness\n\nOver %.2f session-hours (%.0f turns a session-hour), polling every attached resource every %.0f s costs %.0f reads a session-hour; reading each again on every turn costs %.0f.\n",
 		f.SessionHours, f.TurnsPerSessionHour, f.PollIntervalSeconds, f.PollReadsPerSessionHour, f.PerTurnReadsPerSessionHour)
@@ -52,7 +54,7 @@ func Markdown(rep *hostcore.LabReport) string {
 
 // writeReplay says what was replayed, against what, and how its calls
 // were decided on.
-func writeReplay(b *strings.Builder, r hostcore.LabReplay) {
+func writeReplay(b *strings.Builder, r labrun.Replay) {
 	src := r.Source
 	if src == "" {
 		src = "a replay"
@@ -86,7 +88,7 @@ var policyWords = map[hostcore.ToolPolicy]string{
 
 // writeCalls lists every strategy's calls by tool and decision, the ones
 // not run included.
-func writeCalls(b *strings.Builder, rep *hostcore.LabReport) {
+func writeCalls(b *strings.Builder, rep *labrun.Report) {
 	var rows []string
 	for _, s := range rep.Strategies {
 		for _, c := range s.Calls {
@@ -103,8 +105,21 @@ func writeCalls(b *strings.Builder, rep *hostcore.LabReport) {
 	}
 }
 
+// writeHeldBack lists the resources tool results gave for the person
+// only, which the host did not send to the model.
+func writeHeldBack(b *strings.Builder, rep *labrun.Report) {
+	lines := labrun.HeldBack(rep)
+	if len(lines) == 0 {
+		return
+	}
+	b.WriteString("\n## Held back from the model\n\nResources a tool result embedded or linked for the person only (audience user): the host shows them and does not send them, so they do not reach the context.\n\n")
+	for _, l := range lines {
+		b.WriteString("- " + l + "\n")
+	}
+}
+
 // JSON is rep as attachectl lab run --json prints it.
-func JSON(rep *hostcore.LabReport) ([]byte, error) {
+func JSON(rep *labrun.Report) ([]byte, error) {
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return nil, err
@@ -114,7 +129,7 @@ func JSON(rep *hostcore.LabReport) ([]byte, error) {
 
 // Write writes the Markdown, the JSON and the charts into dir, creating
 // it, and returns the paths written.
-func Write(dir string, rep *hostcore.LabReport) ([]string, error) {
+func Write(dir string, rep *labrun.Report) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

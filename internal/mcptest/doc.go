@@ -64,6 +64,9 @@
 //   - Subscriptions (capability resources.subscribe; legacy
 //     resources/subscribe, or 2026-07-28 subscriptions/listen) and the tool
 //     touch {uri}, which sends notifications/resources/updated for uri.
+//   - The tools deliver (embedded resources, one for the user only, and a
+//     resource link) and measure (structuredContent against an
+//     outputSchema, conforming or not): see DeliverTool, MeasureTool.
 //
 // The cache hints are set only by v2026 (and by paged with ListTTL). go-sdk v1.8.0 nevertheless writes
 // "ttlMs":0,"cacheScope":"public" on every list and read result of every

@@ -71,6 +71,7 @@ func eraServer(name string) func(Options) *mcp.Server {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "updated " + in.URI}}}, nil, nil
 		})
+		addEraTools(srv)
 		if version == Version2026 {
 			srv.AddReceivingMiddleware(dropReadHints(NotesURI))
 		}

@@ -115,15 +115,47 @@ func Read(ctx context.Context, path string, limit int64) ([]byte, error) {
 			return nil, err
 		}
 		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		if fi.Size() > limit {
-			return nil, tooLarge(path, limit)
-		}
-		return readCapped(f, path, limit)
+		return readFile(f, limit)
 	})
+}
+
+// OpenNoFollow is Open for a file of secrets, which a planted link could
+// redirect: when the last element of path is a symbolic link, it is
+// refused with a *NotRegularError that says so, and never followed.
+func OpenNoFollow(path string) (*os.File, error) {
+	f, err := openNoFollow(path)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil {
+		err = Regular(path, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadOpen reads f, a regular file from Open or OpenNoFollow, as Read
+// reads a path: at most limit bytes (more is a *TooLargeError, refused
+// before the read when the size says so), and no longer than ctx lasts.
+// It leaves f open.
+func ReadOpen(ctx context.Context, f *os.File, limit int64) ([]byte, error) {
+	return await(ctx, func() ([]byte, error) { return readFile(f, limit) })
+}
+
+// readFile reads the open regular file f, refusing more than limit bytes.
+func readFile(f *os.File, limit int64) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > limit {
+		return nil, tooLarge(f.Name(), limit)
+	}
+	return readCapped(f, f.Name(), limit)
 }
 
 // ReadAll reads r to its end, as Read reads a file: at most limit bytes

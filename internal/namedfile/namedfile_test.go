@@ -105,3 +105,31 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// A file of secrets is opened without following a link planted in its
+// place, and read with the same cap as a named file.
+func TestOpenNoFollow(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "tokens.json")
+	if err := os.WriteFile(p, make([]byte, 2<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(p, link); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := OpenNoFollow(link); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), link+" is a symbolic link") {
+		t.Errorf("OpenNoFollow(link) = %v, %v; want a refusal naming the link", f, err)
+	}
+	f, err := OpenNoFollow(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := ReadOpen(context.Background(), f, 1<<10); !errors.Is(err, ErrTooLarge) || err.Error() != p+" is larger than 1 KiB" {
+		t.Errorf("ReadOpen over the cap = %v", err)
+	}
+	if b, err := ReadOpen(context.Background(), f, 2<<10); err != nil || len(b) != 2<<10 {
+		t.Errorf("ReadOpen at the cap = %d bytes, %v", len(b), err)
+	}
+}

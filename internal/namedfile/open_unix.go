@@ -3,6 +3,8 @@
 package namedfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -13,4 +15,14 @@ import (
 // flag.
 func openNonblocking(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+}
+
+// openNoFollow is openNonblocking that refuses a symbolic link as the last
+// element of path (O_NOFOLLOW makes its open fail with ELOOP).
+func openNoFollow(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, &NotRegularError{Path: path, Mode: fs.ModeSymlink}
+	}
+	return f, err
 }

@@ -9,7 +9,9 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // anthropicBase is Anthropic's own API.
@@ -21,11 +23,11 @@ const anthropicBase = "https://api.anthropic.com"
 // share one user message.
 type anthropicModel struct {
 	client anthropic.Client
-	pc     hostcore.ProviderConfig
+	pc     models.Provider
 	base   string
 }
 
-func newAnthropic(pc hostcore.ProviderConfig, key string, client *http.Client) *anthropicModel {
+func newAnthropic(pc models.Provider, key string, client *http.Client) *anthropicModel {
 	base := pc.BaseURL
 	if base == "" {
 		base = anthropicBase
@@ -41,13 +43,13 @@ func newAnthropic(pc hostcore.ProviderConfig, key string, client *http.Client) *
 	return &anthropicModel{client: anthropic.NewClient(opts...), pc: pc, base: base}
 }
 
-// Complete implements hostcore.Model.
-func (m *anthropicModel) Complete(ctx context.Context, req hostcore.ModelRequest, onText func(string)) (hostcore.ModelReply, error) {
+// Complete implements chat.Model.
+func (m *anthropicModel) Complete(ctx context.Context, req chat.ModelRequest, onText func(string)) (chat.ModelReply, error) {
 	params := m.params(req)
 	if m.pc.NoStream {
 		msg, err := m.client.Messages.New(ctx, params)
 		if err != nil {
-			return hostcore.ModelReply{}, failure(err, m.pc, m.base)
+			return chat.ModelReply{}, failure(err, m.pc, m.base)
 		}
 		reply := anthropicReply(msg, nil)
 		if onText != nil && reply.Text != "" {
@@ -66,10 +68,10 @@ func (m *anthropicModel) Complete(ctx context.Context, req hostcore.ModelRequest
 	for stream.Next() {
 		ev := stream.Current()
 		if err := ctx.Err(); err != nil { // Stop: do not read on what is buffered
-			return hostcore.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
+			return chat.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
 		}
 		if err := msg.Accumulate(ev); err != nil {
-			return hostcore.ModelReply{Text: text.String()}, hostcore.NewModelError(hostcore.KindProtocol, 0, err,
+			return chat.ModelReply{Text: text.String()}, chat.NewModelError(fault.KindProtocol, 0, err,
 				"provider %s sent stream events that do not fit together", m.pc.Name)
 		}
 		switch {
@@ -88,16 +90,16 @@ func (m *anthropicModel) Complete(ctx context.Context, req hostcore.ModelRequest
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return hostcore.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
+		return chat.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
 	}
 	if !stopped || msg.StopReason == "" {
-		return hostcore.ModelReply{Text: text.String()}, incomplete(m.pc)
+		return chat.ModelReply{Text: text.String()}, incomplete(m.pc)
 	}
 	return anthropicReply(&msg, partial), nil
 }
 
 // params translates a request.
-func (m *anthropicModel) params(req hostcore.ModelRequest) anthropic.MessageNewParams {
+func (m *anthropicModel) params(req chat.ModelRequest) anthropic.MessageNewParams {
 	p := anthropic.MessageNewParams{Model: anthropic.Model(m.pc.Model), MaxTokens: int64(m.pc.ReplyBound()),
 		Messages: anthropicMessages(req.Messages)}
 	if req.System != "" {
@@ -118,7 +120,7 @@ func (m *anthropicModel) params(req hostcore.ModelRequest) anthropic.MessageNewP
 
 // anthropicMessages translates messages, merging neighbours of the same
 // role, and leaving out empty text (the API refuses an empty text block).
-func anthropicMessages(msgs []hostcore.Message) []anthropic.MessageParam {
+func anthropicMessages(msgs []chat.Message) []anthropic.MessageParam {
 	type turn struct {
 		assistant bool
 		blocks    []anthropic.ContentBlockParamUnion
@@ -136,7 +138,7 @@ func anthropicMessages(msgs []hostcore.Message) []anthropic.MessageParam {
 	}
 	for _, msg := range msgs {
 		switch msg.Role {
-		case hostcore.RoleAssistant:
+		case chat.RoleAssistant:
 			var blocks []anthropic.ContentBlockParamUnion
 			if msg.Text != "" {
 				blocks = append(blocks, anthropic.NewTextBlock(msg.Text))
@@ -145,7 +147,7 @@ func anthropicMessages(msgs []hostcore.Message) []anthropic.MessageParam {
 				blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, toolInput(c.Arguments), c.Name))
 			}
 			add(true, blocks...)
-		case hostcore.RoleTool:
+		case chat.RoleTool:
 			text := msg.Text
 			if text == "" {
 				text = "(empty)"
@@ -213,9 +215,9 @@ func inputSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
 
 // anthropicReply reads a message; partial holds each tool_use block's
 // input as streamed, by index.
-func anthropicReply(msg *anthropic.Message, partial map[int64]*strings.Builder) hostcore.ModelReply {
-	r := hostcore.ModelReply{StopReason: string(msg.StopReason), Model: string(msg.Model),
-		Usage: hostcore.Usage{InputTokens: msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens,
+func anthropicReply(msg *anthropic.Message, partial map[int64]*strings.Builder) chat.ModelReply {
+	r := chat.ModelReply{StopReason: string(msg.StopReason), Model: string(msg.Model),
+		Usage: chat.Usage{InputTokens: msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens,
 			OutputTokens: msg.Usage.OutputTokens, Reported: true}}
 	var text []string
 	for i, b := range msg.Content {
@@ -227,7 +229,7 @@ func anthropicReply(msg *anthropic.Message, partial map[int64]*strings.Builder) 
 			if p := partial[int64(i)]; p != nil {
 				args = p.String()
 			}
-			r.ToolCalls = append(r.ToolCalls, hostcore.ToolCall{ID: b.ID, Name: b.Name, Arguments: args})
+			r.ToolCalls = append(r.ToolCalls, chat.ToolCall{ID: b.ID, Name: b.Name, Arguments: args})
 		}
 	}
 	r.Text = strings.Join(text, "")

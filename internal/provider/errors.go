@@ -15,10 +15,13 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/openai/openai-go/v3"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/redact"
 )
 
-// A provider's failure becomes a hostcore.Error of the kind a person can
+// A provider's failure becomes a fault.Error of the kind a person can
 // act on, the same kinds (and attachectl exit codes) as a server's: a key
 // refused is unauthorized (exit 4), a rate limit or a provider's fault is a
 // server fault (exit 5), a provider that cannot be reached is a transport
@@ -54,8 +57,8 @@ func asAPIError(err error) (apiError, bool) {
 }
 
 // failure classifies err, met while asking provider pc.
-func failure(err error, pc hostcore.ProviderConfig, baseURL string) *hostcore.Error {
-	var he *hostcore.Error
+func failure(err error, pc models.Provider, baseURL string) *fault.Error {
+	var he *fault.Error
 	if errors.As(err, &he) {
 		return he
 	}
@@ -68,41 +71,41 @@ func failure(err error, pc hostcore.ProviderConfig, baseURL string) *hostcore.Er
 	var urlErr *url.Error
 	switch {
 	case errors.Is(err, context.Canceled):
-		return hostcore.NewModelError(hostcore.KindCanceled, 0, err, "stopped: %s was still answering", name)
+		return chat.NewModelError(fault.KindCanceled, 0, err, "stopped: %s was still answering", name)
 	case errors.Is(err, context.DeadlineExceeded):
-		return hostcore.NewModelError(hostcore.KindTimeout, 0, err, "%s did not answer in time", name)
+		return chat.NewModelError(fault.KindTimeout, 0, err, "%s did not answer in time", name)
 	case errors.As(err, &syntax):
-		return hostcore.NewModelError(hostcore.KindProtocol, 0, err, "%s sent a stream that could not be understood (not valid JSON)", name)
+		return chat.NewModelError(fault.KindProtocol, 0, err, "%s sent a stream that could not be understood (not valid JSON)", name)
 	case errors.Is(err, syscall.ECONNREFUSED), errors.As(err, &netErr), errors.As(err, &urlErr):
-		return hostcore.NewModelError(hostcore.KindTransport, 0, err, "%s cannot be reached at %s; check that it runs", name, hostcore.RedactURL(baseURL))
+		return chat.NewModelError(fault.KindTransport, 0, err, "%s cannot be reached at %s; check that it runs", name, redact.URL(baseURL))
 	}
-	return hostcore.NewModelError(hostcore.KindProtocol, 0, err, "%s sent a reply that could not be understood", name)
+	return chat.NewModelError(fault.KindProtocol, 0, err, "%s sent a reply that could not be understood", name)
 }
 
 // statusFailure classifies an HTTP error reply.
-func statusFailure(err error, ae apiError, pc hostcore.ProviderConfig, name, baseURL string) *hostcore.Error {
+func statusFailure(err error, ae apiError, pc models.Provider, name, baseURL string) *fault.Error {
 	s := ae.status
 	switch {
 	case s == http.StatusUnauthorized:
-		return hostcore.NewModelError(hostcore.KindUnauthorized, s, err, "%s refused the API key (HTTP 401); %s", name, keyHint(pc))
+		return chat.NewModelError(fault.KindUnauthorized, s, err, "%s refused the API key (HTTP 401); %s", name, keyHint(pc))
 	case s == http.StatusForbidden:
-		return hostcore.NewModelError(hostcore.KindForbidden, s, err, "%s does not allow this key to use model %s (HTTP 403)", name, pc.Model)
+		return chat.NewModelError(fault.KindForbidden, s, err, "%s does not allow this key to use model %s (HTTP 403)", name, pc.Model)
 	case s == http.StatusTooManyRequests:
 		msg := fmt.Sprintf("%s is rate limiting (HTTP 429)", name)
 		if wait, ok := retryAfter(ae.header); ok {
 			msg += "; it asks to wait " + wait.String() + " before trying again"
 		}
-		return hostcore.NewModelError(hostcore.KindServerFault, s, err, "%s", msg)
+		return chat.NewModelError(fault.KindServerFault, s, err, "%s", msg)
 	case s == http.StatusNotFound:
-		return hostcore.NewModelError(hostcore.KindNotFound, s, err, "%s has no model %q, or no API at %s (HTTP 404)", name, pc.Model, hostcore.RedactURL(baseURL))
+		return chat.NewModelError(fault.KindNotFound, s, err, "%s has no model %q, or no API at %s (HTTP 404)", name, pc.Model, redact.URL(baseURL))
 	case s >= 500:
-		return hostcore.NewModelError(hostcore.KindServerFault, s, err, "%s failed (HTTP %d); try again later", name, s)
+		return chat.NewModelError(fault.KindServerFault, s, err, "%s failed (HTTP %d); try again later", name, s)
 	}
-	return hostcore.NewModelError(hostcore.KindInvalidParams, s, err, "%s refused the request (HTTP %d): %s", name, s, clip(ae.message))
+	return chat.NewModelError(fault.KindInvalidParams, s, err, "%s refused the request (HTTP %d): %s", name, s, clip(ae.message))
 }
 
 // keyHint says where the key of pc comes from.
-func keyHint(pc hostcore.ProviderConfig) string {
+func keyHint(pc models.Provider) string {
 	if pc.APIKeyEnv != "" {
 		return "check " + pc.APIKeyEnv + " or the key kept with attachectl providers set-key " + pc.Name
 	}
@@ -141,7 +144,7 @@ func clip(s string) string {
 }
 
 // incomplete is the error of a stream that ended before its reply did.
-func incomplete(pc hostcore.ProviderConfig) *hostcore.Error {
-	return hostcore.NewModelError(hostcore.KindProtocol, 0, nil,
+func incomplete(pc models.Provider) *fault.Error {
+	return chat.NewModelError(fault.KindProtocol, 0, nil,
 		"provider %s: the stream ended before the reply was complete", pc.Name)
 }

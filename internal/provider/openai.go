@@ -13,7 +13,9 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/shared"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
 )
 
 // openAIBase is OpenAI's own API.
@@ -25,11 +27,11 @@ const openAIBase = "https://api.openai.com/v1"
 // starts with "Error: ".
 type openAIModel struct {
 	client openai.Client
-	pc     hostcore.ProviderConfig
+	pc     models.Provider
 	base   string
 }
 
-func newOpenAI(pc hostcore.ProviderConfig, key string, client *http.Client) *openAIModel {
+func newOpenAI(pc models.Provider, key string, client *http.Client) *openAIModel {
 	base := pc.BaseURL
 	if base == "" {
 		base = openAIBase
@@ -61,16 +63,16 @@ func (m *openAIModel) vendor() bool {
 	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
 }
 
-// Complete implements hostcore.Model.
-func (m *openAIModel) Complete(ctx context.Context, req hostcore.ModelRequest, onText func(string)) (hostcore.ModelReply, error) {
+// Complete implements chat.Model.
+func (m *openAIModel) Complete(ctx context.Context, req chat.ModelRequest, onText func(string)) (chat.ModelReply, error) {
 	params := m.params(req)
 	if m.pc.NoStream {
 		c, err := m.client.Chat.Completions.New(ctx, params)
 		if err != nil {
-			return hostcore.ModelReply{}, failure(err, m.pc, m.base)
+			return chat.ModelReply{}, failure(err, m.pc, m.base)
 		}
 		if len(c.Choices) == 0 {
-			return hostcore.ModelReply{}, incomplete(m.pc)
+			return chat.ModelReply{}, incomplete(m.pc)
 		}
 		reply := openAIReply(c)
 		if onText != nil && reply.Text != "" {
@@ -86,10 +88,10 @@ func (m *openAIModel) Complete(ctx context.Context, req hostcore.ModelRequest, o
 	for stream.Next() {
 		chunk := stream.Current()
 		if err := ctx.Err(); err != nil { // Stop: do not read on what is buffered
-			return hostcore.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
+			return chat.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
 		}
 		if !acc.AddChunk(chunk) {
-			return hostcore.ModelReply{Text: text.String()}, hostcore.NewModelError(hostcore.KindProtocol, 0, nil,
+			return chat.ModelReply{Text: text.String()}, chat.NewModelError(fault.KindProtocol, 0, nil,
 				"provider %s sent stream chunks that do not fit together", m.pc.Name)
 		}
 		for _, ch := range chunk.Choices {
@@ -102,16 +104,16 @@ func (m *openAIModel) Complete(ctx context.Context, req hostcore.ModelRequest, o
 		}
 	}
 	if err := stream.Err(); err != nil {
-		return hostcore.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
+		return chat.ModelReply{Text: text.String()}, failure(err, m.pc, m.base)
 	}
 	if len(acc.Choices) == 0 || acc.Choices[0].FinishReason == "" {
-		return hostcore.ModelReply{Text: text.String()}, incomplete(m.pc)
+		return chat.ModelReply{Text: text.String()}, incomplete(m.pc)
 	}
 	return openAIReply(&acc.ChatCompletion), nil
 }
 
 // params translates a request.
-func (m *openAIModel) params(req hostcore.ModelRequest) openai.ChatCompletionNewParams {
+func (m *openAIModel) params(req chat.ModelRequest) openai.ChatCompletionNewParams {
 	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(m.pc.Model)}
 	if m.vendor() {
 		p.MaxCompletionTokens = param.NewOpt(int64(m.pc.ReplyBound()))
@@ -137,9 +139,9 @@ func (m *openAIModel) params(req hostcore.ModelRequest) openai.ChatCompletionNew
 	return p
 }
 
-func openAIMessage(msg hostcore.Message) openai.ChatCompletionMessageParamUnion {
+func openAIMessage(msg chat.Message) openai.ChatCompletionMessageParamUnion {
 	switch msg.Role {
-	case hostcore.RoleAssistant:
+	case chat.RoleAssistant:
 		a := openai.ChatCompletionAssistantMessageParam{}
 		if msg.Text != "" || len(msg.ToolCalls) == 0 {
 			a.Content.OfString = param.NewOpt(msg.Text)
@@ -150,7 +152,7 @@ func openAIMessage(msg hostcore.Message) openai.ChatCompletionMessageParamUnion 
 					Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: c.Arguments}}})
 		}
 		return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
-	case hostcore.RoleTool:
+	case chat.RoleTool:
 		text := msg.Text
 		if msg.IsError {
 			text = "Error: " + text
@@ -161,14 +163,14 @@ func openAIMessage(msg hostcore.Message) openai.ChatCompletionMessageParamUnion 
 }
 
 // openAIReply reads a completion's first choice.
-func openAIReply(c *openai.ChatCompletion) hostcore.ModelReply {
+func openAIReply(c *openai.ChatCompletion) chat.ModelReply {
 	ch := c.Choices[0]
-	r := hostcore.ModelReply{Text: ch.Message.Content, StopReason: ch.FinishReason, Model: c.Model}
+	r := chat.ModelReply{Text: ch.Message.Content, StopReason: ch.FinishReason, Model: c.Model}
 	for _, tc := range ch.Message.ToolCalls {
-		r.ToolCalls = append(r.ToolCalls, hostcore.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		r.ToolCalls = append(r.ToolCalls, chat.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 	}
 	if c.JSON.Usage.Valid() || c.Usage.TotalTokens > 0 {
-		r.Usage = hostcore.Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens, Reported: true}
+		r.Usage = chat.Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens, Reported: true}
 	}
 	return r
 }

@@ -3,13 +3,13 @@
 // (github.com/openai/openai-go/v3), which OpenAI and every OpenAI-compatible
 // server speak (Ollama, llama.cpp's server, vLLM, LM Studio), and
 // Anthropic's Messages (github.com/anthropics/anthropic-sdk-go/v2). Each
-// adapter implements hostcore.Model.
+// adapter implements chat.Model.
 //
 // It is an adapter in the house's sense: hostcore says what it needs of a
-// model (hostcore.Model) and never imports this package, so the SDKs, and
+// model (chat.Model) and never imports this package, so the SDKs, and
 // the dozen modules they pull in (OpenTelemetry, a websocket client, JSON
 // path libraries), stay out of the domain. cmd/ wires a provider to a
-// hostcore.Chat.
+// chat.Chat.
 //
 // Neither SDK is allowed to configure itself from the environment: the
 // base URL and the key are the config's and nobody else's, so that an
@@ -19,18 +19,18 @@ package provider
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/internal/apikey"
 )
 
 // KeyStore holds API keys by provider name (the OS keyring, see
 // internal/secretstore).
-type KeyStore interface {
-	APIKey(provider string) (key string, ok bool, err error)
-}
+type KeyStore = apikey.Store
 
 // Options configure New. The zero value, and nil, are usable.
 type Options struct {
@@ -52,7 +52,7 @@ func (o *Options) getenv(name string) string {
 
 // KeySource says where a provider's key comes from, for people to see
 // (never the key): "env NAME", "keyring", or "none".
-func KeySource(pc hostcore.ProviderConfig, opts *Options) string {
+func KeySource(pc models.Provider, opts *Options) string {
 	_, source, _ := Key(pc, opts)
 	return source
 }
@@ -62,48 +62,38 @@ func KeySource(pc hostcore.ProviderConfig, opts *Options) string {
 // name. A provider with neither has no key (a local server may need none);
 // the request then goes without one, and a server that wants one answers
 // 401.
-func Key(pc hostcore.ProviderConfig, opts *Options) (key, source string, err error) {
-	if pc.APIKeyEnv != "" {
-		if v := opts.getenv(pc.APIKeyEnv); v != "" {
-			return v, "env " + pc.APIKeyEnv, nil
-		}
+func Key(pc models.Provider, opts *Options) (k, source string, err error) {
+	var keys KeyStore
+	if opts != nil {
+		keys = opts.Keys
 	}
-	if opts != nil && opts.Keys != nil {
-		v, ok, err := opts.Keys.APIKey(pc.Name)
-		if err != nil {
-			return "", "none", fmt.Errorf("reading the key of provider %s: %w", pc.Name, err)
-		}
-		if ok && v != "" {
-			return v, "keyring", nil
-		}
-	}
-	return "", "none", nil
+	return apikey.Find(pc.Name, pc.APIKeyEnv, opts.getenv, keys)
 }
 
 // New returns the model of a provider entry.
-func New(pc hostcore.ProviderConfig, opts *Options) (hostcore.Model, error) {
+func New(pc models.Provider, opts *Options) (chat.Model, error) {
 	if err := pc.Validate(); err != nil {
 		return nil, err
 	}
-	key, _, err := Key(pc, opts)
+	k, _, err := Key(pc, opts)
 	if err != nil {
-		return nil, hostcore.NewModelError(hostcore.KindUsage, 0, err, "provider %s: its key could not be read", pc.Name)
+		return nil, chat.NewModelError(fault.KindUsage, 0, err, "provider %s: its key could not be read", pc.Name)
 	}
 	var client *http.Client
 	if opts != nil {
 		client = opts.HTTPClient
 	}
 	switch pc.Kind {
-	case hostcore.ProviderOpenAI:
-		return newOpenAI(pc, key, client), nil
-	case hostcore.ProviderAnthropic:
-		return newAnthropic(pc, key, client), nil
+	case models.OpenAI:
+		return newOpenAI(pc, k, client), nil
+	case models.Anthropic:
+		return newAnthropic(pc, k, client), nil
 	}
 	return nil, errors.New("unreachable: Validate checks the kind")
 }
 
 // retries is the SDK retry count of a provider.
-func retries(pc hostcore.ProviderConfig) int {
+func retries(pc models.Provider) int {
 	if pc.MaxRetries != nil {
 		return *pc.MaxRetries
 	}

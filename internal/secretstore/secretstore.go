@@ -53,6 +53,7 @@ type Store struct {
 	mu      sync.Mutex
 
 	keysWarned sync.Once // for API keys (apikey.go)
+	swept      sync.Once // stale temporary files removed (removeStaleTemps)
 }
 
 // Open returns the store of the config directory dir.
@@ -250,7 +251,8 @@ func (s *Store) locked(path string, write bool, v any, f func() bool) error {
 		return fmt.Errorf("locking %s: %w", path, err)
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-	data, err := os.ReadFile(path)
+	s.swept.Do(s.removeStaleTemps)
+	data, err := s.readPrivate(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
@@ -267,7 +269,7 @@ func (s *Store) locked(path string, write bool, v any, f func() bool) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.dir, ".oauth-*.tmp")
+	tmp, err := os.CreateTemp(s.dir, tempPattern)
 	if err != nil {
 		return err
 	}
@@ -288,6 +290,22 @@ func (s *Store) locked(path string, write bool, v any, f func() bool) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// tempPattern names the files a write fills before renaming one into place.
+const tempPattern = ".oauth-*.tmp"
+
+// removeStaleTemps removes the temporary files that a process killed
+// between its write and its rename left behind: they hold tokens or keys.
+// It runs under the store's lock, which every writer holds from creating
+// its temporary file to renaming it, so none of them is in use.
+func (s *Store) removeStaleTemps() {
+	stale, _ := filepath.Glob(filepath.Join(s.dir, tempPattern))
+	for _, p := range stale {
+		if err := os.Remove(p); err != nil && s.opts.Warn != nil {
+			s.opts.Warn(fmt.Sprintf("could not remove the leftover %s: %v", p, err))
+		}
+	}
 }
 
 var _ hostcore.TokenStore = (*Store)(nil)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/redact"
 )
 
 // validate refuses what no later command could use: an attachment must say
@@ -20,7 +21,7 @@ func validate(a hostcore.Attachment) error {
 		return fmt.Errorf("attachment from server %q: the uri is empty: %w", a.Server.Name, ErrInvalid)
 	}
 	switch a.Origin {
-	case hostcore.FromList, hostcore.FromTemplate, hostcore.FromID:
+	case hostcore.FromList, hostcore.FromTemplate, hostcore.FromID, hostcore.FromTool:
 	default:
 		return fmt.Errorf("attachment of %q: unknown origin %q: %w", a.URI, a.Origin, ErrInvalid)
 	}
@@ -298,7 +299,7 @@ func scrubUserinfo(ctx context.Context, db *sql.DB) error {
 		if json.Unmarshal([]byte(server), &ref) != nil {
 			continue
 		}
-		if clean := hostcore.StripUserinfo(ref.URL); clean != ref.URL {
+		if clean := redact.WithoutUserinfo(ref.URL); clean != ref.URL {
 			ref.URL = clean
 			b, _ := json.Marshal(ref)
 			fixes = append(fixes, fix{id, string(b)})

@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 )
 
-var _ hostcore.TurnStore = (*Store)(nil)
+var _ chat.TurnStore = (*Store)(nil)
 
 // A turn's context and tools are stored as JSON in its row, its requests
 // and messages as rows of their own, appended as they happen (see
@@ -21,23 +22,23 @@ var _ hostcore.TurnStore = (*Store)(nil)
 // StartTurn stores t as the next turn of its conversation, with its first
 // messages and requests, and returns it with its ID and Seq. A missing or
 // removed conversation wraps ErrNotFound.
-func (s *Store) StartTurn(ctx context.Context, t hostcore.Turn) (hostcore.Turn, error) {
+func (s *Store) StartTurn(ctx context.Context, t chat.Turn) (chat.Turn, error) {
 	if t.StartedAt.IsZero() {
 		t.StartedAt = s.stamp()
 	}
 	if t.Status == "" {
-		t.Status = hostcore.TurnRunning
+		t.Status = chat.TurnRunning
 	}
 	if t.Tools == nil {
-		t.Tools = []hostcore.OfferedTool{}
+		t.Tools = []chat.OfferedTool{}
 	}
 	sc, err := json.Marshal(t.Context)
 	if err != nil {
-		return hostcore.Turn{}, fmt.Errorf("starting a turn: %w", err)
+		return chat.Turn{}, fmt.Errorf("starting a turn: %w", err)
 	}
 	tools, err := json.Marshal(t.Tools)
 	if err != nil {
-		return hostcore.Turn{}, fmt.Errorf("starting a turn: %w", err)
+		return chat.Turn{}, fmt.Errorf("starting a turn: %w", err)
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		if err := liveConversation(ctx, tx, t.ConversationID); err != nil {
@@ -70,7 +71,7 @@ func (s *Store) StartTurn(ctx context.Context, t hostcore.Turn) (hostcore.Turn, 
 		return s.touch(ctx, tx, t.ConversationID)
 	})
 	if err != nil {
-		return hostcore.Turn{}, fmt.Errorf("starting a turn of conversation %d: %w", t.ConversationID, err)
+		return chat.Turn{}, fmt.Errorf("starting a turn of conversation %d: %w", t.ConversationID, err)
 	}
 	return t, nil
 }
@@ -90,9 +91,9 @@ func liveConversation(ctx context.Context, q interface {
 	return nil
 }
 
-func insertMessage(ctx context.Context, tx *sql.Tx, turnID int64, m hostcore.Message) error {
+func insertMessage(ctx context.Context, tx *sql.Tx, turnID int64, m chat.Message) error {
 	switch m.Role {
-	case hostcore.RoleUser, hostcore.RoleAssistant, hostcore.RoleTool:
+	case chat.RoleUser, chat.RoleAssistant, chat.RoleTool:
 	default:
 		return fmt.Errorf("a message of role %q: %w", m.Role, ErrInvalid)
 	}
@@ -106,7 +107,7 @@ func insertMessage(ctx context.Context, tx *sql.Tx, turnID int64, m hostcore.Mes
 	return err
 }
 
-func insertRequest(ctx context.Context, tx *sql.Tx, turnID int64, r hostcore.RequestRecord) error {
+func insertRequest(ctx context.Context, tx *sql.Tx, turnID int64, r chat.RequestRecord) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -116,18 +117,18 @@ func insertRequest(ctx context.Context, tx *sql.Tx, turnID int64, r hostcore.Req
 }
 
 // AddMessage appends m to turn turnID; an unknown turn wraps ErrNotFound.
-func (s *Store) AddMessage(ctx context.Context, turnID int64, m hostcore.Message) error {
+func (s *Store) AddMessage(ctx context.Context, turnID int64, m chat.Message) error {
 	return s.changeTurn(ctx, "adding a message to", turnID, func(tx *sql.Tx) error { return insertMessage(ctx, tx, turnID, m) })
 }
 
 // AddRequest records request r of turn turnID; an unknown turn wraps
 // ErrNotFound.
-func (s *Store) AddRequest(ctx context.Context, turnID int64, r hostcore.RequestRecord) error {
+func (s *Store) AddRequest(ctx context.Context, turnID int64, r chat.RequestRecord) error {
 	return s.changeTurn(ctx, "recording a request of", turnID, func(tx *sql.Tx) error { return insertRequest(ctx, tx, turnID, r) })
 }
 
 // FinishTurn records how turn turnID ended.
-func (s *Store) FinishTurn(ctx context.Context, turnID int64, status hostcore.TurnStatus, kind hostcore.Kind, msg string, at time.Time) error {
+func (s *Store) FinishTurn(ctx context.Context, turnID int64, status chat.TurnStatus, kind hostcore.Kind, msg string, at time.Time) error {
 	return s.changeTurn(ctx, "finishing", turnID, func(tx *sql.Tx) error {
 		return expectRow(tx.ExecContext(ctx, `UPDATE turns SET status = ?, error_kind = ?, error = ?, finished_at = ? WHERE id = ?`,
 			string(status), string(kind), msg, formatTime(at), turnID))
@@ -159,7 +160,7 @@ func (s *Store) changeTurn(ctx context.Context, verb string, turnID int64, fn fu
 
 // Turns returns the turns of conversation id, oldest first, each with its
 // requests and messages. A removed conversation has none to show.
-func (s *Store) Turns(ctx context.Context, id int64) ([]hostcore.Turn, error) {
+func (s *Store) Turns(ctx context.Context, id int64) ([]chat.Turn, error) {
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("reading the turns of conversation %d: %w", id, err)
@@ -175,7 +176,7 @@ func (s *Store) Turns(ctx context.Context, id int64) ([]hostcore.Turn, error) {
 	return turns, nil
 }
 
-func readTurns(ctx context.Context, tx *sql.Tx, conv int64) ([]hostcore.Turn, error) {
+func readTurns(ctx context.Context, tx *sql.Tx, conv int64) ([]chat.Turn, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT t.id, t.seq, t.provider, t.model, t.started_at, t.finished_at, t.status,
 		t.error_kind, t.error, t.context, t.tools, t.listing_tokens
 		FROM turns t JOIN conversations c ON c.id = t.conversation_id
@@ -184,16 +185,16 @@ func readTurns(ctx context.Context, tx *sql.Tx, conv int64) ([]hostcore.Turn, er
 		return nil, err
 	}
 	defer rows.Close()
-	turns := []hostcore.Turn{}
+	turns := []chat.Turn{}
 	for rows.Next() {
-		t := hostcore.Turn{ConversationID: conv, Requests: []hostcore.RequestRecord{}, Messages: []hostcore.Message{}}
+		t := chat.Turn{ConversationID: conv, Requests: []chat.RequestRecord{}, Messages: []chat.Message{}}
 		var started, status, kind, sc, tools string
 		var finished sql.NullString
 		if err := rows.Scan(&t.ID, &t.Seq, &t.Provider, &t.Model, &started, &finished, &status, &kind, &t.Error,
 			&sc, &tools, &t.ListingTokens); err != nil {
 			return nil, err
 		}
-		t.Status, t.ErrorKind = hostcore.TurnStatus(status), hostcore.Kind(kind)
+		t.Status, t.ErrorKind = chat.TurnStatus(status), hostcore.Kind(kind)
 		if t.StartedAt, err = parseTime(started); err != nil {
 			return nil, err
 		}
@@ -214,31 +215,31 @@ func readTurns(ctx context.Context, tx *sql.Tx, conv int64) ([]hostcore.Turn, er
 }
 
 // readTurnRows fills in the requests and messages of turns.
-func readTurnRows(ctx context.Context, tx *sql.Tx, conv int64, turns []hostcore.Turn) error {
-	index := map[int64]*hostcore.Turn{}
+func readTurnRows(ctx context.Context, tx *sql.Tx, conv int64, turns []chat.Turn) error {
+	index := map[int64]*chat.Turn{}
 	for i := range turns {
 		index[turns[i].ID] = &turns[i]
 	}
 	for _, q := range []struct {
 		query string
-		add   func(*hostcore.Turn, []byte) error
+		add   func(*chat.Turn, []byte) error
 	}{
 		{`SELECT r.turn_id, r.record FROM turn_requests r JOIN turns t ON t.id = r.turn_id
-			WHERE t.conversation_id = ? ORDER BY r.turn_id, r.round`, func(t *hostcore.Turn, b []byte) error {
-			var r hostcore.RequestRecord
+			WHERE t.conversation_id = ? ORDER BY r.turn_id, r.round`, func(t *chat.Turn, b []byte) error {
+			var r chat.RequestRecord
 			err := json.Unmarshal(b, &r)
 			t.Requests = append(t.Requests, r)
 			return err
 		}},
 		{`SELECT m.turn_id, m.message FROM turn_messages m JOIN turns t ON t.id = m.turn_id
-			WHERE t.conversation_id = ? ORDER BY m.turn_id, m.seq`, func(t *hostcore.Turn, b []byte) error {
-			var m hostcore.Message
+			WHERE t.conversation_id = ? ORDER BY m.turn_id, m.seq`, func(t *chat.Turn, b []byte) error {
+			var m chat.Message
 			err := json.Unmarshal(b, &m)
 			t.Messages = append(t.Messages, m)
 			return err
 		}},
 		{`SELECT r.turn_id, r.uri FROM turn_relevance r JOIN turns t ON t.id = r.turn_id
-			WHERE t.conversation_id = ? ORDER BY r.turn_id, r.uri`, func(t *hostcore.Turn, b []byte) error {
+			WHERE t.conversation_id = ? ORDER BY r.turn_id, r.uri`, func(t *chat.Turn, b []byte) error {
 			t.Relevant = append(t.Relevant, string(b))
 			return nil
 		}},
@@ -275,8 +276,8 @@ func eachRow(ctx context.Context, tx *sql.Tx, query string, arg any, fn func(int
 }
 
 // ToolSettings returns conversation id's tool switches.
-func (s *Store) ToolSettings(ctx context.Context, id int64) (hostcore.ToolSettings, error) {
-	out := hostcore.ToolSettings{Servers: map[string]bool{}}
+func (s *Store) ToolSettings(ctx context.Context, id int64) (chat.ToolSettings, error) {
+	out := chat.ToolSettings{Servers: map[string]bool{}}
 	err := func() error {
 		rows, err := s.db.QueryContext(ctx, `SELECT server, enabled FROM tool_switches WHERE conversation_id = ?`, id)
 		if err != nil {
@@ -294,7 +295,7 @@ func (s *Store) ToolSettings(ctx context.Context, id int64) (hostcore.ToolSettin
 		return rows.Err()
 	}()
 	if err != nil {
-		return hostcore.ToolSettings{}, fmt.Errorf("reading the tool settings of conversation %d: %w", id, err)
+		return chat.ToolSettings{}, fmt.Errorf("reading the tool settings of conversation %d: %w", id, err)
 	}
 	return out, nil
 }

@@ -11,21 +11,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/pack"
 )
 
-func sampleTurn(conv int64) hostcore.Turn {
-	return hostcore.Turn{
-		ConversationID: conv, Provider: "local", Model: "m1", Status: hostcore.TurnRunning,
-		Context: hostcore.SentContext{System: "sys", Budget: 100, Used: 40, Items: []hostcore.SentItem{
+func sampleTurn(conv int64) chat.Turn {
+	return chat.Turn{
+		ConversationID: conv, Provider: "local", Model: "m1", Status: chat.TurnRunning,
+		Context: chat.SentContext{System: "sys", Budget: 100, Used: 40, Items: []chat.SentItem{
 			{Rank: 1, AttachmentID: 7, Server: "demo", URI: "threengram://memory/a", Verdict: pack.VerdictIncluded,
 				Priority: 1, Tokens: 40, Reason: "included: 40 tokens", Cache: hostcore.CacheHit, Digest: "abc"},
 			{Rank: 2, AttachmentID: 8, Server: "demo", URI: "x://logo", Verdict: pack.VerdictHeldAudience, Reason: "held back"},
 		}},
-		Tools: []hostcore.OfferedTool{{Name: "get_memories", Server: "demo", Tool: "get_memories",
+		Tools: []chat.OfferedTool{{Name: "get_memories", Server: "demo", Tool: "get_memories",
 			InputSchema: json.RawMessage(`{"type":"object"}`)}},
 		ListingTokens: 12,
-		Messages:      []hostcore.Message{{Role: hostcore.RoleUser, Text: "hello"}},
+		Messages:      []chat.Message{{Role: chat.RoleUser, Text: "hello"}},
 	}
 }
 
@@ -43,16 +44,16 @@ func TestTurnLifecycle(t *testing.T) {
 	if started.ID == 0 || started.Seq != 1 {
 		t.Fatalf("StartTurn = id %d seq %d; want an id and seq 1", started.ID, started.Seq)
 	}
-	call := hostcore.ToolCall{ID: "call_1", Name: "get_memories", Arguments: `{"ids":["a"]}`}
-	msgs := []hostcore.Message{
-		{Role: hostcore.RoleAssistant, ToolCalls: []hostcore.ToolCall{call}},
-		{Role: hostcore.RoleTool, ToolCallID: "call_1", ToolName: "get_memories", Text: "result"},
-		{Role: hostcore.RoleAssistant, Text: "done"},
+	call := chat.ToolCall{ID: "call_1", Name: "get_memories", Arguments: `{"ids":["a"]}`}
+	msgs := []chat.Message{
+		{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{call}},
+		{Role: chat.RoleTool, ToolCallID: "call_1", ToolName: "get_memories", Text: "result"},
+		{Role: chat.RoleAssistant, Text: "done"},
 	}
-	reqs := []hostcore.RequestRecord{
-		{Round: 1, Counted: hostcore.RequestTokens{System: 1, Messages: 2, Tools: 12, Total: 15},
-			Usage: hostcore.Usage{InputTokens: 20, OutputTokens: 5, Reported: true}, StopReason: "tool_calls"},
-		{Round: 2, Usage: hostcore.Usage{InputTokens: 30, OutputTokens: 3, Reported: true}, StopReason: "stop"},
+	reqs := []chat.RequestRecord{
+		{Round: 1, Counted: chat.RequestTokens{System: 1, Messages: 2, Tools: 12, Total: 15},
+			Usage: chat.Usage{InputTokens: 20, OutputTokens: 5, Reported: true}, StopReason: "tool_calls"},
+		{Round: 2, Usage: chat.Usage{InputTokens: 30, OutputTokens: 3, Reported: true}, StopReason: "stop"},
 	}
 	if err := s.AddRequest(ctx, started.ID, reqs[0]); err != nil {
 		t.Fatal(err)
@@ -68,7 +69,7 @@ func TestTurnLifecycle(t *testing.T) {
 	if err := s.AddMessage(ctx, started.ID, msgs[2]); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishTurn(ctx, started.ID, hostcore.TurnDone, "", "", at); err != nil {
+	if err := s.FinishTurn(ctx, started.ID, chat.TurnDone, "", "", at); err != nil {
 		t.Fatal(err)
 	}
 	second, err := s.StartTurn(ctx, sampleTurn(c.ID))
@@ -81,7 +82,7 @@ func TestTurnLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := started
-	want.Status, want.FinishedAt = hostcore.TurnDone, at
+	want.Status, want.FinishedAt = chat.TurnDone, at
 	want.Messages = append(want.Messages, msgs...)
 	want.Requests = reqs
 	if len(turns) != 2 {
@@ -90,7 +91,7 @@ func TestTurnLifecycle(t *testing.T) {
 	if diff := cmp.Diff(want, turns[0]); diff != "" {
 		t.Errorf("turn 1 read back differs (-want +got):\n%s", diff)
 	}
-	if turns[1].Status != hostcore.TurnRunning || len(turns[1].Messages) != 1 {
+	if turns[1].Status != chat.TurnRunning || len(turns[1].Messages) != 1 {
 		t.Errorf("turn 2 = %+v; want running with the person's message", turns[1])
 	}
 }
@@ -105,10 +106,10 @@ func TestTurnDurable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddMessage(ctx, tr.ID, hostcore.Message{Role: hostcore.RoleAssistant, Text: "partial"}); err != nil {
+	if err := s.AddMessage(ctx, tr.ID, chat.Message{Role: chat.RoleAssistant, Text: "partial"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishTurn(ctx, tr.ID, hostcore.TurnStopped, hostcore.KindCanceled, "stopped", time.Now()); err != nil {
+	if err := s.FinishTurn(ctx, tr.ID, chat.TurnStopped, hostcore.KindCanceled, "stopped", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -117,7 +118,7 @@ func TestTurnDurable(t *testing.T) {
 	if err != nil || len(turns) != 1 {
 		t.Fatalf("Turns after reopening = %d, %v", len(turns), err)
 	}
-	if got := turns[0]; got.Status != hostcore.TurnStopped || got.ErrorKind != hostcore.KindCanceled || got.Messages[1].Text != "partial" {
+	if got := turns[0]; got.Status != chat.TurnStopped || got.ErrorKind != hostcore.KindCanceled || got.Messages[1].Text != "partial" {
 		t.Errorf("turn after reopening = %+v", got)
 	}
 }
@@ -127,7 +128,7 @@ func TestTurnRefusals(t *testing.T) {
 	if _, err := s.StartTurn(ctx, sampleTurn(999)); !errors.Is(err, ErrNotFound) || !errors.Is(err, hostcore.ErrNotFound) {
 		t.Errorf("StartTurn in a missing conversation: %v; want ErrNotFound", err)
 	}
-	if err := s.AddMessage(ctx, 999, hostcore.Message{Role: hostcore.RoleUser}); !errors.Is(err, ErrNotFound) {
+	if err := s.AddMessage(ctx, 999, chat.Message{Role: chat.RoleUser}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("AddMessage to a missing turn: %v; want ErrNotFound", err)
 	}
 	c := newConversation(t, s, "chat")
@@ -135,7 +136,7 @@ func TestTurnRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AddMessage(ctx, tr.ID, hostcore.Message{Role: "system"}); !errors.Is(err, ErrInvalid) {
+	if err := s.AddMessage(ctx, tr.ID, chat.Message{Role: "system"}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("AddMessage of role system: %v; want ErrInvalid", err)
 	}
 	// A removed conversation hides its turns; restoring brings them back.
@@ -169,7 +170,7 @@ func TestToolSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := hostcore.ToolSettings{Servers: map[string]bool{"demo": true, "kg": true}}
+	want := chat.ToolSettings{Servers: map[string]bool{"demo": true, "kg": true}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ToolSettings (-want +got):\n%s", diff)
 	}

@@ -35,6 +35,7 @@ import (
 //	/authorize  the login page: pick a tenant, approve
 //	/token      authorization_code and refresh_token grants
 //	/register   dynamic client registration
+//	/introspect RFC 7662 token introspection, for a token's own client
 //
 // Choosing a tenant on the login page is the whole of signing in: this is a
 // reference server for loopback, whose tenants are sample accounts, not an
@@ -158,6 +159,7 @@ func (a *authServer) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/authorize", a.authorize)
 	mux.HandleFunc("/token", a.token)
 	mux.HandleFunc("/register", a.register)
+	mux.HandleFunc("/introspect", a.introspect)
 }
 
 // resourceMetadata describes the resource identified by resource: the
@@ -190,6 +192,8 @@ type serverMetadata struct {
 	AuthorizationEndpoint                      string   `json:"authorization_endpoint"`
 	TokenEndpoint                              string   `json:"token_endpoint"`
 	RegistrationEndpoint                       string   `json:"registration_endpoint"`
+	IntrospectionEndpoint                      string   `json:"introspection_endpoint"`
+	IntrospectionEndpointAuthMethodsSupported  []string `json:"introspection_endpoint_auth_methods_supported"`
 	ScopesSupported                            []string `json:"scopes_supported"`
 	ResponseTypesSupported                     []string `json:"response_types_supported"`
 	ResponseModesSupported                     []string `json:"response_modes_supported"`
@@ -207,10 +211,12 @@ func (a *authServer) serveMetadata(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, serverMetadata{
-		Issuer:                                     a.issuer,
-		AuthorizationEndpoint:                      a.issuer + "/authorize",
-		TokenEndpoint:                              a.issuer + "/token",
-		RegistrationEndpoint:                       a.issuer + "/register",
+		Issuer:                a.issuer,
+		AuthorizationEndpoint: a.issuer + "/authorize",
+		TokenEndpoint:         a.issuer + "/token",
+		RegistrationEndpoint:  a.issuer + "/register",
+		IntrospectionEndpoint: a.issuer + "/introspect",
+		IntrospectionEndpointAuthMethodsSupported: supportedAuthMethods,
 		ScopesSupported:                            supportedScopes,
 		ResponseTypesSupported:                     []string{"code"},
 		ResponseModesSupported:                     []string{"query"},

@@ -221,13 +221,33 @@ func (a *authServer) formMAC(params url.Values) string {
 
 type loginData struct {
 	Client  string
-	Scopes  string
+	Scopes  []scopeLine
 	Error   string
 	Hidden  []hiddenField
 	Tenants []tenantChoice
 }
 
 type hiddenField struct{ Name, Value string }
+
+// scopeLine is one scope asked for, as the login page says it.
+type scopeLine struct{ Name, Meaning string }
+
+// scopeMeanings says what each scope lets the client do: the login page
+// lists exactly the scopes asked for, no more.
+var scopeMeanings = map[string]string{
+	ScopeRead:          "read the tenant's memories",
+	ScopeWrite:         "write the tenant's memories: remember new ones, revise and archive them",
+	ScopeOfflineAccess: "stay signed in: renew its access without asking you again",
+}
+
+// scopeLines describes scopes in the order asked.
+func scopeLines(scopes []string) []scopeLine {
+	out := make([]scopeLine, len(scopes))
+	for i, s := range scopes {
+		out[i] = scopeLine{s, scopeMeanings[s]}
+	}
+	return out
+}
 
 type tenantChoice struct {
 	Name    string
@@ -242,7 +262,7 @@ func (a *authServer) loginPage(w http.ResponseWriter, r *http.Request, req authR
 		a.errorPage(w, http.StatusInternalServerError, "The server failed; try again.")
 		return
 	}
-	d := loginData{Client: req.client.displayName(), Scopes: strings.Join(req.scopes, ", "), Error: problem}
+	d := loginData{Client: req.client.displayName(), Scopes: scopeLines(req.scopes), Error: problem}
 	for _, k := range authParams {
 		if v, ok := req.params[k]; ok {
 			d.Hidden = append(d.Hidden, hiddenField{k, v[0]})
@@ -282,8 +302,10 @@ var loginTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("login").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Sign in to threengram</title>` + pageStyle + `</head>
 <body><h1>Sign in to threengram</h1>
-<p><strong>{{.Client}}</strong> asks to act for one tenant of this server, with: {{.Scopes}}.</p>
-<p>Pick the tenant to sign in as. The grant reads and writes only that tenant's memories.</p>
+<p><strong>{{.Client}}</strong> asks to act for one tenant of this server. If you approve, it may:</p>
+<ul>{{range .Scopes}}<li>{{.Meaning}} (<code>{{.Name}}</code>)</li>
+{{end}}</ul>
+<p>Pick the tenant to sign in as. The grant is for that tenant only, and for nothing beyond the list above.</p>
 {{with .Error}}<p class="problem">{{.}}</p>{{end}}
 <form method="post" action="/authorize">
 {{range .Hidden}}<input type="hidden" name="{{.Name}}" value="{{.Value}}">

@@ -78,10 +78,12 @@ func TestOAuthDiscovery(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &oauthex.AuthServerMeta{
-		Issuer:                                     o.Issuer,
-		AuthorizationEndpoint:                      o.Issuer + "/authorize",
-		TokenEndpoint:                              o.Issuer + "/token",
-		RegistrationEndpoint:                       o.Issuer + "/register",
+		Issuer:                o.Issuer,
+		AuthorizationEndpoint: o.Issuer + "/authorize",
+		TokenEndpoint:         o.Issuer + "/token",
+		RegistrationEndpoint:  o.Issuer + "/register",
+		IntrospectionEndpoint: o.Issuer + "/introspect",
+		IntrospectionEndpointAuthMethodsSupported: []string{"none", "client_secret_basic", "client_secret_post"},
 		ScopesSupported:                            []string{"memory:read", "memory:write", "offline_access"},
 		ResponseTypesSupported:                     []string{"code"},
 		ResponseModesSupported:                     []string{"query"},
@@ -162,6 +164,43 @@ func TestOAuthLoginPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.readAs(t, tok.AccessToken, "globex")
+}
+
+// The login page describes exactly the scopes asked for: reading only
+// says nothing of writing (issue 21: it said "reads and writes" when only
+// memory:read was asked for).
+func TestLoginPageScopes(t *testing.T) {
+	o := startOAuth(t, func(opts *threengram.OAuthOptions) { opts.AutoApprove = false })
+	cb := newCallback(t)
+	client := o.publicClient(t)
+	read, write, stay := "read the tenant", "write the tenant", "stay signed in"
+	for _, tt := range []struct {
+		scopes    []string
+		says, not []string
+	}{
+		{[]string{threengram.ScopeRead}, []string{read, "(<code>memory:read</code>)"}, []string{write, "writes", stay, "memory:write"}},
+		{[]string{threengram.ScopeRead, threengram.ScopeWrite}, []string{read, write, "(<code>memory:write</code>)"}, []string{stay}},
+		{[]string{threengram.ScopeRead, threengram.ScopeOfflineAccess}, []string{read, stay}, []string{write}},
+	} {
+		t.Run(strings.Join(tt.scopes, "+"), func(t *testing.T) {
+			cfg := o.config(client.ClientID, "", cb.URL, oauth2.AuthStyleInParams, tt.scopes...)
+			authURL := cfg.AuthCodeURL("s", oauth2.S256ChallengeOption(oauth2.GenerateVerifier()), oauth2.SetAuthURLParam("resource", o.MCP))
+			_, status, page := cb.visit(t, authURL)
+			if status != http.StatusOK {
+				t.Fatalf("login page: %d", status)
+			}
+			for _, want := range tt.says {
+				if !strings.Contains(page, want) {
+					t.Errorf("the page asking for %v does not say %q:\n%s", tt.scopes, want, page)
+				}
+			}
+			for _, wrong := range tt.not {
+				if strings.Contains(page, wrong) {
+					t.Errorf("the page asking for %v says %q:\n%s", tt.scopes, wrong, page)
+				}
+			}
+		})
+	}
 }
 
 // location is the query of a 303 redirect to the callback.

@@ -1,0 +1,62 @@
+package main
+
+// The workbench scenes: a resource subscribed from the inspector going
+// stale after server-everything's toggle-subscriber-updates, sent from the
+// console, with the Subscriptions view over it; and the console after a
+// Resend, the resent request chosen with its new id.
+func init() {
+	scenarios["subscriptions"] = subscriptionsView
+	scenarios["console-resend"] = consoleResend
+}
+
+// toggleUpdates is server-everything's tool that starts its updates.
+const toggleUpdates = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"toggle-subscriber-updates","arguments":{}}}`
+
+// subscriptionsView subscribes to a document of server-everything, starts
+// its updates from the console, waits for the inspector's body to go
+// stale, and opens the Subscriptions view.
+func subscriptionsView(s *script) error {
+	if err := s.readListed("everything", "demo://resource/static/document/architecture.md"); err != nil {
+		return err
+	}
+	if err := s.settle(); err != nil {
+		return err
+	}
+	if err := s.try(s.app.InspectorSubscribe); err != nil {
+		return err
+	}
+	if err := s.settle(); err != nil {
+		return err
+	}
+	s.do(s.app.ShowConsole)
+	if err := s.try(func() error { return s.app.ConsoleChooseRequest("resources/read") }); err != nil {
+		return err
+	}
+	if err := s.try(func() error { return s.app.ConsoleEditAndSend(toggleUpdates) }); err != nil {
+		return err
+	}
+	if err := s.until("the inspector's body to go stale", s.app.InspectorStale); err != nil {
+		return err
+	}
+	s.do(s.app.ShowSubscriptions)
+	return s.settle()
+}
+
+// consoleResend reads a demo memory, opens the console on the read's
+// request and resends it.
+func consoleResend(s *script) error {
+	id, err := s.demoID()
+	if err != nil {
+		return err
+	}
+	s.do(func() { s.app.ReadID(id) })
+	if err := s.settle(); err != nil {
+		return err
+	}
+	s.do(s.app.ShowConsole)
+	if err := s.try(func() error { return s.app.ConsoleChooseRequest("resources/read") }); err != nil {
+		return err
+	}
+	s.do(s.app.ConsoleResend)
+	return s.settle()
+}

@@ -1,0 +1,38 @@
+package labrun_test
+
+import (
+	"testing"
+
+	"github.com/attache/attache/internal/layering"
+)
+
+const self = "github.com/attache/attache/hostcore/labrun"
+
+// The lab runner sits on the domain and the model loop: it replays turns
+// through hostcore's connections and consent gate, and never touches the
+// stores, the screens or the model SDKs.
+func TestDependencies(t *testing.T) {
+	layering.Check(t, self,
+		"fyne.io",
+		"database/sql$",
+		"github.com/mattn/go-sqlite3",
+		"github.com/attache/attache/cache",
+		"github.com/attache/attache/internal/state",
+		"github.com/attache/attache/internal/hostcache",
+		"github.com/attache/attache/internal/provider",
+		"github.com/attache/attache/internal/threengram",
+		"github.com/attache/attache/ui",
+		"github.com/attache/attache/cmd",
+		"github.com/openai",
+		"github.com/anthropics",
+	)
+}
+
+// Its own code imports hostcore, chat, lab and pack, and no go-sdk package.
+func TestOwnDependencies(t *testing.T) {
+	layering.CheckOwn(t, self, layering.OwnRule{
+		Apart: []string{"github.com/attache/attache/hostcore$", "github.com/attache/attache/hostcore/chat",
+			"github.com/attache/attache/hostcore/lab", "github.com/attache/attache/hostcore/pack"},
+		Forbidden: []string{"github.com/modelcontextprotocol", "net", "os/exec"},
+	})
+}

@@ -1,0 +1,153 @@
+package hostcore
+
+import (
+	"context"
+	"time"
+
+	"github.com/attache/attache/hostcore/pack"
+)
+
+// rereadHow says who reads an attachment again, and so what the answer
+// does to the body in use.
+type rereadHow int
+
+const (
+	// rereadUse is a turn assembling its context, a ranking or an attach:
+	// through the cache (ReadUse), and the answer is the body in use.
+	rereadUse rereadHow = iota
+	// rereadCheck is the Watcher's poll: from the server (ReadRefresh); a
+	// body that differs from the one in use is kept aside and the
+	// attachment turns stale, until a Reread (or a read to use) takes it.
+	rereadCheck
+	// rereadRefresh is the person's Re-read (or the Watcher's automatic
+	// one): the body a poll found, else a fresh one from the server, goes
+	// in use, the one it replaces kept for a diff.
+	rereadRefresh
+)
+
+// reread reads attachment a again; it is the one place every read of an
+// attachment goes through (see live.go). When a's conversation is live,
+// the answer updates its kept item and the observers are told. It reads
+// through c when given (a watcher's borrowed connection, which a logout
+// closes for good), else through the connection the attachment names.
+func (cv *Conversations) reread(ctx context.Context, c *Conn, a Attachment, how rereadHow) readItem {
+	l := cv.held(a.ConversationID)
+	if how == rereadRefresh && l != nil {
+		if r, ok := l.takePending(a); ok {
+			l.keep(a.ID, r, how)
+			return r
+		}
+	}
+	mode := ReadUse
+	if how != rereadUse {
+		mode = ReadRefresh
+	}
+	var err error
+	if c == nil {
+		c, err = cv.ConnFor(a)
+	}
+	r := cv.readBody(ctx, c, err, a, mode)
+	if l != nil {
+		l.keep(a.ID, r, how)
+	}
+	return r
+}
+
+// readBody reads a through c (or records why c could not be had).
+func (cv *Conversations) readBody(ctx context.Context, c *Conn, connErr error, a Attachment, mode ReadMode) readItem {
+	now := cv.host.opts.Now.now()
+	r := readItem{item: itemOf(a), fetchedAt: now}
+	if connErr != nil {
+		r.item.ReadErr = connErr
+		return r
+	}
+	res, err := c.Read(ctx, a.URI, mode)
+	if err != nil {
+		r.item.ReadErr = err
+		return r
+	}
+	r.item.Contents, r.cache = res.Contents, res.Cache.Status
+	r.fetchedAt = now.Add(-res.Cache.Age)
+	return r
+}
+
+// takePending returns the body a poll found for a, as a read, and forgets
+// it.
+func (l *Live) takePending(a Attachment) (readItem, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.entries[a.ID]
+	if !ok || e.pending == nil {
+		return readItem{}, false
+	}
+	r := readItem{item: itemOf(a), cache: CacheRefresh, fetchedAt: e.pendingAt}
+	r.item.Contents = e.pending
+	e.pending = nil
+	return r, true
+}
+
+// keep records a read of attachment id and tells the observers.
+func (l *Live) keep(id int64, r readItem, how rereadHow) {
+	tokens := 0
+	if how != rereadCheck && r.item.ReadErr == nil {
+		tokens = pack.Tokens(r.item, nil) // before the lock: counting a long body takes a while
+	}
+	now := l.cv.host.opts.Now.now()
+	l.mu.Lock()
+	e, ok := l.entries[id]
+	var kind LiveChangeKind
+	if ok {
+		kind = e.apply(r, how, tokens, now)
+	}
+	l.mu.Unlock()
+	if kind != 0 {
+		l.publish(LiveChange{AttachmentID: id, Kind: kind})
+	}
+}
+
+// apply records a read in e and says what changed.
+func (e *liveEntry) apply(r readItem, how rereadHow, tokens int, now time.Time) LiveChangeKind {
+	if r.cache != CacheHit {
+		e.CheckedAt = now
+	}
+	if how == rereadCheck && e.Read {
+		if r.item.ReadErr == nil && !sameContents(r.item.Contents, e.Item.Contents) {
+			e.Stale, e.pending, e.pendingAt = true, r.item.Contents, r.fetchedAt
+		}
+		return LiveState
+	}
+	if how == rereadRefresh && r.item.ReadErr != nil {
+		return LiveState // a failed Re-read leaves the body in use alone
+	}
+	old := e.Item
+	changed := !e.Read || !sameError(old.ReadErr, r.item.ReadErr) || !sameContents(old.Contents, r.item.Contents)
+	if how == rereadRefresh || (changed && e.Read && old.ReadErr == nil && r.item.ReadErr == nil) {
+		e.Previous = old.Contents
+	}
+	it := itemOf(e.Attachment)
+	it.Contents, it.ReadErr = r.item.Contents, r.item.ReadErr
+	e.Item, e.Read, e.Tokens, e.Cache, e.FetchedAt = it, true, tokens, r.cache, r.fetchedAt
+	if r.item.ReadErr == nil {
+		e.Stale, e.pending = false, nil // the newest body is the one in use
+	}
+	if changed || how == rereadRefresh {
+		return LiveBody | LiveState
+	}
+	return LiveState
+}
+
+func sameError(a, b error) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Error() == b.Error()
+}
+
+// readItem is one read of an attachment: its item for pack.Rank (with the
+// body, or the error that kept it), how the cache answered, and when the
+// body was fetched from the server.
+type readItem struct {
+	item      *pack.Item
+	cache     CacheStatus
+	fetchedAt time.Time
+}
