@@ -279,8 +279,8 @@ func (w *walk[W, T]) emit(items []T) bool {
 			if w.opts.chosen {
 				kind = KindUsage
 			}
-			w.fail(newError(kind, nil, "listing %s of %s: the server has more than %d items, the most one listing may hold; stopped there",
-				w.method, w.c.Server.Name, w.opts.MaxItems))
+			w.fail(newError(kind, nil, "listing %s of %s: the server has more than %s, the most one listing may hold; stopped there",
+				w.method, w.c.Server.Name, pack.Quantity(w.opts.MaxItems, "item")))
 			return false
 		}
 		w.yielded++

@@ -144,7 +144,7 @@ func classifyKind(err error, op, uri string, breach error, http httpOutcome, lim
 	case errors.As(breach, &junk):
 		return NewError(KindProtocol, fmt.Sprintf("%s: the server answered %q, which is not JSON-RPC", op, junk.Start))
 	case errors.Is(breach, wire.ErrTooLarge), http.tooLarge:
-		return NewError(KindProtocol, fmt.Sprintf("%s: the reply is over the size limit of %d bytes", op, limit))
+		return NewError(KindProtocol, op+": the reply is over the size limit of "+pack.Quantity(int(limit), "byte"))
 	case status == 401 && errors.Is(err, context.Canceled):
 		// The 401 started a sign-in, which was then canceled.
 		return NewError(KindCanceled, op+": the sign-in was canceled")

@@ -210,7 +210,7 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 	elapsed := c.host.opts.Now.now().Sub(start)
 	if err != nil {
 		if errors.Is(err, wire.ErrTooLarge) || frameTooLarge(err) {
-			return nil, protocolError(uri, "%s: the reply is over the size limit of %d bytes", op, c.host.opts.MaxBodyBytes)
+			return nil, protocolError(uri, "%s: the reply is over the size limit of %s", op, pack.Quantity(int(c.host.opts.MaxBodyBytes), "byte"))
 		}
 		return nil, err
 	}
@@ -313,7 +313,7 @@ func (c *Conn) checkContents(uri string, contents []*mcp.ResourceContents, wire 
 		content := pack.Content{URI: rc.URI, MIMEType: rc.MIMEType, Text: rc.Text, Blob: rc.Blob, IsBlob: hasBlob}
 		total += int64(content.Size())
 		if total > c.host.opts.MaxBodyBytes {
-			return nil, protocolError(uri, "reading %s: the body is over the size limit of %d bytes", uri, c.host.opts.MaxBodyBytes)
+			return nil, protocolError(uri, "reading %s: the body is over the size limit of %s", uri, pack.Quantity(int(c.host.opts.MaxBodyBytes), "byte"))
 		}
 		out = append(out, content)
 	}

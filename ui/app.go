@@ -180,6 +180,13 @@ func (a *App) buildUI() {
 	columns.Offset = 0.18
 	sh.win.SetContent(container.NewBorder(nil, a.status, nil, nil, columns))
 	sh.win.SetMainMenu(a.menu())
+	// Escape cancels a read in progress: here when nothing has the focus,
+	// and from a focused control, which hands Escape on (escapeToWindow).
+	sh.win.Canvas().SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if ev.Name == fyne.KeyEscape {
+			a.inspector.cancel()
+		}
+	})
 	sh.win.Resize(fyne.NewSize(
 		float32(sh.prefs.FloatWithFallback(prefWidth, float64(defaultSize.Width))),
 		float32(sh.prefs.FloatWithFallback(prefHeight, float64(defaultSize.Height)))))

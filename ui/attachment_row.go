@@ -50,11 +50,11 @@ type attachmentRow struct {
 	stale    *widget.Label
 	reason   *tipLabel
 	where    *widget.Label
-	pin      *widget.Check
-	priority *widget.Select
-	reread   *widget.Button
-	diff     *widget.Button
-	remove   *widget.Button
+	pin      *check
+	priority *selectBox
+	reread   *button
+	diff     *button
+	remove   *button
 }
 
 // rowActions are what the buttons of a row do, given its attachment.
@@ -71,11 +71,11 @@ func newAttachmentRow() *attachmentRow {
 		verdict: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		title:   newTipLabel(), life: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		stale:  widget.NewLabelWithStyle("stale", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		reason: newTipLabel(), where: widget.NewLabel(""), pin: widget.NewCheck("Pin", nil),
-		priority: widget.NewSelect(priorityChoices, nil),
-		reread:   widget.NewButtonWithIcon("Re-read", theme.ViewRefreshIcon(), nil),
-		diff:     widget.NewButtonWithIcon("Diff", theme.ContentCopyIcon(), nil),
-		remove:   widget.NewButtonWithIcon("", theme.DeleteIcon(), nil)}
+		reason: newTipLabel(), where: widget.NewLabel(""), pin: newCheck("Pin", nil),
+		priority: newSelect(priorityChoices, nil),
+		reread:   newButton("Re-read", theme.ViewRefreshIcon(), nil),
+		diff:     newButton("Diff", theme.ContentCopyIcon(), nil),
+		remove:   newButton("", theme.DeleteIcon(), nil)}
 	r.stale.Importance = widget.WarningImportance
 	r.life.Importance = widget.WarningImportance
 	r.where.Truncation = fyne.TextTruncateEllipsis
@@ -93,7 +93,7 @@ func newAttachmentRow() *attachmentRow {
 
 // CreateRenderer lays the row out.
 func (r *attachmentRow) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(r.box)
+	return widget.NewSimpleRenderer(ringRoom(r.box))
 }
 
 // show fills the row with x, wiring its controls to act on x's attachment;

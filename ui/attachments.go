@@ -51,10 +51,14 @@ type attachmentsPanel struct {
 	loading bool
 	order   heldOrder
 
-	budget  *widget.Entry
+	budget     *keyEntry
+	budgetNote *widget.Label // why what is typed is not a budget
+	// applied is the budget the context is packed under: the last one
+	// typed that was one.
+	applied int
 	meter   *budgetMeter
 	summary *widget.Label
-	list    *widget.List
+	list    *keyList
 	empty   *widget.Label
 	undo    *fyne.Container
 	undone  *widget.Label
@@ -70,27 +74,20 @@ func newAttachmentsPanel(sh *shell, bar *conversationBar) *attachmentsPanel {
 }
 
 func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
-	p.budget = widget.NewEntry()
-	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget)))
+	p.budget = newKeyEntry()
+	p.budgetNote = widget.NewLabel("")
+	p.budgetNote.Importance = widget.DangerImportance
+	p.budgetNote.Wrapping = fyne.TextWrapWord
+	p.budgetNote.Hide()
+	p.applied = p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget)
+	p.budget.SetText(strconv.Itoa(p.applied))
 	p.budget.Validator = func(s string) error {
-		if n, err := strconv.Atoi(s); err != nil || n <= 0 {
-			return fmt.Errorf("a budget is a whole number of tokens")
-		}
-		return nil
+		_, err := pack.ParseBudget(s)
+		return err
 	}
-	p.budget.OnChanged = func(s string) {
-		if n, err := strconv.Atoi(s); err == nil && n > 0 {
-			if p.sh.conv.ID != 0 {
-				p.sh.prefs.SetInt(budgetKey(p.sh.conv.ID), n)
-			}
-			p.sh.prefs.SetInt(prefBudget, n) // a new conversation's
-			if !p.loading {
-				p.repack()
-			}
-		}
-	}
+	p.budget.OnChanged = p.budgetTyped
 	p.summary = caption("")
-	p.list = widget.NewList(func() int { return len(p.rows) },
+	p.list = newKeyList(func() int { return len(p.rows) },
 		func() fyne.CanvasObject { return newAttachmentRow() }, p.updateRow)
 	p.list.OnSelected = p.inspect
 	p.empty = widget.NewLabel("Nothing attached yet. Find a memory in the picker (Memories: by id or search) " +
@@ -99,12 +96,12 @@ func (p *attachmentsPanel) buildUI() fyne.CanvasObject {
 	p.empty.TextStyle.Italic = true
 	p.undone = widget.NewLabel("")
 	p.undone.Truncation = fyne.TextTruncateEllipsis
-	p.undo = container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), p.restore), p.undone)
+	p.undo = container.NewBorder(nil, nil, nil, newButton("Undo", theme.ContentUndoIcon(), p.restore), p.undone)
 	p.undo.Hide()
 	budgetRow := container.NewBorder(nil, nil, heading("Attachments"),
 		container.NewHBox(widget.NewLabel("budget"), container.NewGridWrap(fyne.NewSize(96, p.budget.MinSize().Height), p.budget),
 			widget.NewLabel("tokens")))
-	head := container.NewVBox(p.bar.buildUI(), widget.NewSeparator(), budgetRow, p.meter.buildUI(), p.summary, p.buildOrderNote())
+	head := container.NewVBox(p.bar.buildUI(), widget.NewSeparator(), budgetRow, p.budgetNote, p.meter.buildUI(), p.summary, p.buildOrderNote())
 	top := container.NewBorder(head, p.undo, nil, nil, container.NewStack(p.list, container.NewPadded(p.empty)))
 	split := container.NewVSplit(top, p.preview.buildUI())
 	split.Offset = 0.68
@@ -133,6 +130,29 @@ func (p *attachmentsPanel) checkedAgo(x ranked) string {
 	return span(ago) + " ago"
 }
 
+// budgetTyped applies a budget as it is typed, when it is one
+// (pack.ParseBudget); when it is not, the packing stays under the last
+// budget applied, and a line under the field says why and which budget
+// is kept.
+func (p *attachmentsPanel) budgetTyped(s string) {
+	n, err := pack.ParseBudget(s)
+	if err != nil {
+		p.budgetNote.SetText(fmt.Sprintf("%s. The context stays packed under %s.",
+			capitalized(err.Error()), pack.Quantity(p.applied, "token")))
+		p.budgetNote.Show()
+		return
+	}
+	p.budgetNote.Hide()
+	p.applied = n
+	if p.sh.conv.ID != 0 {
+		p.sh.prefs.SetInt(budgetKey(p.sh.conv.ID), n)
+	}
+	p.sh.prefs.SetInt(prefBudget, n) // a new conversation's
+	if !p.loading {
+		p.repack()
+	}
+}
+
 // budgetKey is the preference that keeps a conversation's budget.
 func budgetKey(conv int64) string { return prefBudget + "." + strconv.FormatInt(conv, 10) }
 
@@ -144,8 +164,9 @@ func (p *attachmentsPanel) load() {
 	// Each conversation keeps its own budget; one never given one starts
 	// with the last budget typed.
 	p.loading = true
-	p.budget.SetText(strconv.Itoa(p.sh.prefs.IntWithFallback(budgetKey(p.sh.conv.ID),
-		p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget))))
+	p.applied = p.sh.prefs.IntWithFallback(budgetKey(p.sh.conv.ID), p.sh.prefs.IntWithFallback(prefBudget, pack.DefaultBudget))
+	p.budget.SetText(strconv.Itoa(p.applied))
+	p.budgetTyped(p.budget.Text) // a budget kept before the maximum may be over it
 	p.loading = false
 	p.hold()
 	p.rerank()
@@ -165,7 +186,7 @@ func (p *attachmentsPanel) rerank() {
 	if live == nil {
 		return
 	}
-	budget, _ := strconv.Atoi(p.budget.Text)
+	budget := p.applied
 	ctx, gen := p.rank.start(p.sh.ctx)
 	ranker := p.ranker
 	p.reading = gen
@@ -211,7 +232,7 @@ func (p *attachmentsPanel) shown(gen uint64) func(outcome, error) {
 		if o.memories != nil {
 			p.memories = o.memories
 		}
-		if budget, _ := strconv.Atoi(p.budget.Text); wasRead && budget > 0 && budget != o.packing.Budget {
+		if wasRead && p.applied != o.packing.Budget {
 			p.repack() // typed while the read was in flight
 			return
 		}
@@ -233,7 +254,7 @@ func (p *attachmentsPanel) repack() {
 		p.rerank()
 		return
 	}
-	budget, _ := strconv.Atoi(p.budget.Text)
+	budget := p.applied
 	items, atts, ranker := p.items, p.atts, p.ranker
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
@@ -250,7 +271,7 @@ func (p *attachmentsPanel) rankLive() {
 		return
 	}
 	items, atts := liveItems(p.live.Items())
-	budget, _ := strconv.Atoi(p.budget.Text)
+	budget := p.applied
 	ranker := p.ranker
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {

@@ -29,7 +29,7 @@ func (p *attachmentsPanel) buildOrderNote() fyne.CanvasObject {
 	o := &p.order
 	o.label = caption("The list keeps its order after your change; the numbers are the new ranks.")
 	o.label.Wrapping = fyne.TextWrapWord
-	resort := widget.NewButtonWithIcon("Re-sort", theme.MenuDropDownIcon(), p.resort)
+	resort := newButton("Re-sort", theme.MenuDropDownIcon(), p.resort)
 	resort.Importance = widget.LowImportance
 	o.note = container.NewBorder(nil, nil, nil, resort, o.label)
 	o.note.Hide()

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
@@ -107,7 +106,7 @@ func TestPinRemoveUndo(t *testing.T) {
 	if len(p.rows) != 1 || p.undo.Hidden {
 		t.Fatalf("after removing: %d rows, undo hidden %v; want 1 row and Undo", len(p.rows), p.undo.Hidden)
 	}
-	h.do(func() { test.Tap(find[*widget.Button](p.undo)) })
+	h.do(func() { test.Tap(find[*button](p.undo)) })
 	h.settle()
 	if len(p.rows) != 2 || !p.undo.Hidden || p.rows[0].att.URI != last {
 		t.Errorf("after Undo: %d rows, first %s; want both back, the pinned one first", len(p.rows), p.rows[0].att.URI)

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/attache/attache/hostcore"
 )
@@ -104,7 +102,7 @@ func (p *attachmentsPanel) showDiff(a hostcore.Attachment) {
 	if diff == "" {
 		diff = "The text did not change at the last re-read."
 	}
-	d := dialog.NewCustom("Changes to "+a.URI, "Close", container.NewVScroll(monospace(diff, dialogColumns)), p.sh.win)
+	d := newDialog("Changes to "+a.URI, "Close", codeView(diff), p.sh.win) // each line whole
 	d.Resize(p.sh.win.Canvas().Size().Subtract(fyne.NewSize(160, 160)))
 	closeOnEscape(p.sh.win, d, d.Hide)
 	d.Show()

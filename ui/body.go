@@ -113,7 +113,7 @@ func lastSpace(rs []rune) int {
 func caption(text string) *widget.Label {
 	l := widget.NewLabel(text)
 	l.SizeName = theme.SizeNameCaptionText
-	l.Wrapping = fyne.TextWrapBreak
+	l.Wrapping = fyne.TextWrapWord // a sentence breaks between words
 	return l
 }
 
@@ -164,7 +164,7 @@ func blobView(b shownBody, save func(pack.Content)) fyne.CanvasObject {
 }
 
 func saveButton(c pack.Content, save func(pack.Content)) fyne.CanvasObject {
-	b := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() { save(c) })
+	b := newButton("Save…", theme.DocumentSaveIcon(), func() { save(c) })
 	return container.NewHBox(b)
 }
 

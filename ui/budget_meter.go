@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"image/color"
 
 	"fyne.io/fyne/v2"
@@ -41,7 +40,7 @@ func newBudgetMeter() *budgetMeter {
 
 func (m *budgetMeter) buildUI() fyne.CanvasObject {
 	m.track = container.New(m.fit, m.fill)
-	bar := container.NewStack(m.bg, m.track, m.text)
+	bar := newRepainted(container.NewStack(m.bg, m.track, m.text), m.recolor)
 	m.set(pack.Packing{Budget: pack.DefaultBudget})
 	return container.NewVBox(bar, m.over)
 }
@@ -51,10 +50,10 @@ func (m *budgetMeter) set(p pack.Packing) {
 	m.state = p
 	budget := max(p.Budget, 1)
 	m.fit.fraction = float32(p.Used) / float32(budget)
-	m.text.SetText(fmt.Sprintf("%s / %s tokens", count(int64(p.Used)), count(int64(p.Budget))))
+	m.text.SetText(count(int64(p.Used)) + " / " + pack.Quantity(p.Budget, "token"))
 	if p.Exceeded > 0 {
-		m.over.SetText(fmt.Sprintf("Over budget by %s tokens: items of priority 1 (required) are kept even when they do not fit.",
-			count(int64(p.Exceeded))))
+		m.over.SetText("Over budget by " + pack.Quantity(p.Exceeded, "token") +
+			": items of priority 1 (required) are kept even when they do not fit.")
 		m.over.Show()
 	} else {
 		m.over.Hide()
@@ -64,7 +63,8 @@ func (m *budgetMeter) set(p pack.Packing) {
 
 // recolor paints the bar in the current theme: a tint of the primary
 // colour, or of the error colour when over budget, under text in the
-// foreground colour, so it reads in light and dark themes alike.
+// foreground colour, so it reads in light and dark themes alike. It runs
+// on every change of the packing and of the theme (newRepainted).
 func (m *budgetMeter) recolor() {
 	m.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
 	m.bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
@@ -82,4 +82,35 @@ func (m *budgetMeter) recolor() {
 func tint(c color.Color, a uint8) color.Color {
 	r, g, b, _ := c.RGBA()
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: a}
+}
+
+// repainted is content that paint colours again whenever it is refreshed,
+// as Fyne refreshes every widget when the theme changes: canvas shapes keep
+// the colour they were given, and would keep the old theme's.
+type repainted struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	paint   func()
+}
+
+func newRepainted(content fyne.CanvasObject, paint func()) *repainted {
+	r := &repainted{content: content, paint: paint}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// CreateRenderer shows the content.
+func (r *repainted) CreateRenderer() fyne.WidgetRenderer {
+	return &repaintedRenderer{WidgetRenderer: widget.NewSimpleRenderer(r.content), r: r}
+}
+
+type repaintedRenderer struct {
+	fyne.WidgetRenderer
+	r *repainted
+}
+
+// Refresh paints the content in the current theme.
+func (rr *repaintedRenderer) Refresh() {
+	rr.r.paint()
+	rr.WidgetRenderer.Refresh()
 }

@@ -23,18 +23,18 @@ type byIDTab struct {
 	tpl  *hostcore.Template // the server's id template, once known
 	find job
 
-	id        *widget.Entry
+	id        *keyEntry
 	preview   *widget.Label
 	refusal   *widget.Label
-	readBtn   *widget.Button
-	attachBtn *widget.Button
+	readBtn   *button
+	attachBtn *button
 	search    *memorySearch
 }
 
 func newByIDTab(sh *shell) *byIDTab { return &byIDTab{sh: sh, search: newMemorySearch(sh)} }
 
 func (t *byIDTab) buildUI() fyne.CanvasObject {
-	t.id = widget.NewEntry()
+	t.id = newKeyEntry()
 	t.id.SetPlaceHolder("a threengram memory id, e.g. m00qgwdvbb")
 	t.id.OnChanged = func(string) { t.updatePreview() }
 	t.id.OnSubmitted = func(string) { t.read() }
@@ -43,13 +43,13 @@ func (t *byIDTab) buildUI() fyne.CanvasObject {
 	t.preview.TextStyle = fyne.TextStyle{Monospace: true}
 	t.refusal = widget.NewLabel("")
 	t.refusal.Wrapping = fyne.TextWrapWord
-	t.readBtn = widget.NewButtonWithIcon("Read", theme.VisibilityIcon(), t.read)
-	t.attachBtn = widget.NewButtonWithIcon("Attach", theme.ContentAddIcon(), t.attach)
+	t.readBtn = newButton("Read", theme.VisibilityIcon(), t.read)
+	t.attachBtn = newButton("Attach", theme.ContentAddIcon(), t.attach)
 	t.attachBtn.Importance = widget.HighImportance
 	form := widget.NewForm(widget.NewFormItem("memory id", t.id))
 	t.updatePreview()
 	byID := container.NewVBox(form, t.preview, t.refusal, container.NewHBox(t.readBtn, t.attachBtn))
-	scroll := container.NewVScroll(container.NewVBox(byID, widget.NewSeparator(), t.search.buildUI()))
+	scroll := container.NewVScroll(ringRoom(container.NewVBox(byID, widget.NewSeparator(), t.search.buildUI())))
 	t.search.scroll = scroll
 	return scroll
 }

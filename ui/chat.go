@@ -9,12 +9,14 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // chatView is the conversation with a model, in a window of its own: the
@@ -29,9 +31,9 @@ type chatView struct {
 	win        fyne.Window
 	lines      *fyne.Container
 	scroll     *container.Scroll
-	entry      *widget.Entry
-	send, stop *widget.Button
-	providers  *widget.Select
+	entry      *keyEntry
+	send, stop *button
+	providers  *selectBox
 	picker     *fyne.Container // the provider picker, or the only provider's name
 	tools      *fyne.Container
 	always     *fyne.Container // the tools approved for good, each with Revoke
@@ -66,6 +68,10 @@ func (c *chatView) show() {
 	c.conv = c.sh.conv.ID
 	c.win = fyne.CurrentApp().NewWindow("Conversation: " + c.sh.conv.Title + " — Attaché")
 	c.win.SetContent(c.buildUI())
+	for _, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter} { // with the focus off the field
+		c.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault},
+			func(fyne.Shortcut) { c.sendEntry() })
+	}
 	c.win.Resize(fyne.NewSize(720, 640))
 	c.win.SetOnClosed(func() { c.turn.stop(); c.win = nil; c.closeInspectors() })
 	c.loadTools()
@@ -87,19 +93,22 @@ func (c *chatView) close() {
 func (c *chatView) buildUI() fyne.CanvasObject {
 	c.lines = container.NewVBox()
 	c.scroll = container.NewVScroll(c.lines)
-	c.entry = widget.NewMultiLineEntry()
-	c.entry.SetPlaceHolder("Message the model (the conversation's context goes with it)")
+	c.entry = newMultiLineKeyEntry()
+	c.entry.SetPlaceHolder("Message the model (the conversation's context goes with it). Ctrl+Enter sends")
 	c.entry.SetMinRowsVisible(3)
-	c.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.sendEntry)
+	c.entry.Wrapping = fyne.TextWrapWord
+	// Enter makes a new line, Ctrl+Enter sends, Tab moves on to Send.
+	c.entry.tabOut, c.entry.onSubmit = true, c.sendEntry
+	c.send = newButton("Send", theme.MailSendIcon(), c.sendEntry)
 	c.send.Importance = widget.HighImportance
-	c.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.turn.stop)
+	c.stop = newButton("Stop", theme.MediaStopIcon(), c.turn.stop)
 	c.stop.Hide()
-	c.providers = widget.NewSelect(nil, nil)
+	c.providers = newSelect(nil, nil)
 	c.picker = container.NewStack()
 	c.tools = container.NewHBox()
 	c.always = container.NewHBox()
 	c.always.Hide()
-	manage := widget.NewButtonWithIcon("Providers…", theme.SettingsIcon(), c.editor.show)
+	manage := newButton("Providers…", theme.SettingsIcon(), c.editor.show)
 	manage.Importance = widget.LowImportance
 	c.showProviders()
 	top := container.NewVBox(
@@ -296,7 +305,7 @@ func decisionWords(d *hostcore.ToolDecision) string {
 // usageLine is a request's token count: the host's own, and once it is
 // answered, the provider's.
 func usageLine(r chat.RequestRecord, answered bool) string {
-	s := fmt.Sprintf("Request %d: host counted %d tokens (tool listing %d", r.Round, r.Counted.Total, r.Counted.Tools)
+	s := fmt.Sprintf("Request %d: host counted %s (tool listing %d", r.Round, pack.Quantity(r.Counted.Total, "token"), r.Counted.Tools)
 	if r.Counted.Images > 0 {
 		s += fmt.Sprintf(", images %d", r.Counted.Images)
 	}

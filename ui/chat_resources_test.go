@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/mcptest"
@@ -49,7 +48,7 @@ func checkHeldBack(t *testing.T, kind string) {
 	h.settle()
 	c := h.openChat()
 	h.sendChat(c, "Deliver the resources")
-	var once *widget.Button
+	var once *button
 	h.waitFor("the approval dialog", func() bool {
 		h.do(func() { once = findButton(c.win.Canvas(), "Allow once") })
 		return once != nil

@@ -116,7 +116,7 @@ func TestChatToolApprovalAllowOnce(t *testing.T) {
 		modeltest.Say(modeltest.Reply{Text: "Done reading."}))
 	other = ids[1]
 	h.sendChat(c, "Read the other one")
-	var once *widget.Button
+	var once *button
 	h.waitFor("the approval dialog", func() bool {
 		h.do(func() { once = findButton(c.win.Canvas(), "Allow once") })
 		return once != nil
@@ -153,7 +153,7 @@ func TestChatStopKeepsText(t *testing.T) {
 	_ = ids
 	h.sendChat(c, "Go")
 	h.waitFor("the approval dialog", func() bool {
-		var b *widget.Button
+		var b *button
 		h.do(func() { b = findButton(c.win.Canvas(), "Allow once") })
 		return b != nil
 	})
@@ -174,14 +174,14 @@ func TestChatStopKeepsText(t *testing.T) {
 
 // findButton is the visible button labelled text on the canvas, overlays
 // included.
-func findButton(cv fyne.Canvas, text string) *widget.Button {
+func findButton(cv fyne.Canvas, text string) *button {
 	roots := []fyne.CanvasObject{cv.Content()}
 	for _, o := range cv.Overlays().List() {
 		roots = append(roots, o)
 	}
 	for _, r := range roots {
 		for _, o := range test.LaidOutObjects(r) {
-			if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
+			if b, ok := o.(*button); ok && b.Text == text && b.Visible() {
 				return b
 			}
 		}

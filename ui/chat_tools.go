@@ -44,13 +44,14 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 			note += " (" + req.Account + ")"
 		}
 		note += ". " + toolHint(req.Tool)
-		once := widget.NewButton("Allow once", answer(hostcore.ApproveOnce))
+		once := newButton("Allow once", nil, answer(hostcore.ApproveOnce))
 		once.Importance = widget.HighImportance
 		buttons := container.NewHBox(once,
-			widget.NewButton("Always for this tool in this conversation", answer(hostcore.ApproveAlways)),
-			widget.NewButton("Deny", answer(hostcore.ApproveDeny)))
-		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"),
-			monospace(clipDoc(string(req.Arguments)), panelColumns+24), container.NewCenter(buttons))
+			newButton("Always for this tool in this conversation", nil, answer(hostcore.ApproveAlways)),
+			newButton("Deny", nil, answer(hostcore.ApproveDeny)))
+		args := jsonView(clipDoc(string(req.Arguments))) // indented, no token cut
+		args.SetMinSize(fyne.NewSize(560, min(args.Content.MinSize().Height, 240)))
+		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"), args, container.NewCenter(buttons))
 		d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Name+"?", body, c.win)
 		d.SetOnClosed(func() {
 			c.pending = nil
@@ -110,7 +111,7 @@ func (c *chatView) showTools(switches []chat.ServerSwitch) {
 	c.tools.RemoveAll()
 	for _, sw := range switches {
 		name := sw.Server
-		check := widget.NewCheck(name, nil)
+		check := newCheck(name, nil)
 		check.SetChecked(sw.On)
 		check.OnChanged = func(on bool) { c.switchTools(name, on) }
 		c.tools.Add(check)
@@ -128,7 +129,7 @@ func (c *chatView) showAlways(grants []hostcore.ToolGrant) {
 	c.always.RemoveAll()
 	for _, g := range grants {
 		server, tool := g.Server, g.Tool
-		b := widget.NewButtonWithIcon(tool+" of "+server, theme.CancelIcon(), func() { c.revoke(server, tool) })
+		b := newButton(tool+" of "+server, theme.CancelIcon(), func() { c.revoke(server, tool) })
 		b.Importance = widget.LowImportance
 		c.always.Add(b)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -42,7 +43,7 @@ func (c *chatView) loadTurns() {
 			c.say(theme.ErrorIcon(), "Error: the earlier turns could not be loaded: "+oneLine(err))
 		}
 		if len(ts) > shownTurns {
-			c.say(theme.InfoIcon(), fmt.Sprintf("%d earlier turns are not shown here (attachectl turns shows every turn).", len(ts)-shownTurns))
+			c.say(theme.InfoIcon(), pack.Quantity(len(ts)-shownTurns, "earlier turn")+" "+pack.Plural(len(ts)-shownTurns, "is", "are")+" not shown here (attachectl turns shows every turn).")
 			ts = ts[len(ts)-shownTurns:]
 		}
 		for _, t := range ts {
@@ -111,7 +112,7 @@ func (c *chatView) turnFooter(t chat.Turn) {
 	l := widget.NewLabelWithStyle(turnSummary(t), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	l.Wrapping = fyne.TextWrapWord
 	seq := t.Seq
-	inspect := widget.NewButtonWithIcon("Inspect", theme.SearchIcon(), func() { c.inspect(seq) })
+	inspect := newButton("Inspect", theme.SearchIcon(), func() { c.inspect(seq) })
 	inspect.Importance = widget.LowImportance
 	c.lines.Add(container.NewBorder(nil, nil, nil, inspect, l))
 	c.lines.Add(widget.NewSeparator())
@@ -140,21 +141,14 @@ func turnSummary(t chat.Turn) string {
 	if t.Provider != "" || t.Model != "" {
 		who = models.ModelLabel(t.Provider, t.Model) + " · "
 	}
-	s := fmt.Sprintf("Turn %d · %s · %scontext %d of %d tokens, %d of %d attachments sent · %s: host counted %d tokens",
-		t.Seq, t.Status, who, t.Context.Used, t.Context.Budget, sent, len(t.Context.Items),
-		quantityWord(len(t.Requests), "request", "requests"), counted)
+	s := fmt.Sprintf("Turn %d · %s · %scontext %s of %s, %d of %d %s sent · %s: host counted %s",
+		t.Seq, t.Status, who, count(int64(t.Context.Used)), pack.Quantity(t.Context.Budget, "token"), sent, len(t.Context.Items),
+		pack.Plural(len(t.Context.Items), "attachment", "attachments"), pack.Quantity(len(t.Requests), "request"),
+		pack.Quantity(counted, "token"))
 	if reported {
 		s += fmt.Sprintf(", provider reported %d in, %d out", in, out)
 	}
 	return s
-}
-
-// quantityWord is n and its noun: one for 1, else many.
-func quantityWord(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // sayToolCall adds a tool call to the transcript.
@@ -233,7 +227,7 @@ func readableResult(text string, maxLines int) string {
 	text = clipDoc(text)
 	lines := strings.Split(text, "\n")
 	if maxLines > 0 && len(lines) > maxLines {
-		return strings.Join(lines[:maxLines], "\n") + fmt.Sprintf("\n… (%d more lines: Inspect shows them all)", len(lines)-maxLines)
+		return strings.Join(lines[:maxLines], "\n") + "\n… (" + pack.Quantity(len(lines)-maxLines, "more line") + ": Inspect shows them all)"
 	}
 	return text
 }

@@ -106,7 +106,7 @@ func TestChatShowsEarlierTurns(t *testing.T) {
 	got := h.waitText(c, "Turn 1 · done")
 	for _, want := range []string{"You: And the other?", "Tool call: get_memories of demo with {\"ids\":[\"" + other + "\"]}",
 		"Tool result (allowed once):\n{", other, "The other one is about something else.", "provider reported 40 in, 8 out",
-		"1 of 1 attachments sent · 2 requests"} {
+		"1 of 1 attachment sent · 2 requests"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the reopened conversation lacks %q:\n%s", want, got)
 		}
@@ -124,7 +124,7 @@ func TestChatInspectAndReplay(t *testing.T) {
 	h, c, srv, ids := chatHarness(t, modeltest.Say(modeltest.Reply{Text: "First answer."}))
 	h.sendChat(c, "Summarise")
 	h.waitTurnEnd(c)
-	var inspect *widget.Button
+	var inspect *button
 	h.do(func() { inspect = findButton(c.win.Canvas(), "Inspect") })
 	if inspect == nil {
 		t.Fatal("no Inspect button after the turn")
@@ -153,7 +153,7 @@ func TestChatInspectAndReplay(t *testing.T) {
 	}
 
 	srv.Then(modeltest.Say(modeltest.Reply{Text: "Replayed answer.", Chunks: 3}))
-	var replay *widget.Button
+	var replay *button
 	h.do(func() { replay = findButton(w.Canvas(), "Replay") })
 	if replay == nil {
 		t.Fatal("no Replay button")
@@ -200,7 +200,7 @@ func TestChatRevokeAlways(t *testing.T) {
 	h.waitFor("the approval dialog", func() bool { var r bool; h.do(func() { r = c.pending != nil }); return r })
 	h.do(func() { c.pending(hostcore.ApproveAlways) })
 	h.waitTurnEnd(c)
-	var revoke *widget.Button
+	var revoke *button
 	h.do(func() { revoke = findButton(c.win.Canvas(), "get_memories of demo") })
 	if revoke == nil {
 		t.Fatal("no Revoke for the tool allowed always")

@@ -17,6 +17,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/labreport"
 )
 
@@ -33,13 +34,13 @@ type compareView struct {
 	replay  []lab.Turn
 	source  string
 	bundled bool
-	server  *widget.Select
-	account *widget.Select
-	tools   *widget.RadioGroup // the consent gate's policy for the run
+	server  *selectBox
+	account *selectBox
+	tools   *radioChoice // the consent gate's policy for the run
 	// pending answers the call the consent dialog asks about, while it
 	// is shown (tests answer through it).
 	pending  func(hostcore.Approval)
-	runBtn   *widget.Button
+	runBtn   *button
 	running  bool
 	progress *widget.ProgressBar
 	what     *widget.Label
@@ -74,15 +75,15 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	for _, s := range c.sh.host.Servers() {
 		names = append(names, s.Name)
 	}
-	c.account = widget.NewSelect(nil, nil)
-	c.server = widget.NewSelect(names, func(name string) { c.accountsOf(name) })
+	c.account = newSelect(nil, nil)
+	c.server = newSelect(names, func(name string) { c.accountsOf(name) })
 	if slices.Contains(names, hostcore.DemoServerName) {
 		c.server.SetSelected(hostcore.DemoServerName)
 	}
 	c.tools = newToolsPicker()
-	open := widget.NewButton("Open a replay…", c.chooseReplay)
-	bundled := widget.NewButton("Bundled replay", func() { c.useBundled(); c.describe() })
-	c.runBtn = widget.NewButton("Run", c.start)
+	open := newButton("Open a replay…", nil, c.chooseReplay)
+	bundled := newButton("Bundled replay", nil, func() { c.useBundled(); c.describe() })
+	c.runBtn = newButton("Run", nil, c.start)
 	c.runBtn.Importance = widget.HighImportance
 	c.progress = widget.NewProgressBar()
 	c.what = widget.NewLabel("")
@@ -142,7 +143,7 @@ func (c *compareView) useBundled() {
 // describe says what will be replayed.
 func (c *compareView) describe() {
 	c.what.SetText(fmt.Sprintf("%s: %s. Each strategy replays them against the server: host attaches, tool makes the recorded calls the Tools choice allows, both does both.",
-		c.source, quantityWord(len(c.replay), "turn", "turns")))
+		c.source, pack.Quantity(len(c.replay), "turn")))
 	if c.bundled {
 		c.note.SetText(labrun.SyntheticNote)
 	} else {
@@ -162,7 +163,7 @@ func (c *compareView) chooseReplay() {
 			err = c.useReplay(r.URI().Name(), b)
 		}
 		if err != nil {
-			dialog.ShowError(fmt.Errorf("%s is not a replay: %w", r.URI().Name(), err), c.win)
+			showError(fmt.Errorf("%s is not a replay: %w", r.URI().Name(), err), c.win)
 		}
 	}, c.win)
 	d.Show()
@@ -184,7 +185,7 @@ func (c *compareView) useReplay(name string, data []byte) error {
 func (c *compareView) start() {
 	server, account := c.server.Selected, c.account.Selected
 	if server == "" {
-		dialog.ShowError(errors.New("choose a server to replay against"), c.win)
+		showError(errors.New("choose a server to replay against"), c.win)
 		return
 	}
 	ctx, gen := c.job.start(c.sh.ctx)
@@ -221,7 +222,7 @@ func (c *compareView) start() {
 		}
 		c.job.stop() // releases the context
 		if err != nil {
-			dialog.ShowError(err, c.win)
+			showError(err, c.win)
 			return
 		}
 		c.showReport(r.rep, r.charts)
@@ -238,9 +239,9 @@ func (c *compareView) setProgress(gen uint64, done, total int) {
 func (c *compareView) showReport(rep *labrun.Report, charts map[string][]byte) {
 	c.report = rep
 	r := rep.Replay
-	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. %s; the listing of the %s offered costs %d tokens a request.%s",
-		c.source, quantityWord(r.Turns, "turn", "turns"), quantityWord(r.Sessions, "session", "sessions"), r.Server, r.Account,
-		policyWords[r.ToolPolicy], quantityWord(len(r.Tools), "tool", "tools"), r.ListingTokens, withheldWords(r)))
+	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. %s; the listing of the %s offered costs %s a request.%s",
+		c.source, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server, r.Account,
+		policyWords[r.ToolPolicy], pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token"), withheldWords(r)))
 	c.table.SetText(labrun.Table(rep))
 	f := rep.Freshness
 	c.fresh.SetText(fmt.Sprintf("Freshness: polling every attached resource every %.0f s costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours).",

@@ -35,8 +35,8 @@ var comparePolicies = map[string]hostcore.ToolPolicy{
 
 // newToolsPicker is the choice of policy, both choices in view, asking by
 // default: a person is at the window.
-func newToolsPicker() *widget.RadioGroup {
-	r := widget.NewRadioGroup([]string{toolsAskOthers, toolsReadOnly}, nil)
+func newToolsPicker() *radioChoice {
+	r := newRadioChoice([]string{toolsAskOthers, toolsReadOnly}, nil)
 	r.Horizontal = true
 	r.Required = true
 	r.SetSelected(toolsAskOthers)
@@ -93,16 +93,17 @@ func (c *compareView) askDialog(req hostcore.ToolRequest, got chan hostcore.Appr
 	}
 	note := fmt.Sprintf("%s, in turn %d, to run %s of %s (%s), which is not read-only. %s", who, req.Turn,
 		req.Tool.Name, req.Server, req.Account, toolHint(req.Tool))
-	once := widget.NewButton("Allow once", answer(hostcore.ApproveOnce))
+	once := newButton("Allow once", nil, answer(hostcore.ApproveOnce))
 	once.Importance = widget.HighImportance
 	buttons := container.NewHBox(once,
-		widget.NewButton("Allow "+req.Tool.Name+" for this run", answer(hostcore.ApproveAlways)),
-		widget.NewButton("Deny", answer(hostcore.ApproveDeny)),
-		widget.NewButton("Deny "+req.Tool.Name+" for this run", answer(hostcore.ApproveNever)))
+		newButton("Allow "+req.Tool.Name+" for this run", nil, answer(hostcore.ApproveAlways)),
+		newButton("Deny", nil, answer(hostcore.ApproveDeny)),
+		newButton("Deny "+req.Tool.Name+" for this run", nil, answer(hostcore.ApproveNever)))
 	label := widget.NewLabel(note)
 	label.Wrapping = fyne.TextWrapWord
-	body := container.NewVBox(label, widget.NewLabel("Arguments:"),
-		monospace(clipDoc(string(req.Arguments)), panelColumns+24), container.NewCenter(buttons))
+	args := jsonView(clipDoc(string(req.Arguments))) // indented, no token cut
+	args.SetMinSize(fyne.NewSize(560, min(args.Content.MinSize().Height, 240)))
+	body := container.NewVBox(label, widget.NewLabel("Arguments:"), args, container.NewCenter(buttons))
 	d = dialog.NewCustomWithoutButtons("Run "+req.Tool.Name+"?", body, c.win)
 	d.SetOnClosed(func() {
 		c.pending = nil

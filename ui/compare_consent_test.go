@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/lab"
@@ -40,7 +39,7 @@ func (h *harness) runCompareWith(c *compareView, answers ...string) *labrun.Repo
 	h.t.Helper()
 	h.do(c.start)
 	for _, label := range answers {
-		var b *widget.Button
+		var b *button
 		h.waitFor("the consent dialog", func() bool {
 			h.do(func() {
 				if c.pending != nil {

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
@@ -88,20 +87,20 @@ func TestCompareMarksTurns(t *testing.T) {
 	c := h.app.compareView()
 	h.do(func() { c.tabs.SelectIndex(1) })
 	h.settle()
-	var check *widget.Check
+	var box *check
 	h.do(func() {
 		for _, o := range c.marks.list.Objects {
 			if p, ok := o.(*fyne.Container); ok {
-				if ch, ok := p.Objects[0].(*widget.Check); ok && strings.HasPrefix(ch.Text, uri) {
-					check = ch
+				if ch, ok := p.Objects[0].(*check); ok && strings.HasPrefix(ch.Text, uri) {
+					box = ch
 				}
 			}
 		}
 	})
-	if check == nil {
+	if box == nil {
 		t.Fatal("no checkbox for the turn's attachment")
 	}
-	h.do(func() { test.Tap(check) })
+	h.do(func() { test.Tap(box) })
 	h.settle()
 	turns, err := store.Turns(context.Background(), conv)
 	if err != nil || len(turns) != 1 || len(turns[0].Relevant) != 1 || turns[0].Relevant[0] != uri {

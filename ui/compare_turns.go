@@ -11,6 +11,7 @@ import (
 
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/labrun"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // turnMarks is the Compare window's "Your turns" tab: the current
@@ -21,7 +22,7 @@ type turnMarks struct {
 	c     *compareView
 	list  *fyne.Container
 	info  *widget.Label
-	use   *widget.Button
+	use   *button
 	turns []chat.Turn
 }
 
@@ -31,9 +32,9 @@ func (m *turnMarks) buildUI() fyne.CanvasObject {
 	m.info = widget.NewLabel("")
 	m.info.Wrapping = fyne.TextWrapWord
 	m.list = container.NewVBox()
-	m.use = widget.NewButton("Replay these turns", m.useTurns)
+	m.use = newButton("Replay these turns", nil, m.useTurns)
 	m.use.Disable()
-	reload := widget.NewButton("Reload", m.load)
+	reload := newButton("Reload", nil, m.load)
 	top := container.NewVBox(m.info, container.NewHBox(reload, m.use))
 	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(m.list))
 }
@@ -61,7 +62,7 @@ func (m *turnMarks) load() {
 func (m *turnMarks) show(title string, turns []chat.Turn) {
 	m.turns = turns
 	m.list.RemoveAll()
-	m.info.SetText(fmt.Sprintf("Conversation %q: %d turns. Tick the resources each turn needed: the lab counts a turn reached when all of them reached the model.", title, len(turns)))
+	m.info.SetText(fmt.Sprintf("Conversation %q: %s. Tick the resources each turn needed: the lab counts a turn reached when all of them reached the model.", title, pack.Quantity(len(turns), "turn")))
 	if len(turns) == 0 {
 		m.use.Disable()
 		return
@@ -82,7 +83,7 @@ func (m *turnMarks) show(title string, turns []chat.Turn) {
 		}
 		for _, it := range t.Context.Items {
 			uri := it.URI
-			check := widget.NewCheck(uri+" ("+string(it.Verdict)+")", nil)
+			check := newCheck(uri+" ("+string(it.Verdict)+")", nil)
 			check.SetChecked(slices.Contains(t.Relevant, uri))
 			check.OnChanged = func(on bool) { m.mark(t, uri, on) }
 			m.list.Add(container.NewPadded(check))

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -37,17 +38,17 @@ type console struct {
 	title   *widget.Label
 	filter  *keyEntry
 	count   *widget.Label
-	list    *widget.List
+	list    *keyList
 	head    *widget.Label // the chosen message's line
 	detail  *bodyViewer   // the chosen message, whole
 	stderr  *widget.Label
 	tabs    *container.AppTabs
-	copyOne *widget.Button
+	copyOne *button
 
 	// The console's actions (console_actions.go, console_pages.go).
-	resend, edit, pin *widget.Button
+	resend, edit, pin *button
 	note              *widget.Label // what the last action did
-	pinnedOnly        *widget.Check
+	pinnedOnly        *check
 	pinned            int    // how many messages are pinned, as last read
 	selectSeq         uint64 // the message to choose at the next refresh (a resent request)
 	pages             *consolePages
@@ -97,7 +98,7 @@ func (c *console) buildUI() fyne.CanvasObject {
 	}
 	c.count = widget.NewLabel("")
 	c.count.Wrapping = fyne.TextWrapWord
-	c.list = widget.NewList(func() int { return len(c.shown) }, func() fyne.CanvasObject {
+	c.list = newKeyList(func() int { return len(c.shown) }, func() fyne.CanvasObject {
 		l := widget.NewLabel("")
 		l.TextStyle.Monospace = true
 		l.Truncation = fyne.TextTruncateEllipsis
@@ -113,14 +114,14 @@ func (c *console) buildUI() fyne.CanvasObject {
 	})
 	c.list.OnSelected = c.choose
 	c.list.OnUnselected = func(widget.ListItemID) { c.choose(-1) }
-	copyAll := widget.NewButtonWithIcon("Copy shown", theme.ContentCopyIcon(), c.copyShown)
-	export := widget.NewButtonWithIcon("Export…", theme.DocumentSaveIcon(), c.askExport)
-	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), c.refresh)
+	copyAll := newButton("Copy shown", theme.ContentCopyIcon(), c.copyShown)
+	export := newButton("Export…", theme.DocumentSaveIcon(), c.askExport)
+	refresh := newButton("Refresh", theme.ViewRefreshIcon(), c.refresh)
 	history := container.NewVSplit(c.list, c.buildDetail())
 	history.Offset = 0.4
 	c.stderr = monospace("", dialogColumns)
 	c.stderr.Selectable = true
-	c.pinnedOnly = widget.NewCheck("Pinned only", func(bool) { c.applyFilter() })
+	c.pinnedOnly = newCheck("Pinned only", func(bool) { c.applyFilter() })
 	c.pages = newConsolePages(c)
 	c.tabs = container.NewAppTabs(
 		container.NewTabItem("JSON-RPC history", container.NewBorder(
@@ -139,7 +140,7 @@ func (c *console) buildDetail() fyne.CanvasObject {
 	c.head.TextStyle.Monospace = true
 	c.head.Wrapping = fyne.TextWrapWord
 	c.detail = newBodyViewer(&viewerOptions{notify: c.sh.notify, noCopy: true}) // Copy message is the console's
-	c.copyOne = widget.NewButtonWithIcon("Copy message", theme.ContentCopyIcon(), c.copySelected)
+	c.copyOne = newButton("Copy message", theme.ContentCopyIcon(), c.copySelected)
 	c.copyOne.Disable()
 	actions := c.buildActions()
 	head := container.NewVBox(container.NewBorder(nil, nil, heading("Message"), container.NewHBox(actions, c.copyOne), c.head), c.note)
@@ -242,11 +243,11 @@ func (c *console) countText(q string) string {
 	case q == "" && c.pinnedOnly.Checked:
 		s = fmt.Sprintf("%d pinned of %d messages", len(c.shown), n)
 	case q == "":
-		s = fmt.Sprintf("%d messages", n)
+		s = pack.Quantity(n, "message")
 	case len(c.shown) == 0:
 		s = fmt.Sprintf("No message matches “%s”: the filter hides all %d. Clear it to see them.", q, n)
 	default:
-		s = fmt.Sprintf("%d of %d messages match “%s”", len(c.shown), n, q)
+		s = fmt.Sprintf("%d of %s %s “%s”", len(c.shown), pack.Quantity(n, "message"), pack.Plural(len(c.shown), "matches", "match"), q)
 	}
 	if c.pinned > 0 && !c.pinnedOnly.Checked {
 		s += fmt.Sprintf(", %d pinned", c.pinned)
@@ -320,7 +321,7 @@ func (c *console) copyShown() {
 		b.WriteByte('\n')
 	}
 	fyne.CurrentApp().Clipboard().SetContent(b.String())
-	c.sh.notify(fmt.Sprintf("Copied %d messages", len(c.shown)))
+	c.sh.notify("Copied " + pack.Quantity(len(c.shown), "message"))
 }
 
 // askExport asks where to save the whole exchange.

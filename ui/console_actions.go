@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -27,9 +26,9 @@ import (
 // bounds.
 
 func (c *console) buildActions() fyne.CanvasObject {
-	c.resend = widget.NewButtonWithIcon("Resend", theme.MailReplyIcon(), c.resendChosen)
-	c.edit = widget.NewButtonWithIcon("Edit and resend…", theme.DocumentCreateIcon(), c.editChosen)
-	c.pin = widget.NewButtonWithIcon("Pin", theme.ContentAddIcon(), c.togglePin)
+	c.resend = newButton("Resend", theme.MailReplyIcon(), c.resendChosen)
+	c.edit = newButton("Edit and resend…", theme.DocumentCreateIcon(), c.editChosen)
+	c.pin = newButton("Pin", theme.ContentAddIcon(), c.togglePin)
 	c.note = widget.NewLabel("")
 	c.note.Wrapping = fyne.TextWrapWord
 	c.note.Hide()
@@ -71,7 +70,8 @@ func (c *console) showActions(e *wire.RPCEntry) {
 	}
 }
 
-func enable(b *widget.Button, on bool) {
+// enable enables b when on, and disables it otherwise.
+func enable(b fyne.Disableable, on bool) {
 	if on {
 		b.Enable()
 	} else {
@@ -167,15 +167,16 @@ func (c *console) confirm(ctx context.Context, req hostcore.ToolRequest) (hostco
 		}
 		msg := fmt.Sprintf("%s of %s (%s) is destructive, the server says. %s\n\nArguments: %s",
 			req.Tool.Name, req.Server, req.Account, toolHint(req.Tool), clipDoc(string(req.Arguments)))
-		d := dialog.NewConfirm("Run "+req.Tool.Name+"?", msg, func(ok bool) {
+		text := widget.NewLabel(msg)
+		text.Wrapping = fyne.TextWrapWord
+		d := newConfirmDialog("Run "+req.Tool.Name+"?", "Run it", "Cancel", text, func(ok bool) {
 			if ok {
 				got <- hostcore.ApproveOnce
 			} else {
 				got <- hostcore.ApproveDeny
 			}
 		}, c.win)
-		d.SetConfirmText("Run it")
-		d.SetDismissText("Cancel")
+		d.Resize(fyne.NewSize(480, 0))
 		c.confirming = d
 		d.Show()
 	})

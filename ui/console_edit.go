@@ -19,9 +19,9 @@ import (
 type requestEditor struct {
 	c       *console
 	was     string // the id of the request it was made from
-	text    *widget.Entry
+	text    *keyEntry
 	verdict *widget.Label
-	sendBtn *widget.Button
+	sendBtn *button
 	d       dialog.Dialog
 	req     hostcore.ClientRequest
 }
@@ -38,16 +38,16 @@ func (c *console) editChosen() {
 // openEditor opens the editor on text.
 func (c *console) openEditor(text, was string) {
 	ed := &requestEditor{c: c, was: was}
-	ed.text = widget.NewMultiLineEntry()
+	ed.text = newMultiLineKeyEntry()
 	ed.text.TextStyle.Monospace = true
 	ed.text.Wrapping = fyne.TextWrapOff
 	ed.text.SetText(text)
 	ed.text.OnChanged = func(string) { ed.check() }
 	ed.verdict = widget.NewLabel("")
 	ed.verdict.Wrapping = fyne.TextWrapWord
-	ed.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), ed.send)
+	ed.sendBtn = newButton("Send", theme.MailSendIcon(), ed.send)
 	ed.sendBtn.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { ed.d.Hide() })
+	cancel := newButton("Cancel", nil, func() { ed.d.Hide() })
 	hint := caption("Edit the method's params. The session gives the request its next id, and writes its own _meta " +
 		"(io.modelcontextprotocol/…); a tools/call passes the consent gate.")
 	hint.Wrapping = fyne.TextWrapWord

@@ -23,11 +23,11 @@ import (
 type consolePages struct {
 	c *console
 
-	method *widget.Select
-	first  *widget.Button
-	next   *widget.Button
+	method *selectBox
+	first  *button
+	next   *button
 	status *widget.Label
-	list   *widget.List
+	list   *keyList
 	items  *widget.Label
 
 	conn   *hostcore.Conn // the connection the pages are of
@@ -39,14 +39,14 @@ type consolePages struct {
 func newConsolePages(c *console) *consolePages { return &consolePages{c: c, chosen: -1} }
 
 func (p *consolePages) buildUI() fyne.CanvasObject {
-	p.method = widget.NewSelect(hostcore.PagedMethods, func(string) { p.reset() })
+	p.method = newSelect(hostcore.PagedMethods, func(string) { p.reset() })
 	p.method.SetSelectedIndex(0)
-	p.first = widget.NewButtonWithIcon("First page", theme.MediaSkipPreviousIcon(), func() { p.fetch("") })
-	p.next = widget.NewButtonWithIcon("Next page", theme.MediaSkipNextIcon(), p.fetchNext)
+	p.first = newButton("First page", theme.MediaSkipPreviousIcon(), func() { p.fetch("") })
+	p.next = newButton("Next page", theme.MediaSkipNextIcon(), p.fetchNext)
 	p.next.Disable()
 	p.status = widget.NewLabel("")
 	p.status.Wrapping = fyne.TextWrapWord
-	p.list = widget.NewList(func() int { return len(p.pages) }, func() fyne.CanvasObject {
+	p.list = newKeyList(func() int { return len(p.pages) }, func() fyne.CanvasObject {
 		l := widget.NewLabel("")
 		l.TextStyle.Monospace = true
 		l.Truncation = fyne.TextTruncateEllipsis

@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -19,8 +18,8 @@ type contextPreview struct {
 	sh   *shell
 	doc  string
 	text *widget.Label
-	send *widget.Button
-	copy *widget.Button
+	send *button
+	copy *button
 	chat *chatView
 }
 
@@ -30,9 +29,9 @@ func newContextPreview(sh *shell) *contextPreview {
 
 func (c *contextPreview) buildUI() fyne.CanvasObject {
 	c.text = monospace("", panelColumns)
-	c.send = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.showSend)
+	c.send = newButton("Send", theme.MailSendIcon(), c.showSend)
 	c.send.Importance = widget.HighImportance
-	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), c.copyDoc)
+	c.copy = newButton("Copy", theme.ContentCopyIcon(), c.copyDoc)
 	head := container.NewHBox(heading("Context preview"), layout.NewSpacer(), c.copy, c.send)
 	note := caption("Exactly what the model would be sent (Markdown, in rank order).")
 	c.set("")
@@ -71,11 +70,11 @@ func (c *contextPreview) showSend() {
 		c.chat.show()
 		return
 	}
-	copyAll := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), c.copyDoc)
+	copyAll := newButton("Copy", theme.ContentCopyIcon(), c.copyDoc)
 	note := caption("No model provider is configured yet, so nothing is sent. This is the context a model would receive:")
 	body := container.NewBorder(container.NewBorder(nil, nil, nil, copyAll, note), nil, nil, nil,
 		container.NewVScroll(monospace(clipDoc(c.doc), dialogColumns)))
-	d := dialog.NewCustom("Send: the model's context", "Close", body, c.sh.win)
+	d := newDialog("Send: the model's context", "Close", body, c.sh.win)
 	d.Resize(c.sh.win.Canvas().Size().Subtract(fyne.NewSize(120, 120)))
 	closeOnEscape(c.sh.win, d, d.Hide)
 	d.Show()

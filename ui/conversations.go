@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -24,8 +23,8 @@ type conversationBar struct {
 	use func(hostcore.Conversation)
 
 	all     []hostcore.Conversation
-	choose  *widget.Select
-	undo    *widget.Button
+	choose  *selectBox
+	undo    *button
 	removed int64 // the conversation Undo brings back
 }
 
@@ -34,16 +33,16 @@ func newConversationBar(sh *shell, use func(hostcore.Conversation)) *conversatio
 }
 
 func (b *conversationBar) buildUI() fyne.CanvasObject {
-	b.choose = widget.NewSelect(nil, func(string) {
+	b.choose = newSelect(nil, func(string) {
 		if i := b.choose.SelectedIndex(); i >= 0 && i < len(b.all) && b.all[i].ID != b.sh.conv.ID {
 			b.use(b.all[i])
 		}
 	})
 	b.choose.PlaceHolder = "loading…" // short: a long one sets the window's least width
-	create := widget.NewButtonWithIcon("", theme.ContentAddIcon(), b.askCreate)
-	rename := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), b.askRename)
-	remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), b.remove)
-	b.undo = widget.NewButtonWithIcon("Undo", theme.ContentUndoIcon(), b.restore)
+	create := newButton("", theme.ContentAddIcon(), b.askCreate)
+	rename := newButton("", theme.DocumentCreateIcon(), b.askRename)
+	remove := newButton("", theme.DeleteIcon(), b.remove)
+	b.undo = newButton("Undo", theme.ContentUndoIcon(), b.restore)
 	b.undo.Hide()
 	return container.NewBorder(nil, nil, heading("Conversation"), container.NewHBox(b.undo, create, rename, remove), b.choose)
 }
@@ -160,7 +159,7 @@ func (b *conversationBar) askRename() {
 func (b *conversationBar) ask(title, initial, confirm string, then func(string)) {
 	e := newKeyEntry()
 	e.SetText(initial)
-	d := dialog.NewForm(title, confirm, "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+	d := newFormDialog(title, confirm, "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
 		if t := strings.TrimSpace(e.Text); ok && t != "" {
 			then(t)
 		}

@@ -38,7 +38,7 @@ func (a *App) Elicit(ctx context.Context, req hostcore.ElicitRequest) (hostcore.
 			got <- ans
 			d.Hide()
 		}
-		accept := widget.NewButtonWithIcon("Accept", theme.ConfirmIcon(), func() {
+		accept := newButton("Accept", theme.ConfirmIcon(), func() {
 			if ans, err := f.answer(); err != nil {
 				f.problem.SetText(err.Error())
 				f.problem.Show()
@@ -47,8 +47,8 @@ func (a *App) Elicit(ctx context.Context, req hostcore.ElicitRequest) (hostcore.
 			}
 		})
 		accept.Importance = widget.HighImportance
-		decline := widget.NewButton("Decline", func() { answer(hostcore.ElicitAnswer{Action: hostcore.ElicitDecline}) })
-		cancel := widget.NewButton("Cancel", func() { answer(hostcore.ElicitAnswer{Action: hostcore.ElicitCancel}) })
+		decline := newButton("Decline", nil, func() { answer(hostcore.ElicitAnswer{Action: hostcore.ElicitDecline}) })
+		cancel := newButton("Cancel", nil, func() { answer(hostcore.ElicitAnswer{Action: hostcore.ElicitCancel}) })
 		d = dialog.NewCustomWithoutButtons(req.Server+" asks", f.content, a.sh.win)
 		d.SetButtons([]fyne.CanvasObject{cancel, decline, accept})
 		d.SetOnClosed(func() { answer(hostcore.ElicitAnswer{Action: hostcore.ElicitCancel}) })
@@ -144,7 +144,7 @@ func (f *elicitForm) answer() (hostcore.ElicitAnswer, error) {
 func fieldWidget(f form.Field) (fyne.CanvasObject, func() (any, bool, error)) {
 	switch {
 	case f.Type == "boolean":
-		c := widget.NewCheck("", nil)
+		c := newCheck("", nil)
 		c.Checked = f.Default == true
 		return c, func() (any, bool, error) { return c.Checked, true, nil }
 	case f.Type == "array":
@@ -165,7 +165,7 @@ func fieldWidget(f form.Field) (fyne.CanvasObject, func() (any, bool, error)) {
 		}
 	case len(f.Options) > 0:
 		labels, byLabel := optionLabels(f)
-		s := widget.NewSelect(labels, nil)
+		s := newSelect(labels, nil)
 		if v, ok := f.Default.(string); ok {
 			s.Selected = labelOf(f, v)
 		}

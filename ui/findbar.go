@@ -17,8 +17,8 @@ import (
 type findBar struct {
 	field *findEntry
 	count *widget.Label
-	prev  *widget.Button
-	next  *widget.Button
+	prev  *button
+	next  *button
 	box   *fyne.Container
 
 	// onQuery runs on every change of the field; onStep moves by one
@@ -40,9 +40,9 @@ func newFindBar() *findBar {
 		}
 	}
 	f.field.onEscape = func() { f.onClose() }
-	f.prev = widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { f.onStep(-1) })
-	f.next = widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { f.onStep(+1) })
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { f.onClose() })
+	f.prev = newButton("", theme.MoveUpIcon(), func() { f.onStep(-1) })
+	f.next = newButton("", theme.MoveDownIcon(), func() { f.onStep(+1) })
+	closeBtn := newButton("", theme.CancelIcon(), func() { f.onClose() })
 	f.prev.Importance, f.next.Importance, closeBtn.Importance = widget.LowImportance, widget.LowImportance, widget.LowImportance
 	f.box = container.NewBorder(nil, nil, nil, container.NewHBox(f.count, f.prev, f.next, closeBtn), f.field)
 	f.box.Hide()
@@ -65,7 +65,7 @@ func (f *findBar) show(n, current int, more bool) {
 	default:
 		f.count.SetText(fmt.Sprintf("%d of %s", current+1, count(int64(n))))
 	}
-	for _, b := range []*widget.Button{f.prev, f.next} {
+	for _, b := range []*button{f.prev, f.next} {
 		switch {
 		case n > 0 && b.Disabled():
 			b.Enable()

@@ -6,10 +6,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // count formats n with thousands separators: 12,345.
@@ -163,7 +166,7 @@ func explain(err error) (kind hostcore.Kind, msg, hint, detail string) {
 		detail = cause.Error()
 	}
 	if lines := he.Stderr(); len(lines) > 0 {
-		detail = strings.TrimSpace(detail + fmt.Sprintf("\n\nThe server's stderr, last %d lines:\n%s", len(lines), strings.Join(lines, "\n")))
+		detail = strings.TrimSpace(detail + "\n\nThe server's stderr, last " + pack.Quantity(len(lines), "line") + ":\n" + strings.Join(lines, "\n"))
 	}
 	return he.Kind(), he.Message(), he.Hint(), detail
 }
@@ -188,4 +191,14 @@ func priorityText(p float64) string {
 		s += " (required)"
 	}
 	return s
+}
+
+// capitalized is s with its first letter upper case: an error's message
+// as the start of a sentence.
+func capitalized(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -59,17 +59,11 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.badge = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	in.badge.Wrapping = fyne.TextWrapWord
 	in.elapsed = widget.NewLabel("")
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
-		in.busy.stop()
-		in.progress.Hide()
-		in.modes.Show() // Refresh reads it again
-		in.showPlaceholder("canceled", "The read of "+in.req.uri+" was canceled. Refresh reads it again.")
-		in.sh.notify("Read canceled")
-	})
+	cancel := newButton("Cancel", theme.CancelIcon(), func() { in.cancel() })
 	in.progress = container.NewBorder(nil, nil, nil, cancel, widget.NewProgressBarInfinite())
 	in.progress.Hide()
-	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), func() { in.again(hostcore.ReadRefresh) })
-	bypass := widget.NewButton("Bypass cache", func() { in.again(hostcore.ReadBypass) })
+	refresh := newButton("Refresh", theme.ViewRefreshIcon(), func() { in.again(hostcore.ReadRefresh) })
+	bypass := newButton("Bypass cache", nil, func() { in.again(hostcore.ReadBypass) })
 	in.watch = newInspectorWatch(in)
 	in.modes = container.NewHBox(in.watch.subscribe, refresh, bypass)
 	in.modes.Hide()
@@ -90,6 +84,20 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 		in.facts, in.watch.bar, in.progress)
 	in.showEmpty()
 	return container.NewBorder(head, nil, nil, nil, in.tabs)
+}
+
+// cancel stops the read in progress (Cancel, or Escape in the window), if
+// there is one, and reports whether there was.
+func (in *inspector) cancel() bool {
+	if !in.busy.running() {
+		return false
+	}
+	in.busy.stop()
+	in.progress.Hide()
+	in.modes.Show() // Refresh reads it again
+	in.showPlaceholder("canceled", "The read of "+in.req.uri+" was canceled. Refresh reads it again.")
+	in.sh.notify("Read canceled")
+	return true
 }
 
 // showEmpty says how to get something to inspect.
@@ -142,7 +150,11 @@ func (in *inspector) setRaw(ex wire.Exchange, fromCache bool) {
 // setMeta makes the metadata tab show what is known of r (and of res,
 // when the read gave one) once it is shown.
 func (in *inspector) setMeta(r readRequest, res *hostcore.ReadResult) {
-	in.later(in.meta, func() fyne.CanvasObject { return container.NewVScroll(metadataView(r, res)) })
+	in.later(in.meta, func() fyne.CanvasObject {
+		s := container.NewVScroll(metadataView(r, res))
+		followFocus(s) // Tab through the values keeps the focus in view
+		return s
+	})
 }
 
 // again reads the last resource again in another cache mode.
@@ -284,7 +296,7 @@ func metadataView(r readRequest, res *hostcore.ReadResult) fyne.CanvasObject {
 			mimes = append(mimes, mimeOf(c))
 		}
 		rows = append(rows, [2]string{"MIME type", strings.Join(mimes, ", ")},
-			[2]string{"Size", fmt.Sprintf("%s bytes in %d entries", count(res.Size()), len(res.Contents))},
+			[2]string{"Size", pack.Quantity(int(res.Size()), "byte") + " in " + pack.QuantityOf(len(res.Contents), "entry", "entries")},
 			[2]string{"Protocol", res.ProtocolVersion},
 			[2]string{"Cache hints", cacheHints(res.Hints)})
 		if res.Cache.NotStored != "" {
@@ -301,11 +313,8 @@ func metadataView(r readRequest, res *hostcore.ReadResult) fyne.CanvasObject {
 	grid := container.New(layout.NewFormLayout())
 	for _, row := range rows {
 		key := widget.NewLabelWithStyle(row[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true})
-		value := widget.NewLabel(row[1])
-		value.Wrapping = fyne.TextWrapBreak
-		value.Selectable = true
 		grid.Add(key)
-		grid.Add(value)
+		grid.Add(newCopyValue(row[1])) // Tab reaches each, Ctrl+C copies it
 	}
 	return grid
 }

@@ -123,7 +123,7 @@ func texts(o fyne.CanvasObject) string {
 			b.WriteString(v.Text + "\n")
 		case *widget.RichText:
 			b.WriteString(v.String() + "\n")
-		case *widget.Button:
+		case *button:
 			b.WriteString(v.Text + "\n")
 		case *textView:
 			b.WriteString(v.doc.text + "\n")
@@ -151,5 +151,25 @@ func TestSoftWrap(t *testing.T) {
 				t.Errorf("softWrap(%q, 10) = %q, want %q", tt.text, got, tt.want)
 			}
 		})
+	}
+}
+
+// Counts read as English: a read of one entry says "1 entry", not "1
+// entries", and its bytes group their digits.
+func TestMetadataSaysOneEntry(t *testing.T) {
+	h := newHarness(t)
+	h.do(func() { h.app.ReadID(h.memoryIDs("acme", "m", 1)[0]) })
+	h.settle()
+	var size string
+	h.do(func() { h.app.inspector.tabs.SelectIndex(1) }) // Metadata, made when shown
+	h.do(func() {
+		for _, o := range test.LaidOutObjects(h.app.inspector.meta) {
+			if v, ok := o.(*copyValue); ok && strings.HasSuffix(v.Text(), "entry") || ok && strings.HasSuffix(v.Text(), "entries") {
+				size = v.Text()
+			}
+		}
+	})
+	if !strings.HasSuffix(size, " bytes in 1 entry") {
+		t.Errorf("the metadata's size says %q, want … bytes in 1 entry", size)
 	}
 }

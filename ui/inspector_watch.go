@@ -25,11 +25,11 @@ import (
 type inspectorWatch struct {
 	in *inspector
 
-	subscribe *widget.Button
+	subscribe *button
 	note      *widget.Label
 	stale     *widget.Label
-	reread    *widget.Button
-	diff      *widget.Button
+	reread    *button
+	diff      *button
 	bar       *fyne.Container // the stale line, shown with the body
 
 	open       *hostcore.OpenBody // the body shown, nil when none
@@ -44,13 +44,13 @@ type inspectorWatch struct {
 
 func newInspectorWatch(in *inspector) *inspectorWatch {
 	w := &inspectorWatch{in: in}
-	w.subscribe = widget.NewButtonWithIcon("Subscribe", theme.VisibilityIcon(), w.toggle)
+	w.subscribe = newButton("Subscribe", theme.VisibilityIcon(), w.toggle)
 	w.note = caption("")
 	w.note.Wrapping = fyne.TextWrapWord
 	w.stale = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	w.stale.Wrapping = fyne.TextWrapWord
-	w.reread = widget.NewButtonWithIcon("Re-read", theme.ViewRefreshIcon(), w.rereadNow)
-	w.diff = widget.NewButtonWithIcon("Diff", theme.ContentCopyIcon(), w.showDiff)
+	w.reread = newButton("Re-read", theme.ViewRefreshIcon(), w.rereadNow)
+	w.diff = newButton("Diff", theme.ContentCopyIcon(), w.showDiff)
 	w.bar = container.NewBorder(nil, nil, nil, container.NewHBox(w.reread, w.diff), container.NewVBox(w.stale, w.note))
 	w.bar.Hide()
 	w.subscribe.Hide()

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/models"
@@ -64,7 +63,7 @@ func TestLiveDriftAfterATurn(t *testing.T) {
 
 	c := h.openChat()
 	h.sendChat(c, "Remember Attaché, please.")
-	var once *widget.Button
+	var once *button
 	h.waitFor("the approval dialog", func() bool {
 		h.do(func() { once = findButton(c.win.Canvas(), "Allow once") })
 		return once != nil

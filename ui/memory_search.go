@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // searchPage is how many memories a search shows at a time.
@@ -27,8 +27,8 @@ type memorySearch struct {
 	ask  job
 
 	query   *keyEntry
-	search  *widget.Button
-	more    *widget.Button
+	search  *button
+	more    *button
 	status  *widget.Label
 	results *fyne.Container
 	rows    []*keyRow         // the results, one a hit, for the keyboard
@@ -46,8 +46,8 @@ func (m *memorySearch) buildUI() fyne.CanvasObject {
 	m.query.SetPlaceHolder("words in a memory's content, topic or tags")
 	m.query.OnSubmitted = func(string) { m.run(false) }
 	m.query.onDown = func() { m.focus(0) }
-	m.search = widget.NewButtonWithIcon("Search", theme.SearchIcon(), func() { m.run(false) })
-	m.more = widget.NewButton("More results", func() { m.run(true) })
+	m.search = newButton("Search", theme.SearchIcon(), func() { m.run(false) })
+	m.more = newButton("More results", nil, func() { m.run(true) })
 	m.more.Hide()
 	m.status = caption("")
 	m.results = container.NewVBox()
@@ -110,9 +110,9 @@ func (m *memorySearch) run(more bool) {
 		case len(m.hits) == 0:
 			m.status.SetText("No memory of " + c.Account.Name + " matches “" + q + "”.")
 		case res.NextCursor != "":
-			m.status.SetText(fmt.Sprintf("The first %d memories matching “%s”:", len(m.hits), q))
+			m.status.SetText("The first " + pack.QuantityOf(len(m.hits), "memory", "memories") + " matching “" + q + "”:")
 		default:
-			m.status.SetText(fmt.Sprintf("%s matching “%s”:", quantityWord(len(m.hits), "memory", "memories"), q))
+			m.status.SetText(pack.QuantityOf(len(m.hits), "memory", "memories") + " matching “" + q + "”:")
 		}
 	})
 }
@@ -139,8 +139,8 @@ func (m *memorySearch) hitRow(h hostcore.MemoryHit) fyne.CanvasObject {
 	}
 	body := widget.NewLabel(oneLineSpaces(excerpt))
 	body.Wrapping = fyne.TextWrapWord
-	read := widget.NewButtonWithIcon("Read", theme.VisibilityIcon(), func() { m.read(h) })
-	attach := widget.NewButtonWithIcon("Attach", theme.ContentAddIcon(), func() { m.attach(h) })
+	read := newButton("Read", theme.VisibilityIcon(), func() { m.read(h) })
+	attach := newButton("Attach", theme.ContentAddIcon(), func() { m.attach(h) })
 	read.Importance, attach.Importance = widget.LowImportance, widget.LowImportance
 	var right fyne.CanvasObject = container.NewHBox(read, attach)
 	if label := h.State.Label(); label != "" {

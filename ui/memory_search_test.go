@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -43,10 +42,10 @@ func TestSearchMemoriesInTheApp(t *testing.T) {
 	if len(s.hits) <= searchPage || s.hits[searchPage].ID == first.ID {
 		t.Errorf("More: %d hits", len(s.hits))
 	}
-	var attach *widget.Button
+	var attach *button
 	h.do(func() {
 		for _, o := range test.LaidOutObjects(s.results) {
-			if b, ok := o.(*widget.Button); ok && b.Text == "Attach" {
+			if b, ok := o.(*button); ok && b.Text == "Attach" {
 				attach = b
 				break
 			}
@@ -104,16 +103,4 @@ func TestAttachmentLifecycle(t *testing.T) {
 			t.Error("the row does not show archived")
 		}
 	})
-}
-
-// A count reads as English: "1 memory", "3 memories" (not "memorys").
-func TestQuantityWord(t *testing.T) {
-	for _, tt := range []struct {
-		n    int
-		want string
-	}{{1, "1 memory"}, {3, "3 memories"}, {0, "0 memories"}} {
-		if got := quantityWord(tt.n, "memory", "memories"); got != tt.want {
-			t.Errorf("quantityWord(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
 }

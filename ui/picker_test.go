@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
@@ -194,7 +193,7 @@ func TestResourcesCancel(t *testing.T) {
 	if !strings.HasPrefix(pages, "Listing: ") {
 		t.Errorf("progress says %q while listing", pages)
 	}
-	h.do(func() { test.Tap(find[*widget.Button](r.progress)) })
+	h.do(func() { test.Tap(find[*button](r.progress)) })
 	h.settle()
 	if n := len(r.all); n >= 1_000_000 || !r.progress.Hidden {
 		t.Errorf("after Cancel: %d resources, progress hidden %v; want the listing stopped", n, r.progress.Hidden)

@@ -33,7 +33,7 @@ func (a *App) PromptInput(ctx context.Context, server string, in hostcore.Input)
 		if label == "" {
 			label = in.ID
 		}
-		d := dialog.NewForm(server+" needs "+in.ID, "OK", "Cancel",
+		d := newFormDialog(server+" needs "+in.ID, "OK", "Cancel",
 			[]*widget.FormItem{widget.NewFormItem(label, e)},
 			func(ok bool) { got <- answer{e.Text, ok} }, a.sh.win)
 		d.Resize(fyne.NewSize(480, 0))

@@ -59,7 +59,7 @@ func (e *providerEditor) show() {
 	}
 	e.win = fyne.CurrentApp().NewWindow("Model providers — Attaché")
 	e.rows = container.NewVBox()
-	add := widget.NewButtonWithIcon("Add a provider…", theme.ContentAddIcon(), func() { e.edit(nil) })
+	add := newButton("Add a provider…", theme.ContentAddIcon(), func() { e.edit(nil) })
 	add.Importance = widget.HighImportance
 	note := widget.NewLabel("Providers are saved in the config file. Their API keys are not: a key comes from the " +
 		"environment variable a provider names, or from the OS keyring (a file of mode 0600 beside the config where " +
@@ -92,8 +92,8 @@ func (e *providerEditor) list() {
 			e.rows.Add(container.NewBorder(nil, nil, name, widget.NewLabel("built in"), what))
 			continue
 		}
-		edit := widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { e.edit(&pc) })
-		remove := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { e.confirmRemove(pc.Name) })
+		edit := newButton("Edit…", theme.DocumentCreateIcon(), func() { e.edit(&pc) })
+		remove := newButton("Remove", theme.DeleteIcon(), func() { e.confirmRemove(pc.Name) })
 		e.rows.Add(container.NewBorder(nil, nil, name, container.NewHBox(edit, remove), what))
 	}
 	e.rows.Refresh()
@@ -124,16 +124,16 @@ func (e *providerEditor) describe(pc models.Provider) string {
 
 // providerForm is the add or edit form's fields.
 type providerForm struct {
-	name, baseURL, model, keyEnv, maxTokens *keyEntry     // Escape closes the form from each
-	key                                     *widget.Entry // a password entry, with its reveal button
-	kind                                    *widget.Select
+	name, baseURL, model, keyEnv, maxTokens *keyEntry // Escape closes the form from each
+	key                                     *keyEntry // a password entry, with its reveal button
+	kind                                    *selectBox
 }
 
 // edit shows the form for pc, or for a new provider when pc is nil.
 func (e *providerEditor) edit(pc *models.Provider) {
 	f := providerForm{name: newKeyEntry(), baseURL: newKeyEntry(), model: newKeyEntry(),
-		keyEnv: newKeyEntry(), key: widget.NewPasswordEntry(), maxTokens: newKeyEntry(),
-		kind: widget.NewSelect([]string{models.OpenAI, models.Anthropic}, nil)}
+		keyEnv: newKeyEntry(), key: newPasswordKeyEntry(), maxTokens: newKeyEntry(),
+		kind: newSelect([]string{models.OpenAI, models.Anthropic}, nil)}
 	f.baseURL.SetPlaceHolder("empty: the vendor's; Ollama: http://127.0.0.1:11434/v1")
 	f.model.SetPlaceHolder("llama3.2, gpt-4.1-mini, claude-sonnet-4-5…")
 	f.keyEnv.SetPlaceHolder("OPENAI_API_KEY (the variable's name, never the key)")
@@ -163,7 +163,7 @@ func (e *providerEditor) edit(pc *models.Provider) {
 	if pc != nil {
 		old = *pc
 	}
-	d := dialog.NewForm(title, "Save", "Cancel", items, func(ok bool) {
+	d := newFormDialog(title, "Save", "Cancel", items, func(ok bool) {
 		e.form, e.fields = nil, nil
 		if ok {
 			e.save(old, f)
@@ -229,13 +229,13 @@ func (e *providerEditor) save(old models.Provider, f providerForm) {
 // refuse says why the form was not saved, over the editor.
 func (e *providerEditor) refuse(err error) {
 	if e.win != nil {
-		dialog.ShowError(err, e.win)
+		showError(err, e.win)
 	}
 }
 
 // confirmRemove removes a provider, and its kept key, once confirmed.
 func (e *providerEditor) confirmRemove(name string) {
-	dialog.ShowConfirm("Remove "+name+"?", "The provider leaves the config, and its key kept in the keyring is forgotten. "+
+	showConfirm("Remove "+name+"?", "The provider leaves the config, and its key kept in the keyring is forgotten. "+
 		"Turns already sent with it stay.", func(ok bool) {
 		if !ok {
 			return

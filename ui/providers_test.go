@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore/models"
 )
@@ -47,7 +46,7 @@ func (k *memoryKeys) DeleteAPIKey(p string) (bool, error) {
 // tapIn taps the visible button labelled text in the editor's window.
 func (h *harness) tapIn(e *providerEditor, text string) {
 	h.t.Helper()
-	var b *widget.Button
+	var b *button
 	h.do(func() { b = findButton(e.win.Canvas(), text) })
 	if b == nil {
 		h.t.Fatalf("no %q button in the provider editor", text)

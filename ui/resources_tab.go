@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // resourcesTab lists every resource of every page of the server in use, in
@@ -75,7 +75,7 @@ func (t *resourcesTab) buildUI() fyne.CanvasObject {
 	t.noMatch.Importance = widget.WarningImportance
 	t.noMatch.Hide()
 	t.pages = widget.NewLabel("")
-	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { t.stop("Listing canceled") })
+	cancel := newButton("Cancel", theme.CancelIcon(), func() { t.stop("Listing canceled") })
 	t.progress = container.NewBorder(nil, nil, nil, cancel, container.NewStack(widget.NewProgressBarInfinite(), t.pages))
 	t.progress.Hide()
 	top := container.NewVBox(t.search, t.noMatch, t.progress)
@@ -249,7 +249,7 @@ func (t *resourcesTab) landed(gen uint64, page []hostcore.Resource, keys []strin
 	}
 	t.keys = append(t.keys, keys...)
 	if p != nil && (p.Pages == 1 || time.Since(t.refreshed) >= listRefreshEvery) {
-		t.pages.SetText(fmt.Sprintf("Listing: %s pages, %s resources so far…", count(int64(p.Pages)), count(int64(p.Items))))
+		t.pages.SetText("Listing: " + pack.Quantity(p.Pages, "page") + ", " + pack.Quantity(p.Items, "resource") + " so far…")
 	}
 	if len(page) > 0 {
 		t.filterFrom(len(t.all) - len(page))
@@ -316,7 +316,7 @@ func (t *resourcesTab) stop(msg string) {
 	t.list.stop()
 	t.refreshRows()
 	t.progress.Hide()
-	t.sh.notify(fmt.Sprintf("%s after %s resources", msg, count(int64(len(t.all)))))
+	t.sh.notify(msg + " after " + pack.Quantity(len(t.all), "resource"))
 	t.loaded(len(t.all))
 }
 

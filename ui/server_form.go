@@ -28,16 +28,16 @@ type serverForm struct {
 	title    *keyEntry
 	command  *keyEntry
 	url      *keyEntry
-	env      *widget.Entry
-	accounts *widget.Entry
+	env      *keyEntry
+	accounts *keyEntry
 	problem  *widget.Label
-	save     *widget.Button
+	save     *button
 	dlg      dialog.Dialog
 }
 
 func newServerForm(sc hostcore.ServerConfig) *serverForm {
 	f := &serverForm{orig: sc, name: newKeyEntry(), title: newKeyEntry(), command: newKeyEntry(),
-		url: newKeyEntry(), env: widget.NewMultiLineEntry(), accounts: widget.NewMultiLineEntry(),
+		url: newKeyEntry(), env: newMultiLineKeyEntry(), accounts: newMultiLineKeyEntry(),
 		problem: widget.NewLabel("")}
 	f.name.SetText(sc.Name)
 	f.name.SetPlaceHolder("memory")
@@ -82,8 +82,8 @@ func (f *serverForm) buildUI(onSave func(hostcore.ServerConfig)) fyne.CanvasObje
 		widget.NewFormItem("Env / headers", f.env),
 		widget.NewFormItem("Accounts", f.accounts),
 	)
-	cancel := widget.NewButton("Cancel", func() { f.dlg.Hide() })
-	f.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), func() {
+	cancel := newButton("Cancel", nil, func() { f.dlg.Hide() })
+	f.save = newButton("Save", theme.DocumentSaveIcon(), func() {
 		sc, err := f.config()
 		if err != nil {
 			f.problem.SetText(oneLine(err))

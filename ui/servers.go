@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/redact"
 )
 
@@ -30,6 +31,7 @@ type serversPanel struct {
 	warning *widget.Label
 	form    *serverForm // the one open, if any
 	root    fyne.CanvasObject
+	scroll  *container.Scroll // the cards
 	// signIns is what the panel knows of each account's sign-in (see
 	// signin.go); it outlives the cards, which reload rebuilds.
 	signIns map[signInKey]*signIn
@@ -43,7 +45,7 @@ type serverCard struct {
 	state    *widget.Label
 	process  *widget.Label
 	caps     *widget.Label
-	accounts *widget.RadioGroup
+	accounts *radioChoice
 	// signIns are the accounts that sign in (HTTP servers with OAuth).
 	signIns []*signInRow
 	root    fyne.CanvasObject
@@ -63,8 +65,8 @@ func (p *serversPanel) buildUI() fyne.CanvasObject {
 	p.warning.Wrapping = fyne.TextWrapWord
 	p.warning.Importance = widget.WarningImportance
 	p.warning.Hide()
-	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.add)
-	imp := widget.NewButtonWithIcon("Import", theme.DownloadIcon(), nil)
+	add := newButton("Add", theme.ContentAddIcon(), p.add)
+	imp := newButton("Import", theme.DownloadIcon(), nil)
 	imp.OnTapped = func() {
 		menu := fyne.NewMenu("", fyne.NewMenuItem("Claude Desktop config…", func() { p.chooseImport("claude-desktop") }),
 			fyne.NewMenuItem("VS Code mcp.json…", func() { p.chooseImport("vscode") }))
@@ -73,8 +75,8 @@ func (p *serversPanel) buildUI() fyne.CanvasObject {
 	// The buttons go under the heading: beside it they set the sidebar's
 	// least width, and with it the window's.
 	head := container.NewVBox(heading("Servers"), container.NewHBox(add, imp))
-	p.root = container.NewBorder(head, nil, nil, nil,
-		container.NewVScroll(container.NewVBox(p.warning, p.list)))
+	p.scroll = container.NewVScroll(container.NewVBox(p.warning, p.list))
+	p.root = container.NewBorder(head, nil, nil, nil, p.scroll)
 	return p.root
 }
 
@@ -111,6 +113,7 @@ func (p *serversPanel) reload() {
 	p.warning.SetText(strings.Join(warnings, "\n"))
 	p.warning.Hidden = len(warnings) == 0
 	p.showCurrent()
+	followFocus(p.scroll) // Tab through the cards keeps the focus in view
 }
 
 func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
@@ -124,7 +127,7 @@ func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
 	c.process.SizeName = theme.SizeNameCaptionText
 	c.caps.Wrapping = fyne.TextWrapWord
 	c.caps.SizeName = theme.SizeNameCaptionText
-	c.accounts = widget.NewRadioGroup(sc.AccountNames(), func(name string) {
+	c.accounts = newRadioChoice(sc.AccountNames(), func(name string) {
 		if name == "" {
 			return
 		}
@@ -152,8 +155,8 @@ func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
 func (c *serverCard) buildUI(p *serversPanel) fyne.CanvasObject {
 	var title fyne.CanvasObject = c.title
 	if c.sc.Source == "config" {
-		edit := widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), func() { p.edit(c.sc) })
-		remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { p.remove(c.sc) })
+		edit := newButton("", theme.DocumentCreateIcon(), func() { p.edit(c.sc) })
+		remove := newButton("", theme.DeleteIcon(), func() { p.remove(c.sc) })
 		edit.Importance, remove.Importance = widget.LowImportance, widget.LowImportance
 		title = container.NewBorder(nil, nil, nil, container.NewHBox(edit, remove), c.title)
 	}
@@ -325,13 +328,13 @@ func (p *serversPanel) importFile(kind, path string) {
 			return
 		}
 		p.reload()
-		p.sh.notify(fmt.Sprintf("Imported %d servers from %s", len(servers), path))
+		p.sh.notify("Imported " + pack.Quantity(len(servers), "server") + " from " + path)
 	})
 }
 
 // remove deletes a configured server, after asking.
 func (p *serversPanel) remove(sc hostcore.ServerConfig) {
-	dialog.ShowConfirm("Remove server", "Remove “"+sc.Name+"” from the config?", func(ok bool) {
+	showConfirm("Remove server", "Remove “"+sc.Name+"” from the config?", func(ok bool) {
 		if !ok {
 			return
 		}

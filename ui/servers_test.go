@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/internal/testbin"
@@ -140,7 +139,7 @@ func tapDialogButton(t *testing.T, h *harness, text string) {
 		t.Fatal("no dialog is open")
 	}
 	for _, o := range test.LaidOutObjects(top) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
+		if b, ok := o.(*button); ok && b.Text == text {
 			h.do(func() { test.Tap(b) })
 			return
 		}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -20,7 +19,7 @@ var themeLabels = []struct {
 // once and is remembered.
 type settings struct {
 	sh    *shell
-	radio *widget.RadioGroup
+	radio *radioChoice
 }
 
 func newSettings(sh *shell) *settings { return &settings{sh: sh} }
@@ -32,14 +31,14 @@ func (s *settings) show() {
 	for i, l := range themeLabels {
 		labels[i] = l.label
 	}
-	s.radio = widget.NewRadioGroup(labels, s.choose)
+	s.radio = newRadioChoice(labels, s.choose)
 	s.radio.Required = true
 	for _, l := range themeLabels {
 		if l.choice == current {
 			s.radio.Selected = l.label
 		}
 	}
-	d := dialog.NewCustom("Settings", "Close", widget.NewForm(widget.NewFormItem("Theme", s.radio)), s.sh.win)
+	d := newDialog("Settings", "Close", widget.NewForm(widget.NewFormItem("Theme", s.radio)), s.sh.win)
 	closeOnEscape(s.sh.win, d, d.Hide)
 	d.Show()
 }

@@ -52,23 +52,23 @@ type signInRow struct {
 	key    signInKey
 	status *widget.Label
 	detail *widget.Label
-	link   *widget.Hyperlink // the page's host and path; the whole address opens
-	action *widget.Button    // Sign in or Sign out
-	copy   *widget.Button
-	cancel *widget.Button
+	link   *link   // the page's host and path; the whole address opens
+	action *button // Sign in or Sign out
+	copy   *button
+	cancel *button
 	root   fyne.CanvasObject
 }
 
 func newSignInRow(p *serversPanel, key signInKey) *signInRow {
-	r := &signInRow{key: key, status: widget.NewLabel(""), detail: widget.NewLabel(""), link: widget.NewHyperlink("", nil)}
+	r := &signInRow{key: key, status: widget.NewLabel(""), detail: widget.NewLabel(""), link: newLink("")}
 	r.status.Wrapping = fyne.TextWrapWord
 	r.detail.Wrapping = fyne.TextWrapWord
 	r.detail.SizeName = theme.SizeNameCaptionText
 	r.link.Truncation = fyne.TextTruncateEllipsis
 	r.link.SizeName = theme.SizeNameCaptionText
-	r.action = widget.NewButton("", nil)
-	r.copy = widget.NewButtonWithIcon("Copy link", theme.ContentCopyIcon(), func() { p.copyPage(key) })
-	r.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() { p.cancelSignIn(key) })
+	r.action = newButton("", nil, nil)
+	r.copy = newButton("Copy link", theme.ContentCopyIcon(), func() { p.copyPage(key) })
+	r.cancel = newButton("Cancel", theme.CancelIcon(), func() { p.cancelSignIn(key) })
 	r.root = container.NewVBox(container.New(rowsLayout{}, r.status, r.detail, r.link),
 		container.NewHBox(r.action, r.copy, r.cancel))
 	return r
@@ -122,7 +122,7 @@ func (r *signInRow) show(p *serversPanel, v rowView) {
 	r.copy.Hidden = link == ""
 	r.cancel.Hidden = !waiting
 	r.action.Hidden = waiting
-	for _, b := range []*widget.Button{r.action, r.copy, r.cancel} {
+	for _, b := range []*button{r.action, r.copy, r.cancel} {
 		b.Refresh() // a button shown again lays out from its own size, not the one it had hidden
 	}
 	r.status.Refresh()

@@ -89,13 +89,13 @@ func (v *subscriptionsView) buildUI() fyne.CanvasObject {
 func newSubscriptionCell() fyne.CanvasObject {
 	l := widget.NewLabel("")
 	l.Truncation = fyne.TextTruncateEllipsis
-	b := widget.NewButtonWithIcon("Unsubscribe", theme.VisibilityOffIcon(), nil)
+	b := newButton("Unsubscribe", theme.VisibilityOffIcon(), nil)
 	return container.NewStack(l, b)
 }
 
 func (v *subscriptionsView) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 	cell := o.(*fyne.Container)
-	l, b := cell.Objects[0].(*widget.Label), cell.Objects[1].(*widget.Button)
+	l, b := cell.Objects[0].(*widget.Label), cell.Objects[1].(*button)
 	if id.Row >= len(v.subs) {
 		return
 	}

@@ -99,7 +99,7 @@ func (h *harness) confirmRun() {
 	h.t.Helper()
 	c := h.app.console
 	h.waitFor("the confirmation of a destructive call", func() bool {
-		var b *widget.Button
+		var b *button
 		h.do(func() {
 			if c.confirming != nil {
 				b = findButton(c.win.Canvas(), "Run it")

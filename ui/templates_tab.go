@@ -36,14 +36,14 @@ type templateWorkbench struct {
 	list      job
 	complete  *debounced
 
-	choose      *widget.Select
+	choose      *selectBox
 	form        *widget.Form
 	formBox     *fyne.Container // holds form: each template gets a new one
 	preview     *widget.Label
 	refusal     *widget.Label
 	empty       *widget.Label // why there is nothing to fill in
-	readBtn     *widget.Button
-	attachBtn   *widget.Button
+	readBtn     *button
+	attachBtn   *button
 	suggestHead *widget.Label
 	suggestVar  string
 	suggestions []string
@@ -63,7 +63,7 @@ func newTemplateWorkbench(sh *shell, loaded func(n int)) *templateWorkbench {
 }
 
 func (w *templateWorkbench) buildUI() fyne.CanvasObject {
-	w.choose = widget.NewSelect(nil, func(string) { w.pick(w.choose.SelectedIndex()) })
+	w.choose = newSelect(nil, func(string) { w.pick(w.choose.SelectedIndex()) })
 	w.choose.PlaceHolder = "(no templates)"
 	w.form = widget.NewForm()
 	w.formBox = container.NewStack(w.form)
@@ -75,8 +75,8 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 	w.empty = widget.NewLabel("")
 	w.empty.Wrapping = fyne.TextWrapWord
 	w.empty.Hide()
-	w.readBtn = widget.NewButtonWithIcon("Read", theme.VisibilityIcon(), w.read)
-	w.attachBtn = widget.NewButtonWithIcon("Attach", theme.ContentAddIcon(), w.attach)
+	w.readBtn = newButton("Read", theme.VisibilityIcon(), w.read)
+	w.attachBtn = newButton("Attach", theme.ContentAddIcon(), w.attach)
 	w.attachBtn.Importance = widget.HighImportance
 	w.suggestHead = widget.NewLabel("Suggestions")
 	w.suggestHead.Truncation = fyne.TextTruncateEllipsis
@@ -100,7 +100,7 @@ func (w *templateWorkbench) buildUI() fyne.CanvasObject {
 	left := container.NewVBox(w.choose, w.formBox, w.empty, w.preview, w.refusal,
 		container.NewHBox(w.readBtn, w.attachBtn))
 	right := container.NewBorder(w.suggestHead, nil, nil, nil, w.suggestList)
-	split := container.NewHSplit(container.NewVScroll(left), right)
+	split := container.NewHSplit(container.NewVScroll(ringRoom(left)), right)
 	split.Offset = 0.58
 	w.pick(-1)
 	return split
@@ -417,7 +417,7 @@ func (w *templateWorkbench) attach() {
 }
 
 // setEnabled enables or disables a button.
-func setEnabled(b *widget.Button, on bool) {
+func setEnabled(b *button, on bool) {
 	if on {
 		b.Enable()
 	} else {

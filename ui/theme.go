@@ -61,9 +61,12 @@ func (t *readableTheme) Color(name fyne.ThemeColorName, v fyne.ThemeVariant) col
 // theme_test.go, which computes it). Disabled doubles as the colour of
 // low-importance labels, which are text people read, so it passes too.
 // InputBorder, the ring of an unchecked radio or check box and an entry's
-// edge, gets the 3:1 WCAG asks of the parts of a control.
+// edge, gets the 3:1 WCAG asks of the parts of a control, and so does the
+// focus ring (colorNameFocusRing, see focus_ring.go) against every
+// background a control sits on.
 var (
 	readableLight = map[fyne.ThemeColorName]color.Color{
+		colorNameFocusRing:                 rgb(0x1a, 0x56, 0xc8),
 		theme.ColorNameForeground:          rgb(0x30, 0x30, 0x30),
 		theme.ColorNameInputBorder:         rgb(0x8c, 0x8c, 0x8c),
 		theme.ColorNameDisabled:            rgb(0x6a, 0x6a, 0x6a),
@@ -81,6 +84,7 @@ var (
 		colorNameMatchCurrent:              rgb(0xff, 0xa7, 0x40),
 	}
 	readableDark = map[fyne.ThemeColorName]color.Color{
+		colorNameFocusRing:                 rgb(0x6e, 0xa4, 0xff),
 		theme.ColorNameInputBorder:         rgb(0x7a, 0x7a, 0x7a),
 		theme.ColorNameDisabled:            rgb(0x9a, 0x9a, 0x9a),
 		theme.ColorNamePlaceHolder:         rgb(0xb2, 0xb2, 0xb2),

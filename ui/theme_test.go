@@ -89,7 +89,33 @@ func TestContrast(t *testing.T) {
 		for _, bg := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameInputBackground} {
 			want(v, theme.ColorNameInputBorder, bg, 3) // the edge of a control
 		}
+		for _, bg := range backgrounds {
+			want(v, colorNameFocusRing, bg, 3) // the focus ring, around a control
+		}
+		for _, tint := range []fyne.ThemeColorName{theme.ColorNameSelection, theme.ColorNameHover} {
+			wantOver(t, th, v, colorNameFocusRing, tint, 3) // around a control in a chosen or hovered list row
+		}
 	}
+}
+
+// wantOver wants fg to have a contrast of at least min against the
+// translucent tint laid over the window's background.
+func wantOver(t *testing.T, th fyne.Theme, v fyne.ThemeVariant, fg, tint fyne.ThemeColorName, min float64) {
+	bg := over(th.Color(tint, v), th.Color(theme.ColorNameBackground, v))
+	r := contrast(th.Color(fg, v), bg)
+	t.Run(fmt.Sprintf("%d/%s on %s over background", v, fg, tint), func(t *testing.T) {
+		if r < min {
+			t.Errorf("contrast %.2f:1, want at least %.1f:1", r, min)
+		}
+	})
+}
+
+// over is c composited over the opaque bg.
+func over(c, bg color.Color) color.Color {
+	r, g, b, a := c.RGBA()
+	br, bgg, bb, _ := bg.RGBA()
+	mix := func(f, back uint32) uint8 { return uint8((f + back*(0xffff-a)/0xffff) >> 8) }
+	return color.NRGBA{R: mix(r, br), G: mix(g, bgg), B: mix(b, bb), A: 0xff}
 }
 
 // TestContrastOfFyneDefault checks the measure itself on the case the issue

@@ -25,7 +25,7 @@ type toolArgs struct {
 	value   *toolform.Value
 	probs   []toolform.Problem
 	form    *argsForm
-	json    *widget.Entry
+	json    *keyEntry
 	fit     *widget.Label
 	// problems says what keeps the arguments from being sent.
 	problems *widget.Label
@@ -40,7 +40,7 @@ type toolArgs struct {
 func newToolArgs(changed func()) *toolArgs {
 	a := &toolArgs{changed: changed}
 	a.form = newArgsForm(a.formChanged)
-	a.json = widget.NewMultiLineEntry()
+	a.json = newMultiLineKeyEntry()
 	a.json.TextStyle = fyne.TextStyle{Monospace: true}
 	a.json.OnChanged = a.jsonChanged
 	a.fit = caption("")

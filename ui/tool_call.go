@@ -74,7 +74,7 @@ func confirmCall(sh *shell) hostcore.AskFunc {
 	return func(ctx context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
 		got := make(chan hostcore.Approval, 1)
 		shown := make(chan dialog.Dialog, 1)
-		deliver(func() { shown <- showConfirm(sh, req, got) })
+		deliver(func() { shown <- showToolConfirm(sh, req, got) })
 		select {
 		case a := <-got:
 			return a, nil
@@ -85,8 +85,8 @@ func confirmCall(sh *shell) hostcore.AskFunc {
 	}
 }
 
-// showConfirm shows the confirmation of req; the answer goes to got.
-func showConfirm(sh *shell, req hostcore.ToolRequest, got chan<- hostcore.Approval) dialog.Dialog {
+// showToolConfirm shows the confirmation of req; the answer goes to got.
+func showToolConfirm(sh *shell, req hostcore.ToolRequest, got chan<- hostcore.Approval) dialog.Dialog {
 	answer := func(a hostcore.Approval) {
 		select {
 		case got <- a:
@@ -106,7 +106,7 @@ func showConfirm(sh *shell, req hostcore.ToolRequest, got chan<- hostcore.Approv
 	note := widget.NewLabel("Call " + req.Tool.Name + " of " + where + "? " + why)
 	note.Wrapping = fyne.TextWrapWord
 	body := container.NewVBox(note, widget.NewLabel("Arguments:"), monospace(clipDoc(string(req.Arguments)), panelColumns+24))
-	d := dialog.NewCustomConfirm("Call "+req.Tool.Name+"?", "Call", "Cancel", body, func(ok bool) {
+	d := newConfirmDialog("Call "+req.Tool.Name+"?", "Call", "Cancel", body, func(ok bool) {
 		if ok {
 			answer(hostcore.ApproveOnce)
 		} else {

@@ -146,8 +146,8 @@ func resourceButtons(tc toolcall.Content, act contentActions) *fyne.Container {
 	if tc.ResourceURI() == "" {
 		return nil
 	}
-	read := widget.NewButtonWithIcon("Read", theme.VisibilityIcon(), func() { act.read(tc) })
-	attach := widget.NewButtonWithIcon("Attach", theme.ContentAddIcon(), func() { act.attach(tc) })
+	read := newButton("Read", theme.VisibilityIcon(), func() { act.read(tc) })
+	attach := newButton("Attach", theme.ContentAddIcon(), func() { act.attach(tc) })
 	return container.NewHBox(read, attach)
 }
 

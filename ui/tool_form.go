@@ -124,7 +124,7 @@ func (f *argsForm) input(v *toolform.Value, path string) fyne.CanvasObject {
 		}
 		return container.NewBorder(nil, nil, widget.NewSeparator(), nil, container.NewPadded(box))
 	}
-	e := widget.NewEntry()
+	e := newKeyEntry()
 	e.SetText(v.Text)
 	e.SetPlaceHolder(placeholder(fd))
 	if fd.Kind == toolform.KindJSON {
@@ -158,11 +158,11 @@ const notSet = "(not set)"
 // optional boolean that starts unset.
 func (f *argsForm) boolean(v *toolform.Value) fyne.CanvasObject {
 	if v.Bool != nil || v.Field.Required {
-		c := widget.NewCheck("true", func(on bool) { v.Bool = &on; f.changed() })
+		c := newCheck("true", func(on bool) { v.Bool = &on; f.changed() })
 		c.SetChecked(v.Bool != nil && *v.Bool)
 		return c
 	}
-	s := widget.NewSelect([]string{notSet, "true", "false"}, nil)
+	s := newSelect([]string{notSet, "true", "false"}, nil)
 	s.SetSelected(notSet)
 	s.OnChanged = func(choice string) {
 		v.Bool = nil
@@ -187,7 +187,7 @@ func (f *argsForm) enum(v *toolform.Value) fyne.CanvasObject {
 		options = append(options, fd.ChoiceText(i))
 	}
 	first := len(options) - len(fd.Enum)
-	s := widget.NewSelect(options, nil)
+	s := newSelect(options, nil)
 	if v.Choice >= 0 {
 		s.SetSelectedIndex(first + v.Choice)
 	} else if !fd.Required {
@@ -202,12 +202,12 @@ func (f *argsForm) array(v *toolform.Value, path string) fyne.CanvasObject {
 	box := container.NewVBox()
 	for i, it := range v.Items {
 		i := i
-		remove := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { v.RemoveItem(i); f.rebuild(); f.changed() })
+		remove := newButton("", theme.DeleteIcon(), func() { v.RemoveItem(i); f.rebuild(); f.changed() })
 		remove.Importance = widget.LowImportance
 		itemPath := fmt.Sprintf("%s[%d]", path, i)
 		box.Add(container.NewBorder(nil, nil, widget.NewLabel(fmt.Sprintf("%d.", i+1)), remove, f.itemInput(it, itemPath)))
 	}
-	add := widget.NewButtonWithIcon("Add "+itemWord(v.Field), theme.ContentAddIcon(), func() { v.AddItem(); f.rebuild(); f.changed() })
+	add := newButton("Add "+itemWord(v.Field), theme.ContentAddIcon(), func() { v.AddItem(); f.rebuild(); f.changed() })
 	f.widgets[path+"+"] = add
 	if len(v.Items) == 0 {
 		box.Add(italic("No items."))

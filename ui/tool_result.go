@@ -31,7 +31,7 @@ type toolResultPane struct {
 	title      *widget.Label
 	facts      *widget.Label
 	progress   *widget.ProgressBarInfinite
-	list       *widget.List
+	list       *keyList
 	viewer     *bodyViewer
 	entryFacts *widget.Label
 	entryBtns  *fyne.Container
@@ -51,7 +51,7 @@ func (p *toolResultPane) buildUI() fyne.CanvasObject {
 	p.facts.Wrapping = fyne.TextWrapWord
 	p.progress = widget.NewProgressBarInfinite()
 	p.progress.Hide()
-	p.list = widget.NewList(func() int { return len(p.content) },
+	p.list = newKeyList(func() int { return len(p.content) },
 		func() fyne.CanvasObject {
 			l := widget.NewLabel("")
 			l.Truncation = fyne.TextTruncateEllipsis
@@ -73,8 +73,8 @@ func (p *toolResultPane) buildUI() fyne.CanvasObject {
 	p.tabs = container.NewAppTabs(
 		container.NewTabItem("Content", split),
 		container.NewTabItem("Structured content", container.NewBorder(p.check, nil, nil, nil, p.structured)))
-	back := widget.NewButtonWithIcon("Inspector", theme.NavigateBackIcon(), func() { p.front(false) })
-	console := widget.NewButtonWithIcon("Console", theme.ListIcon(), p.sh.openConsole)
+	back := newButton("Inspector", theme.NavigateBackIcon(), func() { p.front(false) })
+	console := newButton("Console", theme.ListIcon(), p.sh.openConsole)
 	head := container.NewVBox(container.NewBorder(nil, nil, heading("Tool result"), container.NewHBox(console, back), p.title),
 		p.facts, p.progress)
 	return container.NewBorder(head, nil, nil, nil, p.tabs)

@@ -33,12 +33,12 @@ type toolsTab struct {
 	args  *toolArgs
 	call  *toolCall
 
-	list    *widget.List
+	list    *keyList
 	empty   *widget.Label
 	title   *widget.Label
 	about   *widget.Label
 	hints   *widget.Label
-	callBtn *widget.Button
+	callBtn *button
 	detail  *fyne.Container
 }
 
@@ -50,7 +50,7 @@ func newToolsTab(sh *shell, results *toolResultPane) *toolsTab {
 }
 
 func (t *toolsTab) buildUI() fyne.CanvasObject {
-	t.list = widget.NewList(func() int { return len(t.tools) },
+	t.list = newKeyList(func() int { return len(t.tools) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 			name.Truncation = fyne.TextTruncateEllipsis
@@ -71,10 +71,10 @@ func (t *toolsTab) buildUI() fyne.CanvasObject {
 	t.about = caption("")
 	t.hints = widget.NewLabel("")
 	t.hints.Wrapping = fyne.TextWrapWord
-	t.callBtn = widget.NewButtonWithIcon("Call", theme.MediaPlayIcon(), t.callTool)
+	t.callBtn = newButton("Call", theme.MediaPlayIcon(), t.callTool)
 	t.callBtn.Importance = widget.HighImportance
 	t.callBtn.Disable()
-	refresh := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() { t.setConn(t.conn) })
+	refresh := newButton("", theme.ViewRefreshIcon(), func() { t.setConn(t.conn) })
 	head := container.NewVBox(t.title, t.about, t.hints)
 	t.detail = container.NewBorder(head, container.NewBorder(nil, nil, nil, t.callBtn, t.args.problems), nil, nil, t.args.buildUI())
 	t.detail.Hide()

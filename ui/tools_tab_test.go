@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/toolform"
@@ -119,14 +118,14 @@ func TestToolsTabFormCreatesEntities(t *testing.T) {
 	h.browse(memoryServer(t, filepath.Join(t.TempDir(), "graph.jsonl")))
 	tab := h.chooseTool("create_entities")
 	form := tab.args.form
-	h.do(func() { test.Tap(form.widgets["entities+"].(*widget.Button)) })
+	h.do(func() { test.Tap(form.widgets["entities+"].(*button)) })
 	h.do(func() {
-		test.Type(form.widgets["entities[0].name"].(*widget.Entry), "Ada Lovelace")
-		test.Type(form.widgets["entities[0].entityType"].(*widget.Entry), "person")
-		test.Tap(form.widgets["entities[0].observations+"].(*widget.Button))
+		test.Type(form.widgets["entities[0].name"].(*keyEntry), "Ada Lovelace")
+		test.Type(form.widgets["entities[0].entityType"].(*keyEntry), "person")
+		test.Tap(form.widgets["entities[0].observations+"].(*button))
 	})
 	h.do(func() {
-		test.Type(form.widgets["entities[0].observations[0]"].(*widget.Entry), "wrote the first program")
+		test.Type(form.widgets["entities[0].observations[0]"].(*keyEntry), "wrote the first program")
 		want := `"observations": [` + "\n" + `        "wrote the first program"`
 		if !strings.Contains(tab.args.json.Text, want) || !strings.Contains(tab.args.json.Text, `"name": "Ada Lovelace"`) {
 			t.Errorf("the JSON tab:\n%s", tab.args.json.Text)
@@ -162,7 +161,7 @@ func (h *harness) answerConfirm(answer string) {
 	if err := h.try(h.app.CallTool); err != nil {
 		h.t.Fatal(err)
 	}
-	var b *widget.Button
+	var b *button
 	h.waitFor("the confirmation", func() bool {
 		h.do(func() { b = overlayButton(h.app.Window().Canvas(), answer) })
 		return b != nil
@@ -172,10 +171,10 @@ func (h *harness) answerConfirm(answer string) {
 }
 
 // overlayButton is the button labelled text in a dialog over cv.
-func overlayButton(cv fyne.Canvas, text string) *widget.Button {
+func overlayButton(cv fyne.Canvas, text string) *button {
 	for _, o := range cv.Overlays().List() {
 		for _, obj := range test.LaidOutObjects(o) {
-			if b, ok := obj.(*widget.Button); ok && b.Text == text && b.Visible() {
+			if b, ok := obj.(*button); ok && b.Text == text && b.Visible() {
 				return b
 			}
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // turnInspector is a window that shows one stored turn whole: the context
@@ -30,7 +31,7 @@ type turnInspector struct {
 	job  job
 	out  *widget.Label // the replay's answer as it streams
 	text strings.Builder
-	run  *widget.Button
+	run  *button
 }
 
 // inspect opens the inspector of turn seq, read again from the store, or
@@ -72,7 +73,7 @@ func (ti *turnInspector) show() {
 		container.NewTabItem("Requests and messages", container.NewVScroll(ti.requestsTab())),
 		container.NewTabItem("System prompt", ti.systemTab()),
 		container.NewTabItem("Replay", ti.replayTab()))
-	copyJSON := widget.NewButtonWithIcon("Copy the turn as JSON", theme.ContentCopyIcon(), ti.copyJSON)
+	copyJSON := newButton("Copy the turn as JSON", theme.ContentCopyIcon(), ti.copyJSON)
 	head := widget.NewLabelWithStyle(turnSummary(ti.t), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	head.Wrapping = fyne.TextWrapWord
 	ti.win.SetContent(container.NewBorder(head, container.NewHBox(copyJSON), nil, nil, tabs))
@@ -109,16 +110,16 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 	if t.Error != "" {
 		add(fmt.Sprintf("Ended with %s: %s", t.ErrorKind, t.Error), fyne.TextStyle{})
 	}
-	packed := fmt.Sprintf("Context: %d of %d tokens", sc.Used, sc.Budget)
+	packed := "Context: " + count(int64(sc.Used)) + " of " + pack.Quantity(sc.Budget, "token")
 	if sc.Exceeded > 0 {
-		packed += fmt.Sprintf(", %d over the budget (pinned or priority-1 items are never dropped)", sc.Exceeded)
+		packed += ", " + count(int64(sc.Exceeded)) + " over the budget (pinned or priority-1 items are never dropped)"
 	}
 	add(packed, fyne.TextStyle{Bold: true})
 	if len(sc.Items) == 0 {
 		add("Nothing was attached.", fyne.TextStyle{Italic: true})
 	}
 	for _, it := range sc.Items {
-		line := fmt.Sprintf("%d. %s · %s · %d tokens · priority %.2f", it.Rank, it.Verdict, it.URI, it.Tokens, it.Priority)
+		line := fmt.Sprintf("%d. %s · %s · %s · priority %.2f", it.Rank, it.Verdict, it.URI, pack.Quantity(it.Tokens, "token"), it.Priority)
 		if it.Pinned {
 			line += " · pinned"
 		}
@@ -144,7 +145,7 @@ func (ti *turnInspector) contextTab() fyne.CanvasObject {
 			add(s.Note, fyne.TextStyle{})
 		}
 	}
-	add(fmt.Sprintf("Tools offered: %d, their listing %d tokens in every request", len(t.Tools), t.ListingTokens), fyne.TextStyle{Bold: true})
+	add(fmt.Sprintf("Tools offered: %d, their listing %s in every request", len(t.Tools), pack.Quantity(t.ListingTokens, "token")), fyne.TextStyle{Bold: true})
 	for _, o := range t.Tools {
 		if o.Name == o.Tool {
 			add(o.Tool+" of "+o.Server, fyne.TextStyle{})
@@ -207,7 +208,7 @@ func (ti *turnInspector) requestsTab() fyne.CanvasObject {
 // systemTab is the system prompt exactly as sent, with Copy.
 func (ti *turnInspector) systemTab() fyne.CanvasObject {
 	sys := ti.t.Context.System
-	copySys := widget.NewButtonWithIcon("Copy the system prompt", theme.ContentCopyIcon(), func() {
+	copySys := newButton("Copy the system prompt", theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(sys)
 		ti.c.sh.notify(fmt.Sprintf("Copied turn %d's system prompt (%s)", ti.t.Seq, byteSize(int64(len(sys)))))
 	})
@@ -223,7 +224,7 @@ func (ti *turnInspector) replayTab() fyne.CanvasObject {
 	note.Wrapping = fyne.TextWrapWord
 	ti.out = widget.NewLabel("")
 	ti.out.Wrapping = fyne.TextWrapWord
-	ti.run = widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), ti.replay)
+	ti.run = newButton("Replay", theme.MediaReplayIcon(), ti.replay)
 	ti.run.Importance = widget.HighImportance
 	if ti.c.sh.opts.Chat == nil || ti.c.sh.opts.Models == nil || len(ti.c.sh.host.Providers()) == 0 {
 		ti.run.Disable()
@@ -272,7 +273,7 @@ func replayText(pc models.Provider, reply chat.ModelReply, err error) string {
 		fmt.Fprintf(&b, "\n\nIt would call %s with %s (not run in a replay).", call.Name, call.Arguments)
 	}
 	if reply.Usage.Reported {
-		fmt.Fprintf(&b, "\n\nThe provider reported %d tokens in, %d out.", reply.Usage.InputTokens, reply.Usage.OutputTokens)
+		fmt.Fprintf(&b, "\n\nThe provider reported %s in, %d out.", pack.Quantity(int(reply.Usage.InputTokens), "token"), reply.Usage.OutputTokens)
 	}
 	if err != nil {
 		fmt.Fprintf(&b, "\n\nError: %s", oneLine(err))

@@ -37,12 +37,12 @@ type bodyViewer struct {
 	current int          // the match in view, -1 for none
 	view    findableView // the text or Markdown view on screen, nil for an image or blob
 
-	picker  *widget.Select
+	picker  *selectBox
 	facts   *widget.Label
-	modes   *widget.RadioGroup
-	wrap    *widget.Check
-	findBtn *widget.Button
-	copyBtn *widget.Button
+	modes   *radioChoice
+	wrap    *check
+	findBtn *button
+	copyBtn *button
 	bar     *findBar
 	text    *textView
 	md      *mdView
@@ -92,19 +92,19 @@ func newBodyViewer(opts *viewerOptions) *bodyViewer {
 }
 
 func (v *bodyViewer) buildUI() {
-	v.picker = widget.NewSelect(nil, nil)
+	v.picker = newSelect(nil, nil)
 	v.picker.OnChanged = func(string) { v.showEntry(v.picker.SelectedIndex()) }
 	v.picker.Hide()
 	v.facts = caption("")
 	v.facts.Wrapping = fyne.TextWrapWord
-	v.modes = widget.NewRadioGroup(nil, func(choice string) {
+	v.modes = newRadioChoice(nil, func(choice string) {
 		v.setSource(choice != "" && len(v.modes.Options) == 2 && choice == v.modes.Options[1])
 	})
 	v.modes.Horizontal = true
-	v.wrap = widget.NewCheck("Wrap lines", func(on bool) { v.text.setWrap(on) })
+	v.wrap = newCheck("Wrap lines", func(on bool) { v.text.setWrap(on) })
 	v.wrap.SetChecked(true)
-	v.findBtn = widget.NewButtonWithIcon("Find", theme.SearchIcon(), v.ShowFind)
-	v.copyBtn = widget.NewButtonWithIcon("Copy all", theme.ContentCopyIcon(), v.copyBody)
+	v.findBtn = newButton("Find", theme.SearchIcon(), v.ShowFind)
+	v.copyBtn = newButton("Copy all", theme.ContentCopyIcon(), v.copyBody)
 	v.bar = newFindBar()
 	v.bar.onQuery = v.search
 	v.bar.onStep = v.step

@@ -112,8 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "erased %d memories and revoked %d tokens and %d OAuth grants of %s\n",
-			e.Memories, e.Tokens, e.Grants, *tenant)
+		fmt.Fprintf(stdout, "%s of %s\n", e, *tenant)
 		return nil
 	case "serve":
 		return serve(ctx, store, *stdio, *httpAddr, *tenant, threengram.ParseFetchToolGate(*hideFetch), oauth, logger, stderr)

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func (a *app) cacheCmd() *cobra.Command {
@@ -28,7 +29,8 @@ func (a *app) cacheCmd() *cobra.Command {
 			if a.flags.json {
 				return a.printJSON(st)
 			}
-			fmt.Fprintf(a.stdout, "%d entries, %d bytes (bound %d) in %s\n", st.Entries, st.Bytes, st.MaxBytes, st.Path)
+			fmt.Fprintf(a.stdout, "%d %s, %d %s (bound %d) in %s\n", st.Entries, pack.Plural(int(st.Entries), "entry", "entries"),
+				st.Bytes, pack.Plural(int(st.Bytes), "byte", "bytes"), st.MaxBytes, st.Path)
 			fmt.Fprintf(a.stdout, "public %d, private %d\n", st.Public, st.Private)
 			if st.ReadOnly {
 				fmt.Fprintln(a.stdout, "read-only: the disk is full, so nothing new is stored")
@@ -57,7 +59,7 @@ func (a *app) cacheCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stdout, "purged %d entries\n", n)
+			fmt.Fprintf(a.stdout, "purged %d %s\n", n, pack.Plural(int(n), "entry", "entries"))
 			return nil
 		},
 	}

@@ -74,7 +74,7 @@ func TestCachePurgeAccountIsExact(t *testing.T) {
 	}
 
 	r := ctl(t, env, "cache", "purge", "--server", "tg", "--account", "alice")
-	if r.code != 0 || !strings.Contains(r.stdout, "purged 1 entries") {
+	if r.code != 0 || !strings.Contains(r.stdout, "purged 1 entry\n") {
 		t.Errorf("cache purge --account alice: %+v; want 1 purged", r)
 	}
 	if diff := cmp.Diff(map[string]int{"alice@example.com": 1}, byAccount()); diff != "" {

@@ -320,9 +320,9 @@ func (a *app) rankCmd() *cobra.Command {
 				fmt.Fprintf(tw, "%d\t%s\t%d\t%.2f\t%s\t%s\n", d.Rank, d.Verdict, d.Tokens, d.Priority, a.line(d.Item.URI), a.line(d.Reason))
 			}
 			tw.Flush()
-			fmt.Fprintf(a.stdout, "%d of %d tokens used", p.Used, p.Budget)
+			fmt.Fprintf(a.stdout, "%d of %d %s used", p.Used, p.Budget, pack.Plural(p.Budget, "token", "tokens"))
 			if p.Exceeded > 0 {
-				fmt.Fprintf(a.stdout, "; budget exceeded by %d tokens (required items)", p.Exceeded)
+				fmt.Fprintf(a.stdout, "; budget exceeded by %d %s (required items)", p.Exceeded, pack.Plural(p.Exceeded, "token", "tokens"))
 			}
 			fmt.Fprintln(a.stdout)
 			return nil
@@ -341,8 +341,8 @@ func (a *app) rank(cmd *cobra.Command, conv string, budget int) (pack.Packing, e
 	if err != nil {
 		return pack.Packing{}, err
 	}
-	if budget <= 0 {
-		return pack.Packing{}, usageError("--budget must be positive")
+	if err := pack.CheckBudget(budget); err != nil {
+		return pack.Packing{}, usageError("--budget: " + err.Error())
 	}
 	p, _, err := cv.Rank(cmd.Context(), id, &pack.RankOptions{Budget: budget})
 	return p, err

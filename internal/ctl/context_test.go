@@ -48,6 +48,11 @@ func TestContextAttachRankExport(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "dropped") || !strings.Contains(r.stdout, "of 50 tokens used") {
 		t.Errorf("rank --budget 50: %+v", r)
 	}
+	// A budget over the largest is refused with the largest named.
+	r = ctl(t, env, "rank", "launch", "--budget", "3000000")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--budget: 3,000,000 tokens is over the largest budget, 2,000,000 tokens") {
+		t.Errorf("rank --budget 3000000: %+v; want exit 2 and the largest budget", r)
+	}
 	r = ctl(t, env, "export", "launch", "--format", "md")
 	if r.code != 0 || strings.Count(r.stdout, "## threengram://memory/") != 4 || !strings.Contains(r.stdout, "- account: acme") {
 		t.Errorf("export md: %+v", r)

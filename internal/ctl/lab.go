@@ -18,6 +18,7 @@ import (
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // The comparison lab (see labrun.Run): replay turns against a real
@@ -220,8 +221,9 @@ func (a *app) printLab(rep *labrun.Report) {
 	if r.Live != "" {
 		how = "live: " + a.line(r.Live)
 	}
-	fmt.Fprintf(a.stdout, "%s: %d turns in %d sessions against %s (%s); listing of %d tools: %d tokens; tools %s%s\n",
-		a.line(r.Source), r.Turns, r.Sessions, a.line(r.Server), how, len(r.Tools), r.ListingTokens, r.ToolPolicy, a.withheld(r))
+	fmt.Fprintf(a.stdout, "%s: %s in %s against %s (%s); listing of %s: %s; tools %s%s\n",
+		a.line(r.Source), pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), a.line(r.Server), how,
+		pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token"), r.ToolPolicy, a.withheld(r))
 	io.WriteString(a.stdout, labrun.Table(rep))
 	fr := rep.Freshness
 	fmt.Fprintf(a.stdout, "freshness: polling every %.0fs costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours)\n",

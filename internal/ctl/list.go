@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func (a *app) resourcesCmd() *cobra.Command {
@@ -22,7 +23,7 @@ func (a *app) resourcesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			items := c.ResourcesWith(cmd.Context(), &hostcore.ListOptions{OnPage: a.progress("resources"), MaxItems: maxItems})
+			items := c.ResourcesWith(cmd.Context(), &hostcore.ListOptions{OnPage: a.progress("resource"), MaxItems: maxItems})
 			n, err := listAll(a, items, func(r hostcore.Resource) string {
 				return fmt.Sprintf("%s\t%s\t%s", a.line(r.URI), a.line(r.DisplayName()), a.line(r.MIMEType))
 			})
@@ -47,7 +48,7 @@ func (a *app) templatesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			items := c.TemplatesWith(cmd.Context(), &hostcore.ListOptions{OnPage: a.progress("templates"), MaxItems: maxItems})
+			items := c.TemplatesWith(cmd.Context(), &hostcore.ListOptions{OnPage: a.progress("template"), MaxItems: maxItems})
 			n, err := listAll(a, items, func(t hostcore.Template) string {
 				return fmt.Sprintf("%s\t%s\t%s", a.line(t.URITemplate), a.line(t.DisplayName()), a.line(t.MIMEType))
 			})
@@ -61,13 +62,14 @@ func (a *app) templatesCmd() *cobra.Command {
 	return cmd
 }
 
-// progress reports pages on stderr with --verbose.
+// progress reports pages on stderr with --verbose; what is the singular
+// of what is listed.
 func (a *app) progress(what string) func(hostcore.ListProgress) {
 	if !a.flags.verbose {
 		return nil
 	}
 	return func(p hostcore.ListProgress) {
-		fmt.Fprintf(a.stderr, "attachectl: %d %s in %d pages\n", p.Items, what, p.Pages)
+		fmt.Fprintf(a.stderr, "attachectl: %d %s in %d %s\n", p.Items, pack.Plural(p.Items, what, what+"s"), p.Pages, pack.Plural(p.Pages, "page", "pages"))
 	}
 }
 

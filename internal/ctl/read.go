@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func (a *app) readCmd() *cobra.Command {
@@ -162,11 +163,11 @@ func (a *app) printBody(res *hostcore.ReadResult, out string) error {
 			if err := os.WriteFile(name, body, 0o644); err != nil {
 				return hostcore.NewUsageError(fmt.Sprintf("writing %s: %v", name, err))
 			}
-			fmt.Fprintf(a.stderr, "attachectl: wrote %d bytes to %s\n", len(body), name)
+			fmt.Fprintf(a.stderr, "attachectl: wrote %d %s to %s\n", len(body), pack.Plural(len(body), "byte", "bytes"), name)
 			continue
 		}
 		if c.IsBlob {
-			fmt.Fprintf(a.stdout, "[blob %s, %d bytes: use --out FILE to save it]\n", a.line(orUnknown(c.MIMEType)), len(c.Blob))
+			fmt.Fprintf(a.stdout, "[blob %s, %d %s: use --out FILE to save it]\n", a.line(orUnknown(c.MIMEType)), len(c.Blob), pack.Plural(len(c.Blob), "byte", "bytes"))
 			continue
 		}
 		fmt.Fprint(a.stdout, a.body(c.Text))

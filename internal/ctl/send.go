@@ -64,8 +64,8 @@ for scripts (the default when stdin is not a terminal is off).`,
 			if err != nil {
 				return err
 			}
-			if budget <= 0 {
-				return usageError("--budget must be positive")
+			if err := pack.CheckBudget(budget); err != nil {
+				return usageError("--budget: " + err.Error())
 			}
 			m, pc, err := a.model(providerName)
 			if err != nil {

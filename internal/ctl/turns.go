@@ -109,7 +109,7 @@ func (a *app) printTurn(t chat.Turn, brief bool) {
 		fmt.Fprintf(w, "error (%s): %s\n", t.ErrorKind, a.line(t.Error))
 	}
 	sc := t.Context
-	fmt.Fprintf(w, "context: %d of %d tokens", sc.Used, sc.Budget)
+	fmt.Fprintf(w, "context: %d of %d %s", sc.Used, sc.Budget, pack.Plural(sc.Budget, "token", "tokens"))
 	if sc.Exceeded > 0 {
 		fmt.Fprintf(w, ", over by %d (required items)", sc.Exceeded)
 	}
@@ -173,7 +173,8 @@ func (a *app) printTools(w io.Writer, t chat.Turn) {
 			names[i] += " (" + a.line(o.Server+"/"+o.Tool) + ")"
 		}
 	}
-	fmt.Fprintf(w, "tools: %d offered, the listing costs %d tokens a request: %s\n", len(t.Tools), t.ListingTokens, strings.Join(names, ", "))
+	fmt.Fprintf(w, "tools: %d offered, the listing costs %d %s a request: %s\n", len(t.Tools), t.ListingTokens,
+		pack.Plural(t.ListingTokens, "token", "tokens"), strings.Join(names, ", "))
 }
 
 func (a *app) printMessage(w io.Writer, m chat.Message) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/labrun"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Files --out writes beside the charts.
@@ -36,7 +37,8 @@ func Markdown(rep *labrun.Report) string {
 	}
 	if len(rep.Strategies) > 0 {
 		s := rep.Strategies[0]
-		fmt.Fprintf(&b, "\nReach counts the %d turns that need data (of %d relevant items); duplicates count every turn.\n", s.RelevantTurns, s.RelevantItems)
+		fmt.Fprintf(&b, "\nReach counts the %s that %s data (of %s); duplicates count every turn.\n",
+			pack.Quantity(s.RelevantTurns, "turn"), pack.Plural(s.RelevantTurns, "needs", "need"), pack.Quantity(s.RelevantItems, "relevant item"))
 	}
 	writeCalls(&b, rep)
 	writeHeldBack(&b, rep)
@@ -57,7 +59,7 @@ func writeReplay(b *strings.Builder, r labrun.Replay) {
 	if src == "" {
 		src = "a replay"
 	}
-	fmt.Fprintf(b, "%s: %d turns in %d sessions, against `%s`", src, r.Turns, r.Sessions, r.Server)
+	fmt.Fprintf(b, "%s: %s in %s, against `%s`", src, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server)
 	if r.Account != "" {
 		fmt.Fprintf(b, " as `%s`", r.Account)
 	}
@@ -70,8 +72,8 @@ func writeReplay(b *strings.Builder, r labrun.Replay) {
 	if w := policyWords[r.ToolPolicy]; w != "" {
 		fmt.Fprintf(b, " %s.", w)
 	}
-	fmt.Fprintf(b, " %d tools were offered (%s); their listing costs %d tokens a request.",
-		len(r.Tools), strings.Join(r.Tools, ", "), r.ListingTokens)
+	fmt.Fprintf(b, " %s %s offered (%s); their listing costs %s a request.",
+		pack.Quantity(len(r.Tools), "tool"), pack.Plural(len(r.Tools), "was", "were"), strings.Join(r.Tools, ", "), pack.Quantity(r.ListingTokens, "token"))
 	if len(r.Withheld) > 0 {
 		fmt.Fprintf(b, " Not offered, not read-only: %s.", strings.Join(r.Withheld, ", "))
 	}

@@ -64,7 +64,7 @@ func TestOAuthCommand(t *testing.T) {
 	ownIDs(t, httpSession(t, o.MCP, tok.AccessToken))
 
 	out, err := exec.Command(threengramBinary(t), "erase", "--db", db, "--tenant", "acme").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "and 1 OAuth grants of acme") {
+	if err != nil || !strings.Contains(string(out), "and 1 OAuth grant of acme") {
 		t.Fatalf("erase: %v %s", err, out)
 	}
 	if status := o.gate(t, tok.AccessToken); status != 401 {

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -365,6 +366,21 @@ type Erasure struct {
 	// Grants revoked: OAuth sign-ins, with every access and refresh token
 	// issued under them.
 	Grants int64
+}
+
+// String says what an erasure did: "erased 12 memories and revoked 1
+// token and 0 OAuth grants".
+func (e Erasure) String() string {
+	return "erased " + quantity(e.Memories, "memory", "memories") + " and revoked " +
+		quantity(e.Tokens, "token", "tokens") + " and " + quantity(e.Grants, "OAuth grant", "OAuth grants")
+}
+
+// quantity is n and its noun: one for 1, else many.
+func quantity(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(n, 10) + " " + many
 }
 
 // Erase overwrites the content, topic and tags of every memory of tenant with

@@ -179,7 +179,7 @@ func TestEraseCommandRevokesTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := exec.Command(bin, "erase", "--db", db, "--tenant", "acme").CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "revoked 1 tokens") {
+	if err != nil || !strings.Contains(string(out), "revoked 1 token and") {
 		t.Fatalf("erase: %v %s", err, out)
 	}
 	s, err := threengram.OpenStore(db, nil)
