@@ -83,4 +83,3 @@ func (c *compareView) redrawCharts() {
 // warnings are the servers the last run could not use, as the window
 // shows them.
 func (c *compareView) warnings() string { return c.warn.Text }
-
