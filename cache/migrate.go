@@ -69,4 +69,27 @@ var migrations = []string{
 	// digest.
 	`DELETE FROM entries;
 	ALTER TABLE entries ADD COLUMN digest BLOB NOT NULL DEFAULT x'' CHECK (length(digest) = 32);`,
+
+	// 5: token counts, kept with the entry they were taken of (see
+	// counts.go), one per counter (a tokenizer, its encoding and version),
+	// so that no process loads a tokenizer's table for a body already
+	// counted. A count goes with its entry: removed with it, and when its
+	// value changes. Its seal ties it to the value's digest, the counter,
+	// the text counted and the figure, so a count changed on disk, or left
+	// from another value, is not trusted. Existing entries keep their rows
+	// and have no count yet: the first ranking counts them.
+	`CREATE TABLE counts (
+		entry INTEGER NOT NULL,
+		counter TEXT NOT NULL,
+		subject BLOB NOT NULL CHECK (length(subject) = 32),
+		tokens INTEGER NOT NULL CHECK (tokens >= 0),
+		seal BLOB NOT NULL CHECK (length(seal) = 32),
+		PRIMARY KEY (entry, counter)
+	) WITHOUT ROWID;
+	CREATE TRIGGER counts_of_removed AFTER DELETE ON entries BEGIN
+		DELETE FROM counts WHERE entry = OLD.id;
+	END;
+	CREATE TRIGGER counts_of_replaced AFTER UPDATE OF digest ON entries WHEN OLD.digest IS NOT NEW.digest BEGIN
+		DELETE FROM counts WHERE entry = OLD.id;
+	END;`,
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // BodyCache is the store the host keeps results in: bytes by key, partition
@@ -42,6 +44,14 @@ var ErrCacheEntryDamaged = errors.New("the cached body does not match its digest
 // to every hit. The CacheEntry returned has a nil Value.
 type DecodingCache interface {
 	GetDecoded(ctx context.Context, key CacheKey, partition string, decode func([]byte) (any, error)) (CacheEntry, any, bool, error)
+}
+
+// CountingCache is a BodyCache that keeps token counts with its entries:
+// CountsFor returns the counts of the entry for key visible to partition,
+// which the host puts on the item of each body it read (pack.Item.Counts),
+// so that a body already counted is not counted again in any process.
+type CountingCache interface {
+	CountsFor(key CacheKey, partition string) pack.CountStore
 }
 
 // CacheKey identifies a cached result: the server's identity, the method,

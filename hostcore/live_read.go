@@ -67,6 +67,11 @@ func (cv *Conversations) readBody(ctx context.Context, c *Conn, connErr error, a
 		return r
 	}
 	r.item.Contents, r.cache = res.Contents, res.Cache.Status
+	if cc, ok := cv.host.opts.Cache.(CountingCache); ok && res.Cache.Status != CacheBypass && res.Cache.Status != CacheNone {
+		if partition, err := c.Partition(ctx); err == nil {
+			r.item.Counts = cc.CountsFor(c.readKey(a.URI), partition)
+		}
+	}
 	r.fetchedAt = now.Add(-res.Cache.Age)
 	return r
 }

@@ -46,6 +46,12 @@ type Item struct {
 	// Contents is the body, one entry per content of the read, in the
 	// order the server sent them.
 	Contents []Content
+	// Counts, if set, keeps what the item's body costs between processes
+	// (the host binds it to the body's cache entry): a counter with a Name
+	// takes its count from there, when one is kept of exactly the text it
+	// would count, instead of counting, and keeps there what it counts.
+	// Rank changes nothing else through it.
+	Counts CountStore
 	// ReadErr says why the item could not be read; Contents is then nil.
 	// Its kind, when it has one (see KindedError), goes into the
 	// decision's reason.

@@ -191,7 +191,9 @@ func Tokens(it *Item, counter TokenCounter) int {
 }
 
 // itemTokens is what an item costs as sent: the tokens of its section's
-// Markdown plus ImageTokens per image. With a memoCounter the memo is keyed
+// Markdown plus ImageTokens per image. A count kept in it.Counts by the
+// counter's Name is used rather than counted (see counted). With a
+// memoCounter the memo, consulted first, is keyed
 // by a hash of everything that Markdown is rendered from, so a hit reads
 // each body once to hash it and builds nothing: that is what makes
 // re-ranking 10,000 read bodies cheap.
@@ -204,16 +206,19 @@ func itemTokens(it *Item, counter TokenCounter) int {
 	}
 	m, ok := counter.(*memoCounter)
 	if !ok {
-		return counter.Count(sectionOf(it).Markdown()) + images
+		return counted(it, counterName(counter), sectionOf(it).Markdown(), counter.Count) + images
 	}
 	key := m.itemKey(it)
 	tokens, ok := m.lookup(key)
 	if !ok {
-		tokens = m.count(sectionOf(it).Markdown())
+		tokens = counted(it, m.Name(), sectionOf(it).Markdown(), m.count)
 		m.store(key, tokens)
 	}
 	return tokens + images
 }
+
+// Name is DefaultCounterName: the default counter's counts are kept.
+func (m *memoCounter) Name() string { return DefaultCounterName }
 
 // itemKey hashes the fields an item's section is rendered from: each field's
 // own hash and length, so that fields never run into each other and a long

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // Open opens the body cache file in dataDir, bounded to maxBytes (0: the
@@ -106,4 +107,32 @@ func (b bodyCache) Stats(ctx context.Context, f hostcore.CacheFilter) (hostcore.
 	}
 	return hostcore.CacheStats{Entries: st.Entries, Bytes: st.Bytes, Public: st.Public, Private: st.Private,
 		ByAccount: st.ByAccount, MaxBytes: st.MaxBytes, Path: st.Path, Hits: st.Hits, Misses: st.Misses, ReadOnly: st.ReadOnly}, nil
+}
+
+// CountsFor returns the token counts kept with the entry for k visible to
+// partition (see cache.Store.Count). A store that fails has no count, and
+// keeps none: the failure is logged by the caller's store and the item is
+// counted again.
+func (b bodyCache) CountsFor(k hostcore.CacheKey, partition string) pack.CountStore {
+	return entryCounts{s: b.s, key: key(k), partition: partition}
+}
+
+// entryCounts is one entry's counts, as pack reads and keeps them.
+type entryCounts struct {
+	s         *cache.Store
+	key       cache.Key
+	partition string
+}
+
+func (c entryCounts) LoadCount(counter string) (pack.StoredCount, bool) {
+	n, ok, err := c.s.Count(context.Background(), c.key, c.partition, counter)
+	if err != nil || !ok {
+		return pack.StoredCount{}, false
+	}
+	return pack.StoredCount{Counter: n.Counter, Subject: n.Subject, Tokens: n.Tokens}, true
+}
+
+func (c entryCounts) SaveCount(n pack.StoredCount) {
+	// Best effort: a count not kept is counted again by the next process.
+	_ = c.s.PutCount(context.Background(), c.key, c.partition, cache.Count{Counter: n.Counter, Subject: n.Subject, Tokens: n.Tokens})
 }
