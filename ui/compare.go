@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -46,8 +47,10 @@ type compareView struct {
 	what     *widget.Label
 	note     *widget.Label
 	table    *widget.Label
+	warn     *widget.Label // the servers the replay could not use
 	fresh    *widget.Label
 	charts   *fyne.Container
+	chartsOf map[string][]byte // the charts shown, as drawn
 	job      job
 	report   *labrun.Report
 	tabs     *container.AppTabs
@@ -91,7 +94,10 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	c.note = widget.NewLabel("")
 	c.note.Wrapping = fyne.TextWrapWord
 	c.note.TextStyle = fyne.TextStyle{Bold: true}
-	c.table = widget.NewLabel("Run the replay to see the figures.")
+	c.table = widget.NewLabel(noFigures)
+	c.warn = widget.NewLabel("")
+	c.warn.Wrapping = fyne.TextWrapWord
+	c.warn.Importance = widget.DangerImportance
 	c.table.TextStyle = fyne.TextStyle{Monospace: true}
 	c.fresh = widget.NewLabel("")
 	c.fresh.Wrapping = fyne.TextWrapWord
@@ -100,7 +106,8 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	controls := container.NewHBox(widget.NewLabel("Server"), c.server, widget.NewLabel("Account"), c.account,
 		bundled, open, c.runBtn)
 	top := container.NewVBox(controls, container.NewHBox(widget.NewLabel("Tools"), c.tools), c.progress, c.what, c.note)
-	body := container.NewVBox(c.table, c.fresh, c.charts)
+	body := container.NewVBox(c.warn, c.table, newLegend(), c.fresh, c.charts)
+	c.followTheme()
 	c.marks = newTurnMarks(c)
 	c.tabs = container.NewAppTabs(
 		container.NewTabItem("Replay", container.NewBorder(top, nil, nil, nil, container.NewVScroll(body))),
@@ -193,6 +200,7 @@ func (c *compareView) start() {
 	policy := comparePolicies[c.tools.Selected]
 	c.runBtn.Disable()
 	c.running = true
+	c.clearResults()
 	c.progress.SetValue(0)
 	type result struct {
 		rep    *labrun.Report
@@ -209,7 +217,7 @@ func (c *compareView) start() {
 		if err != nil {
 			return result{}, err
 		}
-		charts, err := labreport.Charts(rep)
+		charts, err := labreport.ChartsIn(rep, chartPalette())
 		return result{rep, charts}, err
 	}, func(r result, err error) {
 		if !c.job.current(gen) || c.win == nil {
@@ -237,15 +245,27 @@ func (c *compareView) setProgress(gen uint64, done, total int) {
 
 // showReport shows the figures and the charts.
 func (c *compareView) showReport(rep *labrun.Report, charts map[string][]byte) {
-	c.report = rep
+	c.report, c.chartsOf = rep, charts
 	r := rep.Replay
 	c.what.SetText(fmt.Sprintf("%s: %s in %s against %s as %s. %s; the listing of the %s offered costs %s a request.%s",
-		c.source, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server, r.Account,
+		r.Source, pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), r.Server, r.Account,
 		policyWords[r.ToolPolicy], pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token"), withheldWords(r)))
 	c.table.SetText(labrun.Table(rep))
+	if r.Synthetic {
+		c.note.SetText(labrun.SyntheticNote)
+	} else {
+		c.note.SetText("")
+	}
+	c.warn.SetText(strings.Join(labrun.Warnings(rep), "\n"))
 	f := rep.Freshness
 	c.fresh.SetText(fmt.Sprintf("Freshness: polling every attached resource every %.0f s costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours).",
 		f.PollIntervalSeconds, f.PollReadsPerSessionHour, f.PerTurnReadsPerSessionHour, f.SessionHours))
+	c.showCharts(charts)
+	c.progress.SetValue(1)
+}
+
+// showCharts shows the chart images.
+func (c *compareView) showCharts(charts map[string][]byte) {
 	c.charts.RemoveAll()
 	for _, name := range labreport.ChartNames {
 		img := canvas.NewImageFromResource(fyne.NewStaticResource(name, charts[name]))
@@ -253,7 +273,6 @@ func (c *compareView) showReport(rep *labrun.Report, charts map[string][]byte) {
 		img.SetMinSize(fyne.NewSize(380, 320))
 		c.charts.Add(img)
 	}
-	c.progress.SetValue(1)
 }
 
 // OpenCompare opens the Compare window, as the Lab menu does.

@@ -111,7 +111,6 @@ func TestCompareMarksTurns(t *testing.T) {
 		if len(c.replay) != 1 || c.bundled || c.replay[0].Relevant[0] != uri || c.tabs.SelectedIndex() != 0 {
 			t.Errorf("the replay: %+v (bundled %v)", c.replay, c.bundled)
 		}
-		c.start()
 	})
 	h.settle()
 	var rep *labrun.Report

@@ -109,7 +109,8 @@ func (m *turnMarks) mark(t *chat.Turn, uri string, on bool) {
 	})
 }
 
-// useTurns makes the listed turns, with their marks, the replay to run.
+// useTurns makes the listed turns, with their marks, the replay, and
+// runs it.
 func (m *turnMarks) useTurns() {
 	c := m.c
 	c.replay = labrun.FromTurns(fmt.Sprintf("conv-%d", c.sh.conv.ID), m.turns, nil)
@@ -118,4 +119,5 @@ func (m *turnMarks) useTurns() {
 	if c.tabs != nil {
 		c.tabs.SelectIndex(0)
 	}
+	c.start() // runs at once; start clears the previous results first
 }

@@ -75,3 +75,29 @@ func compareDenied(s *script) error {
 	}
 	return nil
 }
+
+// compareFailures replays two turns whose attachments came from demo/acme
+// and a server-memory this host does not have: the table shows the
+// failure, the warning names server-memory, the legend is open.
+func compareFailures(s *script) error {
+	s.do(s.app.OpenCompare)
+	if err := s.settle(); err != nil {
+		return err
+	}
+	id, err := s.demoID()
+	if err != nil {
+		return err
+	}
+	m := "threengram://memory/" + id
+	replay := fmt.Sprintf(`{"session":"s1","turn":1,"at":"2026-11-30T10:00:00Z","user":"acme's","relevant":[%q],"attached":[%q],"origins":[{"server":"demo","account":"acme"}]}
+{"session":"s1","turn":2,"at":"2026-11-30T10:01:00Z","user":"the entity","relevant":["memory://entities/x"],"attached":["memory://entities/x"],"origins":[{"server":"server-memory"}]}
+`, m, m)
+	if err := s.try(func() error {
+		return s.app.RunCompareFile(hostcore.DemoServerName, "acme", "mixed.jsonl", []byte(replay))
+	}); err != nil {
+		return err
+	}
+	return s.settle()
+}
+
+func init() { scenarios["compare-failures"] = compareFailures }

@@ -141,6 +141,13 @@ type Result struct {
 	// DuplicateRate is the share of turns where the same data arrived
 	// twice.
 	DuplicateRate float64 `json:"duplicateRate"`
+	// ReachInterval, ItemReachInterval and DuplicateInterval are the 95%
+	// Wilson score intervals of the three rates, over the same
+	// denominators: on a few hundred turns a difference between strategies
+	// inside them is noise.
+	ReachInterval     Interval `json:"reachInterval"`
+	ItemReachInterval Interval `json:"itemReachInterval"`
+	DuplicateInterval Interval `json:"duplicateInterval"`
 	// ListingTokensPerRequest is the tool listing's tokens in each request
 	// (averaged over requests), ListingShare the listing's share of all
 	// the tokens of the requests.
@@ -154,7 +161,11 @@ type Result struct {
 	Bytes                   int     `json:"bytes"`
 	WallMs                  int64   `json:"wallMs"`
 	CacheHits               int     `json:"cacheHits"`
-	Failures                int     `json:"failures"`
+	// Failures counts the reads and tool calls that failed, and an
+	// attachment whose own server or account could not be used (see
+	// labrun); FailedTurns the turns with at least one.
+	Failures    int `json:"failures"`
+	FailedTurns int `json:"failedTurns"`
 	// NotRun counts the tool calls the host did not run (a tool that is
 	// not read-only under the read-only policy, a denial, a tool the
 	// server does not list), and Calls tallies every call by tool and
@@ -196,6 +207,9 @@ func Summarize(s Strategy, obs []Observation) Result {
 		r.CacheHits += o.CacheHits
 		r.Bytes += o.Bytes
 		r.Failures += o.Failed
+		if o.Failed > 0 {
+			r.FailedTurns++
+		}
 		wall += o.Wall
 		for _, c := range o.Calls {
 			r.tally(c)
@@ -206,6 +220,9 @@ func Summarize(s Strategy, obs []Observation) Result {
 	r.Reach = ratio(reached, r.RelevantTurns, 1)
 	r.ItemReach = ratio(reachedItems, r.RelevantItems, 1)
 	r.DuplicateRate = ratio(dups, r.Turns, 0)
+	r.ReachInterval = Wilson(reached, r.RelevantTurns)
+	r.ItemReachInterval = Wilson(reachedItems, r.RelevantItems)
+	r.DuplicateInterval = Wilson(dups, r.Turns)
 	r.ListingTokensPerRequest = ratio(listing, r.Requests, 0)
 	r.ListingShare = ratio(listing, total, 0)
 	r.RequestTokensPerRequest = ratio(total, r.Requests, 0)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 const (
@@ -39,7 +40,8 @@ func TestSummarizeByHand(t *testing.T) {
 	want := Result{Strategy: Both, Turns: 4, RelevantTurns: 3, RelevantItems: 5,
 		Reach: 1.0 / 3, ItemReach: 3.0 / 5, DuplicateRate: 1.0 / 4,
 		ListingTokensPerRequest: 100, ListingShare: 700.0 / 2220, RequestTokensPerRequest: 2220.0 / 7, ContextTokensPerTurn: 1900.0 / 4,
-		Requests: 7, RoundTrips: 3, Bytes: 180, WallMs: 15, CacheHits: 2, Failures: 1}
+		Requests: 7, RoundTrips: 3, Bytes: 180, WallMs: 15, CacheHits: 2, Failures: 1, FailedTurns: 1,
+		ReachInterval: Wilson(1, 3), ItemReachInterval: Wilson(3, 5), DuplicateInterval: Wilson(1, 4)}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Summarize (-want +got):\n%s", diff)
 	}
@@ -65,10 +67,28 @@ func TestSummarizeEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, Summarize(Host, tt.obs)); diff != "" {
+			ignore := cmpopts.IgnoreFields(Result{}, "ReachInterval", "ItemReachInterval", "DuplicateInterval")
+			if diff := cmp.Diff(tt.want, Summarize(Host, tt.obs), ignore); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// The intervals of a summary are over the rates' own denominators: no
+// relevant turn leaves reach unknown (the whole of 0–1), and a failure
+// counts its turn once however many reads failed in it.
+func TestSummarizeIntervals(t *testing.T) {
+	obs := []Observation{{Deliveries: []string{c, c}, Failed: 2}, {Failed: 1}, {}}
+	got := Summarize(Host, obs)
+	if got.ReachInterval != (Interval{0, 1}) || got.ItemReachInterval != (Interval{0, 1}) {
+		t.Errorf("no relevant turn: reach %+v, item reach %+v, want 0–1", got.ReachInterval, got.ItemReachInterval)
+	}
+	if got.DuplicateInterval != Wilson(1, 3) {
+		t.Errorf("duplicates: %+v, want Wilson(1, 3) = %+v", got.DuplicateInterval, Wilson(1, 3))
+	}
+	if got.Failures != 3 || got.FailedTurns != 2 {
+		t.Errorf("failures %d in %d turns, want 3 in 2", got.Failures, got.FailedTurns)
 	}
 }
 

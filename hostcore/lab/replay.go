@@ -37,6 +37,13 @@ type Turn struct {
 	// (the key absent) means the session's previous turn's set; an empty
 	// list means nothing. Parse resolves it, so a parsed turn always says.
 	Attached []string `json:"attached"`
+	// Origins, when present, gives the server and account of each
+	// attached resource, in Attached's order: a recorded conversation's
+	// memories may come from several servers and accounts, and each is
+	// replayed against its own. An entry with no server, and a turn with
+	// no origins, mean the server the replay runs against. Like Attached,
+	// a turn without the key takes the session's previous turn's.
+	Origins []Origin `json:"origins,omitempty"`
 	// ToolCalls is what a model called in that turn when it had the tools.
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 }
@@ -46,6 +53,32 @@ type Turn struct {
 type ToolCall struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Origin is the server (and account) the call was made on; none means
+	// the server the replay runs against.
+	Origin Origin `json:"origin,omitzero"`
+}
+
+// Origin names the server and account a resource or tool came from.
+type Origin struct {
+	Server  string `json:"server,omitempty"`
+	Account string `json:"account,omitempty"`
+}
+
+// String is "server/account", or the server alone when no account is
+// named.
+func (o Origin) String() string {
+	if o.Account == "" {
+		return o.Server
+	}
+	return o.Server + "/" + o.Account
+}
+
+// Origin returns the origin of the i-th attached resource.
+func (t Turn) Origin(i int) Origin {
+	if i < len(t.Origins) {
+		return t.Origins[i]
+	}
+	return Origin{}
 }
 
 // LineError says which line of a replay is wrong, and why.
@@ -81,6 +114,7 @@ func ParseContext(ctx context.Context, r io.Reader) ([]Turn, error) {
 	sc.Buffer(make([]byte, 64<<10), MaxLineBytes)
 	var out []Turn
 	last := map[string][]string{}
+	lastOrigins := map[string][]Origin{}
 	none := []string{}
 	for n := 1; sc.Scan(); n++ {
 		if n%1024 == 0 {
@@ -101,7 +135,14 @@ func ParseContext(ctx context.Context, r io.Reader) ([]Turn, error) {
 			if t.Attached == nil {
 				t.Attached = none
 			}
+			if t.Origins == nil {
+				t.Origins = lastOrigins[t.Session]
+			}
 		}
+		if len(t.Origins) > 0 && len(t.Origins) != len(t.Attached) {
+			return nil, &LineError{n, fmt.Errorf(`"origins" has %d entries for %d attached resources`, len(t.Origins), len(t.Attached))}
+		}
+		lastOrigins[t.Session] = t.Origins
 		t.Attached = slices.Clip(t.Attached) // an append by a caller copies
 		last[t.Session] = t.Attached
 		out = append(out, t)
@@ -144,7 +185,15 @@ func parseLine(line []byte) (Turn, error) {
 			return Turn{}, errors.New("an empty URI")
 		}
 	}
+	for i, o := range t.Origins {
+		if o.Server == "" && o.Account != "" {
+			return Turn{}, fmt.Errorf("origin %d names account %q and no server", i+1, o.Account)
+		}
+	}
 	for i, c := range t.ToolCalls {
+		if c.Origin.Server == "" && c.Origin.Account != "" {
+			return Turn{}, fmt.Errorf("tool call %d (%s) names account %q and no server", i+1, c.Name, c.Origin.Account)
+		}
 		if strings.TrimSpace(c.Name) == "" {
 			return Turn{}, fmt.Errorf("tool call %d has no name", i+1)
 		}

@@ -152,3 +152,42 @@ func BenchmarkParseAmplifying(b *testing.B) {
 		ComputeFreshness(turns, time.Minute)
 	}
 }
+
+// Origins name each attached resource's server and account, are
+// inherited with the attached set, and must match it one for one.
+func TestParseOrigins(t *testing.T) {
+	in := `{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","attached":["threengram://memory/m1","threengram://memory/m1","file:///x"],"origins":[{"server":"demo","account":"acme"},{"server":"demo","account":"globex"},{}],"toolCalls":[{"name":"echo","origin":{"server":"server-everything"}}]}
+{"session":"s","turn":2,"at":"2026-11-30T10:01:00Z"}
+`
+	turns, err := Parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	acme, globex := Origin{"demo", "acme"}, Origin{"demo", "globex"}
+	for _, tn := range turns {
+		if got := []Origin{tn.Origin(0), tn.Origin(1), tn.Origin(2)}; !cmp.Equal(got, []Origin{acme, globex, {}}) {
+			t.Errorf("turn %d origins: %v", tn.Turn, got)
+		}
+	}
+	if o := turns[0].ToolCalls[0].Origin; o != (Origin{Server: "server-everything"}) || o.String() != "server-everything" || acme.String() != "demo/acme" {
+		t.Errorf("tool call origin %+v (%s)", o, o)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, turns); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Parse(&buf)
+	if err != nil || !cmp.Equal(turns, again) {
+		t.Errorf("round trip: %v\n%s", err, cmp.Diff(turns, again))
+	}
+	for _, bad := range []string{
+		`{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","attached":["a:b"],"origins":[{},{}]}`,
+		`{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","attached":["a:b"],"origins":[{"account":"acme"}]}`,
+		`{"session":"s","turn":1,"at":"2026-11-30T10:00:00Z","toolCalls":[{"name":"x","origin":{"account":"acme"}}]}`,
+	} {
+		var le *LineError
+		if _, err := Parse(strings.NewReader(bad)); !errors.As(err, &le) || le.Line != 1 {
+			t.Errorf("%s: got %v, want an error on line 1", bad, err)
+		}
+	}
+}

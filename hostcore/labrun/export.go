@@ -13,7 +13,9 @@ import (
 // FromTurns converts a conversation's stored turns (oldest first) to the
 // lab's replay format: the person's message, the resources whose bodies
 // the turn sent (attached), and each tool call the model made, by the
-// tool's name on its server. Relevance is the person's to mark: relevant
+// tool's name on its server, each resource and call with the server and
+// account it came from (replayed against its own, see origins.go).
+// Relevance is the person's to mark: relevant
 // gives it by turn number (Seq); a turn not in it needs nothing. A call
 // whose arguments were not a JSON object is recorded with none, as the
 // host would have refused it. Turns without a message of the person's are
@@ -33,23 +35,25 @@ func FromTurns(session string, turns []chat.Turn, relevant map[int][]string) []l
 		for _, it := range t.Context.Items {
 			if it.Sent() {
 				lt.Attached = append(lt.Attached, it.URI)
+				lt.Origins = append(lt.Origins, lab.Origin{Server: it.Server, Account: it.Account})
 			}
 		}
-		names := map[string]string{}
+		names := map[string]chat.OfferedTool{}
 		for _, o := range t.Tools {
-			names[o.Name] = o.Tool
+			names[o.Name] = o
 		}
 		for _, m := range t.Messages {
 			for _, c := range m.ToolCalls {
-				name := names[c.Name]
-				if name == "" {
-					name = c.Name // not offered: recorded as called
+				offered, ok := names[c.Name]
+				name, origin := offered.Tool, lab.Origin{Server: offered.Server, Account: offered.Account}
+				if !ok || name == "" {
+					name, origin = c.Name, lab.Origin{} // not offered: recorded as called
 				}
 				args := json.RawMessage(`{}`)
 				if hostcore.ValidArguments(json.RawMessage(c.Arguments)) == nil && strings.TrimSpace(c.Arguments) != "" {
 					args = json.RawMessage(c.Arguments)
 				}
-				lt.ToolCalls = append(lt.ToolCalls, lab.ToolCall{Name: name, Arguments: args})
+				lt.ToolCalls = append(lt.ToolCalls, lab.ToolCall{Name: name, Arguments: args, Origin: origin})
 			}
 		}
 		out = append(out, lt)

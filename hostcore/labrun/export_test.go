@@ -14,11 +14,11 @@ import (
 
 func TestLabTurns(t *testing.T) {
 	at := time.Date(2026, 11, 30, 10, 0, 0, 0, time.FixedZone("x", 3600))
-	sent := chat.SentItem{URI: "threengram://memory/a", Verdict: pack.VerdictIncluded}
+	sent := chat.SentItem{Server: "demo", Account: "globex", URI: "threengram://memory/a", Verdict: pack.VerdictIncluded}
 	held := chat.SentItem{URI: "x://logo", Verdict: pack.VerdictHeldAudience}
 	turns := []chat.Turn{
 		{Seq: 1, StartedAt: at, Context: chat.SentContext{Items: []chat.SentItem{sent, held}},
-			Tools:    []chat.OfferedTool{{Name: "demo__get_memories", Server: "demo", Tool: "get_memories"}},
+			Tools:    []chat.OfferedTool{{Name: "demo__get_memories", Server: "demo", Account: "acme", Tool: "get_memories"}},
 			Relevant: []string{"threengram://memory/a"},
 			Messages: []chat.Message{{Role: chat.RoleUser, Text: "hi"},
 				{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{
@@ -31,8 +31,10 @@ func TestLabTurns(t *testing.T) {
 	got := labrun.FromTurns("conv-1", turns, map[int][]string{2: {"threengram://memory/b"}})
 	want := []lab.Turn{
 		{Session: "conv-1", Turn: 1, At: at.UTC(), User: "hi", Relevant: []string{"threengram://memory/a"},
-			Attached: []string{"threengram://memory/a"}, ToolCalls: []lab.ToolCall{
-				{Name: "get_memories", Arguments: []byte(`{"ids":["a"]}`)}, {Name: "made_up", Arguments: []byte(`{}`)}}},
+			Attached: []string{"threengram://memory/a"}, Origins: []lab.Origin{{Server: "demo", Account: "globex"}},
+			ToolCalls: []lab.ToolCall{
+				{Name: "get_memories", Arguments: []byte(`{"ids":["a"]}`), Origin: lab.Origin{Server: "demo", Account: "acme"}},
+				{Name: "made_up", Arguments: []byte(`{}`)}}},
 		{Session: "conv-1", Turn: 2, At: at.Add(time.Minute).UTC(), User: "again", Relevant: []string{"threengram://memory/b"},
 			Attached: []string{}},
 	}

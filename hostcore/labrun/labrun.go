@@ -1,6 +1,7 @@
 package labrun
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -81,6 +82,12 @@ type Replay struct {
 	Sessions int    `json:"sessions"`
 	Server   string `json:"server"`
 	Account  string `json:"account,omitempty"`
+	// Servers are every server/account the attachments and calls were
+	// replayed against (each against its own, see origins.go), and
+	// Unusable the ones the replay could not use, whose attachments and
+	// calls count as failures.
+	Servers  []string   `json:"servers,omitempty"`
+	Unusable []Unusable `json:"unusable,omitempty"`
 	// Tools are the tools offered to the model (under the read-only
 	// policy, those the server marks read-only), and ListingTokens what
 	// their listing costs in one request. Withheld are the tools the
@@ -119,8 +126,10 @@ func Run(ctx context.Context, c *hostcore.Conn, turns []lab.Turn, opts *Options)
 	rep := &Report{Replay: replayOf(c, &o, turns, offered, withheld, scope.Policy()), Freshness: lab.ComputeFreshness(turns, o.PollInterval)}
 	rep.Replay.Sessions = rep.Freshness.Sessions
 	done, total := 0, len(turns)*len(o.Strategies)
+	g := newOrigins(c)
+	defer func() { rep.Replay.Servers, rep.Replay.Unusable = g.report() }()
 	for _, s := range o.Strategies {
-		run := &strategyRun{c: c, o: &o, scope: scope, strategy: s, offered: offered, listing: rep.Replay.ListingTokens, read: map[string]bool{}}
+		run := &strategyRun{c: c, g: g, o: &o, scope: scope, strategy: s, offered: offered, listing: rep.Replay.ListingTokens, read: map[readKey]bool{}}
 		if !s.Offers() {
 			run.offered, run.listing = nil, 0
 		}
@@ -193,12 +202,13 @@ func replayOf(c *hostcore.Conn, o *Options, turns []lab.Turn, offered []chat.Off
 // strategyRun is one strategy's replay.
 type strategyRun struct {
 	c        *hostcore.Conn
+	g        *origins // each attachment's and call's own connection
 	o        *Options
 	scope    *hostcore.Scope // the consent gate's, for the whole run
 	strategy lab.Strategy
 	offered  []chat.OfferedTool
 	listing  int
-	read     map[string]bool // resources this strategy has read once
+	read     map[readKey]bool // resources this strategy has read once
 	listed   bool
 }
 
@@ -220,8 +230,8 @@ func (r *strategyRun) turn(ctx context.Context, t lab.Turn) (lab.Observation, er
 		r.listed = true
 	}
 	if r.strategy.Attaches() {
-		for _, uri := range slices.Compact(slices.Sorted(slices.Values(t.Attached))) {
-			if err := r.attach(ctx, uri, st); err != nil {
+		for _, k := range attachedOf(t) {
+			if err := r.attach(ctx, t, k, st); err != nil {
 				return lab.Observation{}, err
 			}
 		}
@@ -244,24 +254,51 @@ func (r *strategyRun) turn(ctx context.Context, t lab.Turn) (lab.Observation, er
 	return st.ob, nil
 }
 
-// attach reads uri as the host does for a turn. A resource the server
-// cannot give (missing, refused) does not reach the context; a transport
-// failure or a stop ends the replay.
-func (r *strategyRun) attach(ctx context.Context, uri string, st *turnState) error {
+// readKey is an attached resource with its origin.
+type readKey struct {
+	origin lab.Origin
+	uri    string
+}
+
+// attachedOf returns t's attached resources with their origins, once
+// each, in order of origin and URI.
+func attachedOf(t lab.Turn) []readKey {
+	out := make([]readKey, len(t.Attached))
+	for i, uri := range t.Attached {
+		out[i] = readKey{t.Origin(i), uri}
+	}
+	slices.SortFunc(out, func(a, b readKey) int {
+		return cmp.Or(cmp.Compare(a.origin.Server, b.origin.Server), cmp.Compare(a.origin.Account, b.origin.Account), cmp.Compare(a.uri, b.uri))
+	})
+	return slices.Compact(out)
+}
+
+// attach reads k's resource from its own server and account as the host
+// does for a turn. A resource the server cannot give (missing, refused),
+// or whose server cannot be used, does not reach the context and counts
+// as a failure; a transport failure of the replay's own server, or a
+// stop, ends the replay.
+func (r *strategyRun) attach(ctx context.Context, t lab.Turn, k readKey, st *turnState) error {
+	c := r.g.conn(k.origin, t)
+	if c == nil {
+		st.ob.Failed++
+		return nil
+	}
 	mode := hostcore.ReadUse
-	if !r.read[uri] {
+	if !r.read[k] {
 		mode = hostcore.ReadRefresh
 	}
-	res, err := r.c.Read(ctx, uri, mode)
+	res, err := c.Read(ctx, k.uri, mode)
 	if err != nil {
-		if fatal(err) {
+		if fatal(err) && r.g.failed(ctx, k.origin, t, err) {
 			return err
 		}
 		st.ob.Failed++
 		st.ob.RoundTrips++
 		return nil
 	}
-	r.read[uri] = true
+	uri := k.uri
+	r.read[k] = true
 	if res.Cache.Status == hostcore.CacheHit {
 		st.ob.CacheHits++
 	} else {
@@ -289,8 +326,14 @@ func (r *strategyRun) recorded(ctx context.Context, t lab.Turn, st *turnState, u
 	}
 	for _, call := range t.ToolCalls {
 		st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(string(call.Arguments))
+		c := r.g.conn(call.Origin, t)
+		if c == nil { // its own server cannot be used: a failure, not a call on another
+			st.ob.Failed++
+			st.exchange += r.o.Tokens.Count("The call failed: its server could not be used.")
+			continue
+		}
 		req := hostcore.ToolRequest{Turn: t.Turn, Recorded: true, Tool: toolcall.Tool{Name: call.Name}, Arguments: call.Arguments}
-		if _, err := r.callTool(ctx, req, st); err != nil {
+		if _, err := r.callTool(ctx, c, call.Origin, t, req, st); err != nil {
 			return err
 		}
 	}
@@ -302,9 +345,10 @@ func (r *strategyRun) recorded(ctx context.Context, t lab.Turn, st *turnState, u
 // approves, and notes what its result delivered; it returns the text for
 // the model. A call the gate does not run (a tool that is not read-only
 // under the read-only policy, a denial, a tool the server does not list to
-// this host, arguments that are not an object) is counted as not run.
-func (r *strategyRun) callTool(ctx context.Context, req hostcore.ToolRequest, st *turnState) (string, error) {
-	d := r.scope.Decide(ctx, r.c, req)
+// this host, arguments that are not an object) is counted as not run. The
+// call is made on c, the connection of its origin o.
+func (r *strategyRun) callTool(ctx context.Context, c *hostcore.Conn, o lab.Origin, t lab.Turn, req hostcore.ToolRequest, st *turnState) (string, error) {
+	d := r.scope.Decide(ctx, c, req)
 	st.ob.Calls = append(st.ob.Calls, lab.Call{Tool: d.Tool, Run: d.Run, Decision: d.String()})
 	if !d.Run {
 		if err := ctx.Err(); err != nil {
@@ -315,9 +359,9 @@ func (r *strategyRun) callTool(ctx context.Context, req hostcore.ToolRequest, st
 		return text, nil
 	}
 	st.ob.RoundTrips++
-	res, err := r.c.CallTool(ctx, d)
+	res, err := c.CallTool(ctx, d)
 	if err != nil {
-		if fatal(err) {
+		if fatal(err) && r.g.failed(ctx, o, t, err) {
 			return "", err
 		}
 		st.ob.Failed++
@@ -358,15 +402,20 @@ func fatal(err error) bool {
 	return false
 }
 
-// Table renders a report's strategies as a fixed-width table.
+// Table renders a report's strategies as a fixed-width table. Reach,
+// item reach and duplicates carry their 95% interval, "82.1% (78.4–85.3)";
+// FAILURES counts the failed reads and calls, an attachment whose own
+// server could not be used among them.
 func Table(rep *Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-8s %6s %7s %9s %10s %12s %9s %12s %9s %10s %7s %10s %7s\n", "STRATEGY", "TURNS", "REACH", "ITEMREACH",
-		"DUPLICATES", "LISTING/REQ", "LISTING%", "CONTEXT/TURN", "ROUNDTRIP", "BYTES", "WALLMS", "CACHEHITS", "NOTRUN")
+	fmt.Fprintf(&b, "%-8s %6s %-19s %-19s %-19s %12s %9s %12s %9s %10s %7s %10s %8s %7s\n", "STRATEGY", "TURNS", "REACH (95% CI)",
+		"ITEMREACH (95% CI)", "DUPLICATES (95% CI)", "LISTING/REQ", "LISTING%", "CONTEXT/TURN", "ROUNDTRIP", "BYTES", "WALLMS",
+		"CACHEHITS", "FAILURES", "NOTRUN")
 	for _, s := range rep.Strategies {
-		fmt.Fprintf(&b, "%-8s %6d %6.1f%% %8.1f%% %9.1f%% %12.0f %8.1f%% %12.0f %9d %10d %7d %10d %7d\n", s.Strategy, s.Turns,
-			100*s.Reach, 100*s.ItemReach, 100*s.DuplicateRate, s.ListingTokensPerRequest, 100*s.ListingShare,
-			s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits, s.NotRun)
+		fmt.Fprintf(&b, "%-8s %6d %-19s %-19s %-19s %12.0f %8.1f%% %12.0f %9d %10d %7d %10d %8d %7d\n", s.Strategy, s.Turns,
+			Rate(s.Reach, s.ReachInterval), Rate(s.ItemReach, s.ItemReachInterval), Rate(s.DuplicateRate, s.DuplicateInterval),
+			s.ListingTokensPerRequest, 100*s.ListingShare, s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits,
+			s.Failures, s.NotRun)
 	}
 	for _, line := range NotRun(rep) {
 		b.WriteString(line + "\n")
@@ -375,6 +424,11 @@ func Table(rep *Report) string {
 		b.WriteString(line + "\n")
 	}
 	return b.String()
+}
+
+// Rate renders a rate with its 95% interval: "82.1% (78.4–85.3)".
+func Rate(v float64, iv lab.Interval) string {
+	return fmt.Sprintf("%.1f%% (%s)", 100*v, iv.Percent())
 }
 
 // HeldBack says, one line per strategy, which resources tool results

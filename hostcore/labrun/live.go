@@ -49,7 +49,7 @@ func (r *strategyRun) live(ctx context.Context, t lab.Turn, st *turnState, user 
 		for _, call := range reply.ToolCalls {
 			st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(call.Arguments)
 			req := hostcore.ToolRequest{Turn: t.Turn, Round: round, Tool: toolcall.Tool{Name: call.Name}, Arguments: json.RawMessage(call.Arguments)}
-			text, err := r.callTool(ctx, req, st)
+			text, err := r.callTool(ctx, r.c, lab.Origin{}, t, req, st)
 			if err != nil {
 				return err
 			}

@@ -106,7 +106,19 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*labrun.Re
 		}
 		opts.Model, opts.ModelName = m, pc.Label()
 	}
-	return labrun.Run(cmd.Context(), c, turns, opts)
+	rep, err := labrun.Run(cmd.Context(), c, turns, opts)
+	if err == nil {
+		a.warnLab(rep)
+	}
+	return rep, err
+}
+
+// warnLab says on stderr, whatever the output, which of the replay's
+// servers could not be used: their attachments counted as failures.
+func (a *app) warnLab(rep *labrun.Report) {
+	for _, w := range labrun.Warnings(rep) {
+		fmt.Fprintln(a.stderr, a.line(w))
+	}
 }
 
 // readReplay reads the replay named by args ("-" is stdin), or the
@@ -169,9 +181,15 @@ before a call of one that is not read-only; --tools auto runs every call,
 for a script that means it.
 
 and print per strategy: reach (turns whose relevant data all reached the
-context), item reach, the duplicate rate, the tool listing's tokens per
-request and share, context tokens per turn, round trips, bytes, wall time
-and cache hits; then what polling costs against a re-read on every turn.
+context), item reach and the duplicate rate, each with its 95% (Wilson
+score) interval, the tool listing's tokens per request and share, context
+tokens per turn, round trips, bytes, wall time, cache hits, failures and
+calls not run; then what polling costs against a re-read on every turn.
+
+Each attachment (and recorded call) that names its server and account, as
+an exported conversation does, is replayed against its own; --server is
+the one for the rest. One whose server or account cannot be used here is
+counted as a failure, and a warning on stderr names it.
 --json prints the report as JSON; --out DIR writes report.md, report.json
 and PNG charts. --provider asks a real model every turn instead of
 replaying the recorded calls (give a longer --timeout). --bundled replays
@@ -224,6 +242,9 @@ func (a *app) printLab(rep *labrun.Report) {
 	fmt.Fprintf(a.stdout, "%s: %s in %s against %s (%s); listing of %s: %s; tools %s%s\n",
 		a.line(r.Source), pack.Quantity(r.Turns, "turn"), pack.Quantity(r.Sessions, "session"), a.line(r.Server), how,
 		pack.Quantity(len(r.Tools), "tool"), pack.Quantity(r.ListingTokens, "token"), r.ToolPolicy, a.withheld(r))
+	if len(r.Servers) > 1 {
+		fmt.Fprintf(a.stdout, "each attachment replayed against its own server: %s\n", a.line(strings.Join(r.Servers, ", ")))
+	}
 	io.WriteString(a.stdout, labrun.Table(rep))
 	fr := rep.Freshness
 	fmt.Fprintf(a.stdout, "freshness: polling every %.0fs costs %.0f reads per session-hour, against %.0f for a re-read on every turn (%.2f session-hours)\n",

@@ -28,16 +28,20 @@ func Markdown(rep *labrun.Report) string {
 		fmt.Fprintf(&b, "> **%s**\n\n", labrun.SyntheticNote)
 	}
 	writeReplay(&b, r)
-	b.WriteString("\n\n| strategy | turns | reach | item reach | duplicates | listing tokens/request | listing share | context tokens/turn | round trips | bytes | wall ms | cache hits | failures | not run |\n")
+	writeWarnings(&b, rep)
+	b.WriteString("\n\n| strategy | turns | reach (95% CI) | item reach (95% CI) | duplicates (95% CI) | listing tokens/request | listing share | context tokens/turn | round trips | bytes | wall ms | cache hits | failures | not run |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, s := range rep.Strategies {
-		fmt.Fprintf(&b, "| %s | %d | %.1f%% | %.1f%% | %.1f%% | %.0f | %.1f%% | %.0f | %d | %d | %d | %d | %d | %d |\n",
-			s.Strategy, s.Turns, 100*s.Reach, 100*s.ItemReach, 100*s.DuplicateRate, s.ListingTokensPerRequest,
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %.0f | %.1f%% | %.0f | %d | %d | %d | %d | %d | %d |\n",
+			s.Strategy, s.Turns, labrun.Rate(s.Reach, s.ReachInterval), labrun.Rate(s.ItemReach, s.ItemReachInterval),
+			labrun.Rate(s.DuplicateRate, s.DuplicateInterval), s.ListingTokensPerRequest,
 			100*s.ListingShare, s.ContextTokensPerTurn, s.RoundTrips, s.Bytes, s.WallMs, s.CacheHits, s.Failures, s.NotRun)
 	}
 	if len(rep.Strategies) > 0 {
 		s := rep.Strategies[0]
-		fmt.Fprintf(&b, "\nReach counts the %s that %s data (of %s); duplicates count every turn.\n",
+		fmt.Fprintf(&b, "\nReach counts the %s that %s data (of %s); duplicates count every turn. "+
+			"Each rate is followed by its 95%% Wilson score interval: a difference between strategies inside the intervals may be noise. "+
+			"Failures count the reads and tool calls that failed, and the attachments whose own server could not be used.\n",
 			pack.Quantity(s.RelevantTurns, "turn"), pack.Plural(s.RelevantTurns, "needs", "need"), pack.Quantity(s.RelevantItems, "relevant item"))
 	}
 	writeCalls(&b, rep)
@@ -76,6 +80,17 @@ func writeReplay(b *strings.Builder, r labrun.Replay) {
 		pack.Quantity(len(r.Tools), "tool"), pack.Plural(len(r.Tools), "was", "were"), strings.Join(r.Tools, ", "), pack.Quantity(r.ListingTokens, "token"))
 	if len(r.Withheld) > 0 {
 		fmt.Fprintf(b, " Not offered, not read-only: %s.", strings.Join(r.Withheld, ", "))
+	}
+}
+
+// writeWarnings names the servers each attachment was replayed against,
+// and, in bold, the ones the replay could not use.
+func writeWarnings(b *strings.Builder, rep *labrun.Report) {
+	if len(rep.Replay.Servers) > 1 {
+		fmt.Fprintf(b, " Each attachment was replayed against its own server and account: `%s`.", strings.Join(rep.Replay.Servers, "`, `"))
+	}
+	for _, w := range labrun.Warnings(rep) {
+		fmt.Fprintf(b, "\n\n> **%s**", strings.ToUpper(w[:1])+w[1:])
 	}
 }
 
