@@ -90,7 +90,13 @@ func (p *attachmentsPanel) contextEnded(e hostcore.ContextEnd) {
 	}
 	p.rank.stop() // a re-pack in flight holds the bodies
 	p.items = items
+	p.prompt.reads = slices.Clone(p.prompt.reads)
+	for i := range p.prompt.reads {
+		if i < len(items) {
+			p.prompt.reads[i].Item = items[i]
+		}
+	}
 	budget, _ := strconv.Atoi(p.budget.Text)
 	pk := p.ranker.Repack(items, budget)
-	p.show(pk, p.atts, pack.Assemble(pk).Markdown())
+	p.show(pk, p.atts, systemPrompt(pk, p.prompt))
 }
