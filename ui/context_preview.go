@@ -35,7 +35,7 @@ func (c *contextPreview) buildUI() fyne.CanvasObject {
 	c.send.Importance = widget.HighImportance
 	c.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), c.copyDoc)
 	head := container.NewHBox(heading("Context preview"), layout.NewSpacer(), c.copy, c.send)
-	note := caption("Exactly what the model would be sent as the system prompt: the preamble, any update notes, then the context (Markdown, in rank order).")
+	note := caption("The system prompt, exactly as sent: preamble, update notes, context.")
 	c.set("")
 	return container.NewBorder(container.NewVBox(head, note), nil, nil, nil, container.NewVScroll(c.text))
 }
