@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -38,6 +39,9 @@ type attachmentsPanel struct {
 	ranker *pack.Ranker
 	items  []*pack.Item
 	atts   []hostcore.Attachment
+	// prompt is what the preview renders with them: the reads (Item of
+	// reads[i] is items[i]) and the turns stored when they were read.
+	prompt prompted
 	// reading is the ranking job that reads, while it runs, else 0.
 	reading uint64
 	// live is the conversation as the host keeps it: every read of its
@@ -70,6 +74,8 @@ type attachmentsPanel struct {
 func newAttachmentsPanel(sh *shell, bar *conversationBar) *attachmentsPanel {
 	p := &attachmentsPanel{sh: sh, bar: bar, meter: newBudgetMeter(), ranker: pack.NewRanker(nil)}
 	p.preview = newContextPreview(sh)
+	p.preview.chat.budget = func() int { return p.applied }
+	p.preview.chat.turnEnded = p.rankLive // the new turn is one the next notes compare with
 	return p
 }
 
@@ -160,7 +166,7 @@ func budgetKey(conv int64) string { return prefBudget + "." + strconv.FormatInt(
 // ranks it, and starts its watcher.
 func (p *attachmentsPanel) load() {
 	p.undo.Hide()
-	p.items, p.atts, p.memories = nil, nil, nil // another conversation's: a budget change must not pack them
+	p.items, p.atts, p.memories, p.prompt = nil, nil, nil, prompted{} // another conversation's: a budget change must not pack them
 	// Each conversation keeps its own budget; one never given one starts
 	// with the last budget typed.
 	p.loading = true
@@ -188,16 +194,13 @@ func (p *attachmentsPanel) rerank() {
 	}
 	budget := p.applied
 	ctx, gen := p.rank.start(p.sh.ctx)
-	ranker := p.ranker
+	ranker, turns := p.ranker, p.earlierTurns()
 	p.reading = gen
 	run(p.sh.work, ctx, func(ctx context.Context) (outcome, error) {
 		if err := live.Load(ctx); err != nil {
 			return outcome{}, err
 		}
-		items, atts := liveItems(live.Items())
-		pk := ranker.Rank(items, budget)
-		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown(),
-			memories: memoryMetas(items)}, nil
+		return rankReads(ctx, ranker, liveReads(live.Items()), budget, turns)
 	}, p.shown(gen))
 }
 
@@ -206,7 +209,9 @@ type outcome struct {
 	packing pack.Packing
 	items   []*pack.Item
 	atts    []hostcore.Attachment
-	doc     string
+	prompt  prompted
+	// doc is the system prompt of packing (see systemPrompt).
+	doc string
 	// memories are the items' memory metadata, from a ranking that read
 	// them; nil from one that only re-packed what was kept.
 	memories map[string]hostcore.MemoryMeta
@@ -228,7 +233,7 @@ func (p *attachmentsPanel) shown(gen uint64) func(outcome, error) {
 			p.sh.fail(err)
 			return
 		}
-		p.items, p.atts = o.items, o.atts
+		p.items, p.atts, p.prompt = o.items, o.atts, o.prompt
 		if o.memories != nil {
 			p.memories = o.memories
 		}
@@ -255,11 +260,11 @@ func (p *attachmentsPanel) repack() {
 		return
 	}
 	budget := p.applied
-	items, atts, ranker := p.items, p.atts, p.ranker
+	items, atts, ranker, pr := p.items, p.atts, p.ranker, p.prompt
 	ctx, gen := p.rank.start(p.sh.ctx)
 	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
 		pk := ranker.Repack(items, budget)
-		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown()}, nil
+		return outcome{packing: pk, items: items, atts: atts, prompt: pr, doc: systemPrompt(pk, pr)}, nil
 	}, p.shown(gen))
 }
 
@@ -270,28 +275,28 @@ func (p *attachmentsPanel) rankLive() {
 	if p.live == nil {
 		return
 	}
-	items, atts := liveItems(p.live.Items())
+	reads := liveReads(p.live.Items())
 	budget := p.applied
-	ranker := p.ranker
+	ranker, turns := p.ranker, p.earlierTurns()
 	ctx, gen := p.rank.start(p.sh.ctx)
-	run(p.sh.work, ctx, func(context.Context) (outcome, error) {
-		pk := ranker.Rank(items, budget)
-		return outcome{packing: pk, items: items, atts: atts, doc: pack.Assemble(pk).Markdown(),
-			memories: memoryMetas(items)}, nil
+	run(p.sh.work, ctx, func(ctx context.Context) (outcome, error) {
+		return rankReads(ctx, ranker, reads, budget, turns)
 	}, p.shown(gen))
 }
 
-// liveItems are the items to rank of the attachments kept, and the
-// attachments (items[i] is atts[i]); one not read yet is left out.
-func liveItems(kept []hostcore.LiveItem) ([]*pack.Item, []hostcore.Attachment) {
-	items := make([]*pack.Item, 0, len(kept))
-	atts := make([]hostcore.Attachment, 0, len(kept))
-	for _, k := range kept {
-		if k.Read {
-			items, atts = append(items, k.Item), append(atts, k.Attachment)
-		}
+// rankReads ranks reads under budget and renders the system prompt the
+// next turn would send, with the turns stored now.
+func rankReads(ctx context.Context, ranker *pack.Ranker, reads []hostcore.AttachmentRead, budget int,
+	turns func(context.Context) ([]chat.Turn, error)) (outcome, error) {
+	earlier, err := turns(ctx)
+	if err != nil {
+		return outcome{}, err
 	}
-	return items, atts
+	items, atts := readItems(reads)
+	pk := ranker.Rank(items, budget)
+	pr := prompted{reads: reads, earlier: earlier}
+	return outcome{packing: pk, items: items, atts: atts, prompt: pr, doc: systemPrompt(pk, pr),
+		memories: memoryMetas(items)}, nil
 }
 
 // show lays out a ranking.

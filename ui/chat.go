@@ -48,6 +48,11 @@ type chatView struct {
 	// pending answers the tool call the approval dialog asks about, while
 	// it is shown.
 	pending func(hostcore.Approval)
+	// budget is the token budget the preview packs under, so a turn packs
+	// what the preview shows; turnEnded tells the preview that the turns
+	// it compares with (for the update notes) changed. Either may be nil.
+	budget    func() int
+	turnEnded func()
 }
 
 func newChatView(sh *shell) *chatView {
@@ -215,7 +220,7 @@ func (c *chatView) sendEntry() {
 	ctx, gen := c.turn.start(c.sh.ctx)
 	ch, conv := c.sh.opts.Chat, c.conv
 	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Tools: hostcore.ToolsAsk,
-		Approve: c.approve,
+		Approve: c.approve, Budget: c.sendBudget(),
 		OnEvent: func(e chat.Event) {
 			deliver(func() {
 				if c.turn.current(gen) || e.Kind != chat.EventText {
@@ -252,6 +257,18 @@ func (c *chatView) ended(gen uint64, t chat.Turn, err error) {
 	c.stop.Hide()
 	c.send.Enable()
 	c.loadTools() // an "Always" given during the turn shows with its Revoke
+	if c.turnEnded != nil {
+		c.turnEnded()
+	}
+}
+
+// sendBudget is the budget a turn packs under: the preview's, or 0 (the
+// default) without one.
+func (c *chatView) sendBudget() int {
+	if c.budget == nil {
+		return 0
+	}
+	return max(c.budget(), 0)
 }
 
 // event shows one thing that happened in the turn.

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
@@ -90,7 +89,13 @@ func (p *attachmentsPanel) contextEnded(e hostcore.ContextEnd) {
 	}
 	p.rank.stop() // a re-pack in flight holds the bodies
 	p.items = items
-	budget, _ := strconv.Atoi(p.budget.Text)
+	p.prompt.reads = slices.Clone(p.prompt.reads)
+	for i := range p.prompt.reads {
+		if i < len(items) {
+			p.prompt.reads[i].Item = items[i]
+		}
+	}
+	budget := p.applied
 	pk := p.ranker.Repack(items, budget)
-	p.show(pk, p.atts, pack.Assemble(pk).Markdown())
+	p.show(pk, p.atts, systemPrompt(pk, p.prompt))
 }

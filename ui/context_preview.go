@@ -11,9 +11,10 @@ import (
 )
 
 // contextPreview shows exactly what would be sent to the model: the
-// Markdown of pack.Assemble over the current packing, character for
-// character. Send opens the conversation with the model (chatView), or
-// without one, shows this same text.
+// system prompt of the next turn as chat.NextContext builds it for Send
+// (the preamble, the update notes, then the Markdown of the current
+// packing), character for character. Send opens the conversation with the
+// model (chatView), or without one, shows this same text.
 type contextPreview struct {
 	sh   *shell
 	doc  string
@@ -33,12 +34,12 @@ func (c *contextPreview) buildUI() fyne.CanvasObject {
 	c.send.Importance = widget.HighImportance
 	c.copy = newButton("Copy", theme.ContentCopyIcon(), c.copyDoc)
 	head := container.NewHBox(heading("Context preview"), layout.NewSpacer(), c.copy, c.send)
-	note := caption("Exactly what the model would be sent (Markdown, in rank order).")
+	note := caption("The system prompt, exactly as sent: preamble, update notes, context.")
 	c.set("")
 	return container.NewBorder(container.NewVBox(head, note), nil, nil, nil, container.NewVScroll(c.text))
 }
 
-// set shows a new assembled document.
+// set shows a new system prompt.
 func (c *contextPreview) set(doc string) {
 	c.doc = doc
 	if doc == "" {
@@ -60,7 +61,7 @@ func clipDoc(doc string) string {
 // long lines for display.
 func (c *contextPreview) copyDoc() {
 	fyne.CurrentApp().Clipboard().SetContent(c.doc)
-	c.sh.notify(fmt.Sprintf("Copied the context (%s) to the clipboard", byteSize(int64(len(c.doc)))))
+	c.sh.notify(fmt.Sprintf("Copied the system prompt (%s) to the clipboard", byteSize(int64(len(c.doc)))))
 }
 
 // showSend opens the conversation with the model; without a model loop
@@ -70,11 +71,21 @@ func (c *contextPreview) showSend() {
 		c.chat.show()
 		return
 	}
+	c.showPrompt("No model provider is configured yet, so nothing is sent. This is the system prompt a model would receive:")
+}
+
+// showSent shows, in a dialog, the system prompt the next turn would
+// send (Conversation › Show what the model is sent).
+func (c *contextPreview) showSent() {
+	c.showPrompt("The system prompt the next turn sends, exactly: the preamble, any update notes, then the context.")
+}
+
+// showPrompt shows the system prompt in a dialog, under note.
+func (c *contextPreview) showPrompt(note string) {
 	copyAll := newButton("Copy", theme.ContentCopyIcon(), c.copyDoc)
-	note := caption("No model provider is configured yet, so nothing is sent. This is the context a model would receive:")
-	body := container.NewBorder(container.NewBorder(nil, nil, nil, copyAll, note), nil, nil, nil,
+	body := container.NewBorder(container.NewBorder(nil, nil, nil, copyAll, caption(note)), nil, nil, nil,
 		container.NewVScroll(monospace(clipDoc(c.doc), dialogColumns)))
-	d := newDialog("Send: the model's context", "Close", body, c.sh.win)
+	d := newDialog("What the model is sent", "Close", body, c.sh.win)
 	d.Resize(c.sh.win.Canvas().Size().Subtract(fyne.NewSize(120, 120)))
 	closeOnEscape(c.sh.win, d, d.Hide)
 	d.Show()

@@ -39,8 +39,8 @@ func TestAttachByID(t *testing.T) {
 		t.Errorf("verdict = %s (%s), want included", x.dec.Verdict, x.dec.Reason)
 	}
 	doc := h.app.attachments.preview.doc
-	if !strings.HasPrefix(doc, "## threengram://memory/"+id+"\n") {
-		t.Errorf("context preview starts %q, want the memory's section", firstLine(doc))
+	if !strings.Contains(doc, "\n## threengram://memory/"+id+"\n") {
+		t.Errorf("context preview lacks the memory's section:\n%s", doc)
 	}
 	h.do(func() { test.Tap(h.app.attachments.preview.send) })
 	if sent := texts(h.app.Window().Canvas().Overlays().Top()); !strings.Contains(sent, softWrap(doc, dialogColumns)) {

@@ -159,19 +159,12 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 	if err := opts.check(text); err != nil {
 		return Turn{}, err
 	}
-	if _, err := ch.cv.Conversation(ctx, conv); err != nil {
-		return Turn{}, err
-	}
-	earlier, err := ch.store.Turns(ctx, conv)
-	if err != nil {
-		return Turn{}, err
-	}
-	reads, err := ch.cv.ReadAttachments(ctx, conv)
-	if err != nil {
-		return Turn{}, err
-	}
 	vision := visionOf(opts.Model)
-	sc := sentContext(reads, earlier, &pack.RankOptions{Budget: opts.Budget, Tokens: ch.opts.Tokens, Vision: &vision})
+	n, err := ch.next(ctx, conv, opts.Budget, &vision)
+	if err != nil {
+		return Turn{}, err
+	}
+	sc, reads, earlier := n.sc, n.reads, n.earlier
 	r := &turnRun{ch: ch, opts: opts, tools: map[string]OfferedTool{}}
 	if r.scope, err = ch.cv.Host().Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerChat, Policy: opts.Tools,
 		Ask: opts.Approve, ConversationID: conv}); err != nil {

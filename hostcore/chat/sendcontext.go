@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -52,25 +53,68 @@ func systemPrompt(doc pack.Document, notes []Supersession) string {
 	return b.String()
 }
 
-// sentContext ranks the reads, assembles the document and renders the
-// system prompt, with notes for what changed since earlier turns sent it.
-func sentContext(reads []hostcore.AttachmentRead, earlier []Turn, opts *pack.RankOptions) SentContext {
-	items := make([]*pack.Item, len(reads))
-	byItem := map[*pack.Item]int{}
-	for i, r := range reads {
-		items[i], byItem[r.Item] = r.Item, i
+// Preview returns what the next turn of conversation conv would send now
+// under budget (0 means pack.DefaultBudget), built as Send builds it: the
+// context with its system prompt, and the assembled document the prompt
+// ends with. It reads the attachments through the cache, as Send does,
+// and sends and stores nothing. attachectl export prints it.
+func (ch *Chat) Preview(ctx context.Context, conv int64, budget int) (SentContext, pack.Document, error) {
+	n, err := ch.next(ctx, conv, budget, nil)
+	return n.sc, n.doc, err
+}
+
+// nextTurn is what a turn starts from: the turns stored, the reads, and
+// the context they make.
+type nextTurn struct {
+	earlier []Turn
+	reads   []hostcore.AttachmentRead
+	sc      SentContext
+	doc     pack.Document
+}
+
+// next reads conv's attachments and ranks them under budget, their images
+// estimated under vision (nil: either vendor's), with notes for what
+// changed since the turns stored sent it.
+func (ch *Chat) next(ctx context.Context, conv int64, budget int, vision *pack.Vision) (nextTurn, error) {
+	var n nextTurn
+	if _, err := ch.cv.Conversation(ctx, conv); err != nil {
+		return n, err
 	}
-	p := pack.Rank(items, opts)
-	sc := SentContext{Budget: p.Budget, Used: p.Used, Exceeded: p.Exceeded, Items: make([]SentItem, len(p.Decisions))}
-	for i, d := range p.Decisions {
-		r := reads[byItem[d.Item]]
-		a := r.Attachment
-		sc.Items[i] = SentItem{Rank: d.Rank, AttachmentID: a.ID, Server: a.Server.Name, Account: a.Account, URI: a.URI,
-			Verdict: d.Verdict, Priority: d.Priority, Pinned: a.Pinned, Tokens: d.Tokens, Reason: d.Reason,
-			Cache: r.Cache, LastModified: d.Item.Annotations.LastModified}
-		if d.Item.ReadErr == nil && len(d.Item.Contents) > 0 {
-			sc.Items[i].Digest = digest(d.Item.Contents)
+	var err error
+	if n.earlier, err = ch.store.Turns(ctx, conv); err != nil {
+		return n, err
+	}
+	if n.reads, err = ch.cv.ReadAttachments(ctx, conv); err != nil {
+		return n, err
+	}
+	items := make([]*pack.Item, len(n.reads))
+	for i, r := range n.reads {
+		items[i] = r.Item
+	}
+	p := pack.Rank(items, &pack.RankOptions{Budget: budget, Tokens: ch.opts.Tokens, Vision: vision})
+	n.sc, n.doc = NextContext(p, n.reads, n.earlier), pack.Assemble(p)
+	return n, nil
+}
+
+// NextContext is the context the next turn of a conversation sends, as
+// Send builds it: packing p of the reads' items, how each attachment
+// fared, the notes of what changed since the earlier turns sent it, and
+// the system prompt (the preamble, the notes, then the assembled
+// context). Send, the context preview, its Copy and attachectl export all
+// take their text from it, so they cannot drift apart. A decision whose
+// item is not one of the reads' is left out. It does no I/O.
+func NextContext(p pack.Packing, reads []hostcore.AttachmentRead, earlier []Turn) SentContext {
+	byItem := make(map[*pack.Item]int, len(reads))
+	for i, r := range reads {
+		byItem[r.Item] = i
+	}
+	sc := SentContext{Budget: p.Budget, Used: p.Used, Exceeded: p.Exceeded, Items: make([]SentItem, 0, len(p.Decisions))}
+	for _, d := range p.Decisions {
+		i, ok := byItem[d.Item]
+		if !ok {
+			continue
 		}
+		sc.Items = append(sc.Items, sentItem(d, reads[i]))
 	}
 	fetched := map[int64]time.Time{}
 	for _, r := range reads {
@@ -80,6 +124,18 @@ func sentContext(reads []hostcore.AttachmentRead, earlier []Turn, opts *pack.Ran
 	doc := pack.Assemble(p)
 	sc.System, sc.Images, sc.Vision = systemPrompt(doc, sc.Supersessions), contextImages(doc), p.Vision.Name
 	return sc
+}
+
+// sentItem is decision d on read r, as a turn records it.
+func sentItem(d pack.Decision, r hostcore.AttachmentRead) SentItem {
+	a := r.Attachment
+	it := SentItem{Rank: d.Rank, AttachmentID: a.ID, Server: a.Server.Name, Account: a.Account, URI: a.URI,
+		Verdict: d.Verdict, Priority: d.Priority, Pinned: a.Pinned, Tokens: d.Tokens, Reason: d.Reason,
+		Cache: r.Cache, LastModified: d.Item.Annotations.LastModified}
+	if d.Item.ReadErr == nil && len(d.Item.Contents) > 0 {
+		it.Digest = digest(d.Item.Contents)
+	}
+	return it
 }
 
 // digest fingerprints a body: every entry's uri, type, kind and bytes,

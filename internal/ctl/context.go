@@ -1,7 +1,9 @@
 package ctl
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -384,25 +386,17 @@ func (a *app) exportCmd() *cobra.Command {
 	var budget int
 	cmd := &cobra.Command{
 		Use:   "export CONV --format md|json",
-		Short: "Print the assembled context: exactly what would be sent to the model",
-		Args:  cobra.ExactArgs(1),
+		Short: "Print the system prompt exactly as send would send it now: preamble, update notes, context",
+		Long: `Print what the next turn of the conversation would send as its system
+prompt, built as send builds it: the preamble, the notes of attachments that
+changed since an earlier turn sent them, then the assembled context.
+--format json prints the same prompt as "system", beside the assembled
+context's sections.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := a.rank(cmd, args[0], budget)
+			body, err := a.export(cmd, args[0], format, budget)
 			if err != nil {
 				return err
-			}
-			doc := pack.Assemble(p)
-			var body []byte
-			switch strings.ToLower(format) {
-			case "md", "markdown":
-				body = []byte(doc.Markdown())
-			case "json":
-				if body, err = doc.JSON(); err != nil {
-					return err
-				}
-				body = append(body, '\n')
-			default:
-				return usageError(fmt.Sprintf("--format %q: use md or json", format))
 			}
 			if out != "" {
 				return os.WriteFile(out, body, 0o644)
@@ -415,4 +409,49 @@ func (a *app) exportCmd() *cobra.Command {
 	cmd.Flags().StringVar(&out, "out", "", "write to FILE instead of stdout")
 	cmd.Flags().IntVar(&budget, "budget", pack.DefaultBudget, "token budget")
 	return cmd
+}
+
+// exportJSON is export's --format json: the system prompt and the
+// assembled context it ends with.
+type exportJSON struct {
+	System string `json:"system"`
+	pack.Document
+}
+
+// export renders the system prompt the next turn of conv would send, in
+// format.
+func (a *app) export(cmd *cobra.Command, conv, format string, budget int) ([]byte, error) {
+	format = strings.ToLower(format)
+	if format != "md" && format != "markdown" && format != "json" {
+		return nil, usageError(fmt.Sprintf("--format %q: use md or json", format))
+	}
+	if budget <= 0 {
+		return nil, usageError("--budget must be positive")
+	}
+	ch, cv, err := a.chat()
+	if err != nil {
+		return nil, err
+	}
+	id, err := a.conversationID(cmd, cv, conv)
+	if err != nil {
+		return nil, err
+	}
+	sc, doc, err := ch.Preview(cmd.Context(), id, budget)
+	if err != nil {
+		return nil, err
+	}
+	if format != "json" {
+		return []byte(sc.System), nil
+	}
+	if doc.Sections == nil {
+		doc.Sections = []pack.Section{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(exportJSON{System: sc.System, Document: doc}); err != nil {
+		return nil, fmt.Errorf("encoding the export: %w", err)
+	}
+	return buf.Bytes(), nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -461,5 +462,43 @@ func TestSendTimeout(t *testing.T) {
 	turns := storedTurns(t, env, "c")
 	if len(turns) != 1 || turns[0].Messages[0].Text != "slow?" || turns[0].Status == chat.TurnDone {
 		t.Errorf("stored turns = %+v", turns)
+	}
+}
+
+// export prints the system prompt byte for byte as the next send sends
+// it: the preamble, the update note of server-memory's graph that changed
+// since turn 1 sent it, then the context.
+func TestExportIsWhatSendSends(t *testing.T) {
+	kg := hostcore.ServerConfig{Name: "kg", Command: "node", Args: []string{memoryServerPath(t)},
+		Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}}
+	srv := modeltest.New(&modeltest.Options{Key: "sk-test"}, modeltest.Say(modeltest.Reply{Text: "one"}),
+		modeltest.Say(modeltest.Reply{Text: "two"}))
+	defer srv.Close()
+	env := modelEnv(t, modelKinds[0], srv, "", kg)
+	must(t, env, "context", "new", "g")
+	must(t, env, "attach", "g", "kg", "memory://knowledge-graph")
+	first := must(t, env, "export", "g", "--format", "md").stdout
+	must(t, env, "send", "g", "what is in the graph?", "--tools", "off")
+	must(t, env, "call", "kg", "create_entities", "--args",
+		`{"entities":[{"name":"Attaché","entityType":"host","observations":["sends the context to the model"]}]}`)
+	second := must(t, env, "export", "g", "--format", "md").stdout
+	must(t, env, "send", "g", "and now?", "--tools", "off")
+	// Each process reads the changed graph itself, and the note says when
+	// its read landed: export's and send's differ by that time alone.
+	readAt := regexp.MustCompile(`updated at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`)
+	for i, exported := range []string{first, second} {
+		p, _ := srv.Requests()[i].Parse()
+		if readAt.ReplaceAllString(exported, "updated at T") != readAt.ReplaceAllString(p.System, "updated at T") {
+			t.Errorf("turn %d sent:\n%s\n--- export printed:\n%s", i+1, p.System, exported)
+		}
+	}
+	if !strings.HasPrefix(first, chat.Preamble) || !strings.Contains(second, "(sent in turn 1) is superseded") {
+		t.Errorf("export lacks the preamble or the update note:\n%s", second)
+	}
+	var js struct {
+		System string `json:"system"`
+	}
+	if err := json.Unmarshal([]byte(must(t, env, "export", "g", "--format", "json").stdout), &js); err != nil || !strings.HasPrefix(js.System, chat.Preamble) {
+		t.Errorf("export --format json: system %q (%v)", js.System, err)
 	}
 }
