@@ -10,15 +10,16 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/state"
 )
 
 // grantScope is a conversation's consent scope that answers ans.
-func grantScope(t *testing.T, h *hostcore.Host, conv int64, ans hostcore.Approval) (*hostcore.Scope, *asker) {
+func grantScope(t *testing.T, h *hostcore.Host, conv int64, ans consent.Approval) (*consent.Scope, *asker) {
 	t.Helper()
 	k := &asker{a: ans}
-	s, err := h.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerChat, Policy: hostcore.ToolsAsk, Ask: k.ask, ConversationID: conv})
+	s, err := h.Consent().Scope(consent.ScopeOptions{Caller: consent.CallerChat, Policy: consent.ToolsAsk, Ask: k.ask, ConversationID: conv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,13 +27,13 @@ func grantScope(t *testing.T, h *hostcore.Host, conv int64, ans hostcore.Approva
 }
 
 // decideSearch asks the gate about a search on server as acme.
-func decideSearch(t *testing.T, h *hostcore.Host, s *hostcore.Scope, server string) *hostcore.Permit {
+func decideSearch(t *testing.T, h *hostcore.Host, s *consent.Scope, server string) *consent.Permit {
 	t.Helper()
 	c, err := h.Conn(server, "acme")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.Decide(context.Background(), c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "search"}, Arguments: []byte(`{"query":"x"}`)})
+	return s.Decide(context.Background(), c, consent.ToolRequest{Tool: toolcall.Tool{Name: "search"}, Arguments: []byte(`{"query":"x"}`)})
 }
 
 // give grants Always for search on server in a new conversation, checks
@@ -43,11 +44,11 @@ func give(t *testing.T, h *hostcore.Host, st *state.Store, server string) int64 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := grantScope(t, h, conv.ID, hostcore.ApproveAlways)
+	s, _ := grantScope(t, h, conv.ID, consent.ApproveAlways)
 	if d := decideSearch(t, h, s, server); d.String() != "ran: allowed always" {
 		t.Fatalf("the first call: %s", d)
 	}
-	s, k := grantScope(t, h, conv.ID, hostcore.ApproveDeny)
+	s, k := grantScope(t, h, conv.ID, consent.ApproveDeny)
 	if d := decideSearch(t, h, s, server); d.String() != "ran: allowed always earlier" || len(k.asked) != 0 {
 		t.Fatalf("the next turn: %s, asked %v", d, k.asked)
 	}
@@ -101,7 +102,7 @@ func TestGrantsFollowServerIdentity(t *testing.T) {
 			if err != nil || (len(grants) == 1) != tt.keeps {
 				t.Errorf("grants after the edit: %+v, %v; kept: want %v", grants, err, tt.keeps)
 			}
-			s, k := grantScope(t, h, conv, hostcore.ApproveDeny)
+			s, k := grantScope(t, h, conv, consent.ApproveDeny)
 			d := decideSearch(t, h, s, tt.base.Name)
 			if asked := len(k.asked) == 1; asked == tt.keeps || d.Run != tt.keeps {
 				t.Errorf("the call after the edit: %s, asked %v", d, k.asked)
@@ -137,7 +138,7 @@ func TestGrantOfAServerEditedByHand(t *testing.T) {
 	if grants, err := again.Consent().Grants(context.Background(), conv); err != nil || len(grants) != 0 {
 		t.Errorf("the stale grant is listed: %+v, %v", grants, err)
 	}
-	s, k := grantScope(t, again, conv, hostcore.ApproveDeny)
+	s, k := grantScope(t, again, conv, consent.ApproveDeny)
 	if d := decideSearch(t, again, s, "kgA"); d.Run || len(k.asked) != 1 {
 		t.Errorf("kgA, edited by hand: %s, asked %v; want asked, denied", d, k.asked)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -38,11 +39,11 @@ func (f gateFixture) status(t *testing.T, id string) string {
 
 // asker answers every question with a, and counts them.
 type asker struct {
-	a     hostcore.Approval
+	a     consent.Approval
 	asked []string
 }
 
-func (k *asker) ask(_ context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
+func (k *asker) ask(_ context.Context, req consent.ToolRequest) (consent.Approval, error) {
 	k.asked = append(k.asked, req.Tool.Name)
 	return k.a, nil
 }
@@ -58,33 +59,33 @@ func TestGateDecides(t *testing.T) {
 	remember := `{"content":"x","topic":"t","memoryType":"note"}`
 	tests := []struct {
 		name     string
-		caller   hostcore.Caller
-		policy   hostcore.ToolPolicy
-		answer   hostcore.Approval // "" gives no Ask
+		caller   consent.Caller
+		policy   consent.ToolPolicy
+		answer   consent.Approval // "" gives no Ask
 		tool     string
 		args     string
 		want     string
 		askedFor bool
 	}{
-		{"lab default runs a read-only tool", hostcore.CallerLab, "", "", "search", `{"query":"x"}`, "ran: read-only", false},
-		{"lab default refuses a write", hostcore.CallerLab, "", hostcore.ApproveOnce, "archive", archive, "not run: not read-only", false},
-		{"lab ask runs read-only tools unasked", hostcore.CallerLab, hostcore.ToolsAsk, hostcore.ApproveDeny, "search", `{"query":"x"}`, "ran: read-only", false},
-		{"lab ask asks before a write", hostcore.CallerLab, hostcore.ToolsAsk, hostcore.ApproveDeny, "archive", archive, "not run: denied", true},
-		{"lab ask with no one to ask", hostcore.CallerLab, hostcore.ToolsAsk, "", "archive", archive, "not run: not answered", false},
-		{"chat ask asks even for a read", hostcore.CallerChat, hostcore.ToolsAsk, hostcore.ApproveOnce, "search", `{"query":"x"}`, "ran: allowed once", true},
-		{"chat read-only refuses a write", hostcore.CallerChat, hostcore.ToolsReadOnly, hostcore.ApproveOnce, "archive", archive, "not run: not read-only", false},
-		{"chat off", hostcore.CallerChat, hostcore.ToolsOff, "", "search", `{}`, "not run: tools are off", false},
-		{"a person's additive call runs", hostcore.CallerPerson, hostcore.ToolsAsk, hostcore.ApproveDeny, "remember", remember, "ran: asked for by the person", false},
-		{"a person's destructive call is confirmed", hostcore.CallerPerson, hostcore.ToolsAsk, hostcore.ApproveDeny, "archive", archive, "not run: not confirmed", true},
-		{"a person's destructive call, no one to confirm", hostcore.CallerPerson, hostcore.ToolsAsk, "", "archive", archive, "not run: not confirmed", false},
-		{"a tool the server does not list", hostcore.CallerLab, hostcore.ToolsAuto, "", "drop_tables", `{}`, "not run: not listed by the server", false},
-		{"arguments that are not an object", hostcore.CallerLab, hostcore.ToolsAuto, "", "archive", `["x"]`, "not run: arguments are not a JSON object", false},
+		{"lab default runs a read-only tool", consent.CallerLab, "", "", "search", `{"query":"x"}`, "ran: read-only", false},
+		{"lab default refuses a write", consent.CallerLab, "", consent.ApproveOnce, "archive", archive, "not run: not read-only", false},
+		{"lab ask runs read-only tools unasked", consent.CallerLab, consent.ToolsAsk, consent.ApproveDeny, "search", `{"query":"x"}`, "ran: read-only", false},
+		{"lab ask asks before a write", consent.CallerLab, consent.ToolsAsk, consent.ApproveDeny, "archive", archive, "not run: denied", true},
+		{"lab ask with no one to ask", consent.CallerLab, consent.ToolsAsk, "", "archive", archive, "not run: not answered", false},
+		{"chat ask asks even for a read", consent.CallerChat, consent.ToolsAsk, consent.ApproveOnce, "search", `{"query":"x"}`, "ran: allowed once", true},
+		{"chat read-only refuses a write", consent.CallerChat, consent.ToolsReadOnly, consent.ApproveOnce, "archive", archive, "not run: not read-only", false},
+		{"chat off", consent.CallerChat, consent.ToolsOff, "", "search", `{}`, "not run: tools are off", false},
+		{"a person's additive call runs", consent.CallerPerson, consent.ToolsAsk, consent.ApproveDeny, "remember", remember, "ran: asked for by the person", false},
+		{"a person's destructive call is confirmed", consent.CallerPerson, consent.ToolsAsk, consent.ApproveDeny, "archive", archive, "not run: not confirmed", true},
+		{"a person's destructive call, no one to confirm", consent.CallerPerson, consent.ToolsAsk, "", "archive", archive, "not run: not confirmed", false},
+		{"a tool the server does not list", consent.CallerLab, consent.ToolsAuto, "", "drop_tables", `{}`, "not run: not listed by the server", false},
+		{"arguments that are not an object", consent.CallerLab, consent.ToolsAuto, "", "archive", `["x"]`, "not run: arguments are not a JSON object", false},
 	}
 	ctx := context.Background()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			k := &asker{a: tt.answer}
-			opts := hostcore.ScopeOptions{Caller: tt.caller, Policy: tt.policy}
+			opts := consent.ScopeOptions{Caller: tt.caller, Policy: tt.policy}
 			if tt.answer != "" {
 				opts.Ask = k.ask
 			}
@@ -92,7 +93,7 @@ func TestGateDecides(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: tt.tool}, Arguments: []byte(tt.args)})
+			d := scope.Decide(ctx, f.c, consent.ToolRequest{Tool: toolcall.Tool{Name: tt.tool}, Arguments: []byte(tt.args)})
 			if d.String() != tt.want || (len(k.asked) == 1) != tt.askedFor {
 				t.Errorf("decided %q (asked %v); want %q (asked: %v)", d.String(), k.asked, tt.want, tt.askedFor)
 			}
@@ -113,13 +114,13 @@ func TestGateDecides(t *testing.T) {
 func TestPermitRunsOnce(t *testing.T) {
 	f := newGateFixture(t)
 	ctx := context.Background()
-	var told []hostcore.ToolDecision
-	defer f.h.Consent().OnDecision(func(d hostcore.ToolDecision) { told = append(told, d) })()
-	scope, err := f.h.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerLab, Policy: hostcore.ToolsAuto})
+	var told []consent.ToolDecision
+	defer f.h.Consent().OnDecision(func(d consent.ToolDecision) { told = append(told, d) })()
+	scope, err := f.h.Consent().Scope(consent.ScopeOptions{Caller: consent.CallerLab, Policy: consent.ToolsAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: fmt.Appendf(nil, `{"id":%q}`, f.ids[0])})
+	d := scope.Decide(ctx, f.c, consent.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: fmt.Appendf(nil, `{"id":%q}`, f.ids[0])})
 	if _, err := f.c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +128,8 @@ func TestPermitRunsOnce(t *testing.T) {
 		t.Errorf("a spent decision ran again: %v", err)
 	}
 	globex := conn(t, f.h, f.c.Server, "globex")
-	other := scope.Decide(ctx, f.c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: fmt.Appendf(nil, `{"id":%q}`, f.ids[1])})
-	forged := &hostcore.Permit{ToolDecision: hostcore.ToolDecision{Tool: "archive", Run: true, By: hostcore.ApprovedAuto}}
+	other := scope.Decide(ctx, f.c, consent.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: fmt.Appendf(nil, `{"id":%q}`, f.ids[1])})
+	forged := &consent.Permit{ToolDecision: consent.ToolDecision{Tool: "archive", Run: true, By: consent.ApprovedAuto}}
 	for name, call := range map[string]func() error{
 		"on another connection": func() error { _, err := globex.CallTool(ctx, other); return err },
 		"forged":                func() error { _, err := f.c.CallTool(ctx, forged); return err },
@@ -143,9 +144,9 @@ func TestPermitRunsOnce(t *testing.T) {
 	}
 	// The two archives, then status's own get_memories, the host's.
 	recent := f.h.Consent().Recent()
-	if len(told) != 3 || len(recent) < 3 || recent[len(recent)-2].Tool != "archive" || told[0].By != hostcore.ApprovedAuto ||
-		told[0].Server != f.c.Server.Name || told[0].Account != "acme" || told[0].Caller != hostcore.CallerLab ||
-		told[2].Caller != hostcore.CallerHost || told[2].Tool != "get_memories" || told[2].Note != "memory lifecycle" {
+	if len(told) != 3 || len(recent) < 3 || recent[len(recent)-2].Tool != "archive" || told[0].By != consent.ApprovedAuto ||
+		told[0].Server != f.c.Server.Name || told[0].Account != "acme" || told[0].Caller != consent.CallerLab ||
+		told[2].Caller != consent.CallerHost || told[2].Tool != "get_memories" || told[2].Note != "memory lifecycle" {
 		t.Errorf("recorded %+v, told %+v", recent, told)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/wire"
@@ -67,7 +68,7 @@ type HostOptions struct {
 	ReadsPerConn, ReadsInAll int
 	// Grants keeps the consent gate's "Always" grants (the state
 	// package's store); nil keeps them in memory for the host's life.
-	Grants GrantStore
+	Grants consent.GrantStore
 }
 
 // Host owns the connections to MCP servers, one per (server, account). It
@@ -110,7 +111,8 @@ type Host struct {
 	genEpoch    uint64              // the last invalidation's epoch
 	genReset    uint64              // the epoch at which generations was last dropped
 
-	consent *Consent // the one gate every tool call passes
+	consent  *consent.Consent   // the one gate every tool call passes
+	hostCall consent.HostCaller // approves the host's own calls; only hostcore holds it
 
 	subs  *Subscriptions          // the resource subscriptions, for people (subscriptions.go)
 	ended hooks[func(ContextEnd)] // told when an authorization context ends (contextend.go)
@@ -156,13 +158,14 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 		Timeout: h.opts.RequestTimeout, Now: h.opts.Now.now, Log: h.log, Hurry: h.hurry})
 	h.guard = &watchdog{log: h.log}
 	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
-	h.consent = newConsent(h, h.opts.Grants)
+	h.consent, h.hostCall = consent.New(consent.Options{Grants: h.opts.Grants, Now: h.opts.Now,
+		Find: func(name string) (ServerConfig, error) { return h.cfg.Find(name, h.opts.Builtin...) }, IsAdHoc: IsAdHocName})
 	h.subs = newSubscriptions(h.opts.Now)
 	return h
 }
 
 // Consent returns the host's consent gate, which every tool call passes.
-func (h *Host) Consent() *Consent { return h.consent }
+func (h *Host) Consent() *consent.Consent { return h.consent }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -74,7 +75,7 @@ func (p sentParams) check(method string) error {
 			return usage("%s needs a name", method)
 		}
 		if method == "tools/call" {
-			if _, err := parseArguments(p.Arguments); err != nil {
+			if _, err := consent.ParseArguments(p.Arguments); err != nil {
 				return usage("the arguments of tools/call must be a JSON object (%v)", err)
 			}
 		} else if err := json.Unmarshal(orEmpty(p.Arguments), new(map[string]string)); err != nil {
@@ -135,7 +136,7 @@ type Resent struct {
 	// already held, the era's way of unsubscribing.
 	Note string
 	// Decision is the consent gate's, for a tools/call.
-	Decision *ToolDecision
+	Decision *consent.ToolDecision
 }
 
 // ResendOptions configure Resend. The zero value is usable.
@@ -143,7 +144,7 @@ type ResendOptions struct {
 	// Confirm asks the person to confirm a tools/call of a tool the server
 	// says is destructive; nil means no one can, and such a call is not
 	// run. Any other tool runs: the person pressing Resend asked for it.
-	Confirm AskFunc
+	Confirm consent.AskFunc
 }
 
 // Resend sends req, a request ParseClientRequest accepted, on this
@@ -187,12 +188,12 @@ func wireMethods(method string) []string {
 
 // resendCall runs a tools/call through the consent gate, as a person's
 // own call: the request is the approval, a destructive tool is confirmed.
-func (c *Conn) resendCall(ctx context.Context, p sentParams, opts *ResendOptions) (*ToolDecision, string, error) {
-	scope, err := c.host.consent.Scope(ScopeOptions{Caller: CallerPerson, Policy: ToolsAsk, Ask: opts.Confirm})
+func (c *Conn) resendCall(ctx context.Context, p sentParams, opts *ResendOptions) (*consent.ToolDecision, string, error) {
+	scope, err := c.host.consent.Scope(consent.ScopeOptions{Caller: consent.CallerPerson, Policy: consent.ToolsAsk, Ask: opts.Confirm})
 	if err != nil {
 		return nil, "", err
 	}
-	permit := scope.Decide(ctx, c, ToolRequest{Tool: toolcall.Tool{Name: p.Name}, Arguments: p.Arguments})
+	permit := scope.Decide(ctx, c, consent.ToolRequest{Tool: toolcall.Tool{Name: p.Name}, Arguments: p.Arguments})
 	d := permit.ToolDecision
 	res, err := c.CallTool(ctx, permit)
 	if err != nil {

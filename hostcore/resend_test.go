@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/mcptest"
 )
@@ -138,17 +139,17 @@ func TestResendCallPassesTheGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Decision == nil || !got.Decision.Run || got.Decision.By != hostcore.ApprovedRequest || got.ID == "" {
+	if got.Decision == nil || !got.Decision.Run || got.Decision.By != consent.ApprovedRequest || got.ID == "" {
 		t.Fatalf("resent call: %+v; want run, approved by the request, with an id", got)
 	}
 	recent := h.Consent().Recent()
-	if last := recent[len(recent)-1]; last.Caller != hostcore.CallerPerson || last.Tool != "create_entities" {
+	if last := recent[len(recent)-1]; last.Caller != consent.CallerPerson || last.Tool != "create_entities" {
 		t.Errorf("the gate's last decision is %+v; want the person's create_entities", last)
 	}
 	mark := lastSeq(c)
 	destroy := `{"id":10,"method":"tools/call","params":{"name":"delete_entities","arguments":{"entityNames":["Ada"]}}}`
 	got, err = resend(t, c, destroy, nil)
-	if !errors.Is(err, hostcore.ErrNotApproved) || got.Decision == nil || got.Decision.Refusal != hostcore.RefusedNotConfirmed || got.ID != "" {
+	if !errors.Is(err, hostcore.ErrNotApproved) || got.Decision == nil || got.Decision.Refusal != consent.RefusedNotConfirmed || got.ID != "" {
 		t.Errorf("an unconfirmed destructive call: %+v, %v; want not approved, not confirmed, nothing sent", got, err)
 	}
 	for _, m := range c.Tap().Messages() {
@@ -157,12 +158,12 @@ func TestResendCallPassesTheGate(t *testing.T) {
 		}
 	}
 	asked := 0
-	confirm := func(context.Context, hostcore.ToolRequest) (hostcore.Approval, error) {
+	confirm := func(context.Context, consent.ToolRequest) (consent.Approval, error) {
 		asked++
-		return hostcore.ApproveOnce, nil
+		return consent.ApproveOnce, nil
 	}
 	got, err = resend(t, c, destroy, &hostcore.ResendOptions{Confirm: confirm})
-	if err != nil || asked != 1 || got.Decision.By != hostcore.ApprovedConfirmed || got.ID == "" {
+	if err != nil || asked != 1 || got.Decision.By != consent.ApprovedConfirmed || got.ID == "" {
 		t.Errorf("a confirmed destructive call: %+v, %v, asked %d; want run once confirmed", got, err, asked)
 	}
 }

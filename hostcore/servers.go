@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/signin"
 )
 
@@ -41,7 +42,7 @@ func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
 	}
 	var errs []error
 	if findErr == nil && !sameGrantIdentity(old, sc) {
-		errs = append(errs, h.consent.forgetServer(ctx, sc.Name))
+		errs = append(errs, h.consent.ForgetServer(ctx, sc.Name))
 	}
 	if findErr == nil {
 		for _, name := range old.AccountNames() {
@@ -69,7 +70,7 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 	if !h.cfg.Remove(name) {
 		return newError(KindUsage, nil, "%q is not in the config (built-in and imported servers are removed where they are defined)", name)
 	}
-	errs := []error{h.logoutAll(ctx, sc), h.consent.forgetServer(ctx, name)}
+	errs := []error{h.logoutAll(ctx, sc), h.consent.ForgetServer(ctx, name)}
 	if h.opts.Cache != nil {
 		_, err := h.opts.Cache.Purge(ctx, CacheFilter{Server: sc.Identity()})
 		errs = append(errs, err)
@@ -197,12 +198,12 @@ func (h *Host) purgeContext(ctx context.Context, c *Conn) error {
 }
 
 // sameGrantIdentity reports whether every account of old keeps its grant
-// identity in now (see grantIdentity).
+// identity in now (see consent.Identity).
 func sameGrantIdentity(old, now ServerConfig) bool {
 	for _, name := range old.AccountNames() {
 		a, _ := old.Account(name)
 		b, err := now.Account(name)
-		if err != nil || grantIdentity(old, a, os.Getenv) != grantIdentity(now, b, os.Getenv) {
+		if err != nil || consent.Identity(old, a, os.Getenv) != consent.Identity(now, b, os.Getenv) {
 			return false
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/mcptest"
 )
@@ -26,15 +27,15 @@ const graphURI = "memory://knowledge-graph"
 // approval), through the consent gate; a destructive one is confirmed.
 func askedCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, name, args string) *hostcore.ToolResult {
 	t.Helper()
-	scope, err := h.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson,
-		Ask: func(context.Context, hostcore.ToolRequest) (hostcore.Approval, error) {
-			return hostcore.ApproveOnce, nil
+	scope, err := h.Consent().Scope(consent.ScopeOptions{Caller: consent.CallerPerson,
+		Ask: func(context.Context, consent.ToolRequest) (consent.Approval, error) {
+			return consent.ApproveOnce, nil
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	res, err := c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: name}, Arguments: json.RawMessage(args)}))
+	res, err := c.CallTool(ctx, scope.Decide(ctx, c, consent.ToolRequest{Tool: toolcall.Tool{Name: name}, Arguments: json.RawMessage(args)}))
 	if err != nil {
 		t.Fatalf("calling %s: %v", name, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -67,7 +68,7 @@ func TestToolCallMirrorsHeaders(t *testing.T) {
 // the consent gate (--tools auto).
 func personCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, name string, args map[string]any) (*hostcore.ToolResult, error) {
 	t.Helper()
-	scope, err := h.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAuto})
+	scope, err := h.Consent().Scope(consent.ScopeOptions{Caller: consent.CallerPerson, Policy: consent.ToolsAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func personCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, name string, a
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	return c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: name}, Arguments: b}))
+	return c.CallTool(ctx, scope.Decide(ctx, c, consent.ToolRequest{Tool: toolcall.Tool{Name: name}, Arguments: b}))
 }
 
 // tapText is the whole tap of c, as text.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/mcptest"
@@ -19,11 +20,11 @@ import (
 func panelCall(t *testing.T, h *hostcore.Host, c *hostcore.Conn, tool, args string) *hostcore.ToolResult {
 	t.Helper()
 	ctx := context.Background()
-	scope, err := h.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson})
+	scope, err := h.Consent().Scope(consent.ScopeOptions{Caller: consent.CallerPerson})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.CallTool(ctx, scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: tool}, Arguments: json.RawMessage(args)}))
+	res, err := c.CallTool(ctx, scope.Decide(ctx, c, consent.ToolRequest{Tool: toolcall.Tool{Name: tool}, Arguments: json.RawMessage(args)}))
 	if err != nil {
 		t.Fatal(err)
 	}

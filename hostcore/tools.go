@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -36,13 +37,17 @@ type ToolResult struct {
 	Rounds []InputRound `json:"rounds,omitempty"`
 }
 
+// Entry returns the connection's server entry and account, as the
+// consent gate knows a connection (consent.Conn).
+func (c *Conn) Entry() (ServerConfig, Account) { return c.Server, c.Account }
+
 // CallTool runs the call the consent gate decided on (Scope.Decide), on
 // this connection, with the arguments the gate approved; a decision runs
 // once. Without the gate's approval nothing is sent, and the error is of
 // kind not approved. A tool that reports its own failure is not an error:
 // see ToolResult.IsError.
-func (c *Conn) CallTool(ctx context.Context, d *Permit) (*ToolResult, error) {
-	args, err := d.take(c)
+func (c *Conn) CallTool(ctx context.Context, d *consent.Permit) (*ToolResult, error) {
+	args, err := d.Take(c)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +57,7 @@ func (c *Conn) CallTool(ctx context.Context, d *Permit) (*ToolResult, error) {
 // hostCallTool makes one of the host's own calls (see CallerHost), through
 // the gate, which records it.
 func (c *Conn) hostCallTool(ctx context.Context, feature, name string, args map[string]any) (*ToolResult, error) {
-	return c.CallTool(ctx, c.host.consent.hostCall(c, feature, name, args))
+	return c.CallTool(ctx, c.host.hostCall(c, feature, name, args))
 }
 
 // callTool sends tools/call for name with args (nil sends an empty

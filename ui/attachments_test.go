@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/mcptest"
@@ -136,12 +137,12 @@ func TestStaleReread(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The test touches it as a person would, through the consent gate.
-	scope, err := h.host.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAuto})
+	scope, err := h.host.Consent().Scope(consent.ScopeOptions{Caller: consent.CallerPerson, Policy: consent.ToolsAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "touch"}, Arguments: []byte(`{"uri":"` + mcptest.ReadmeURI + `"}`)})
+	d := scope.Decide(ctx, c, consent.ToolRequest{Tool: toolcall.Tool{Name: "touch"}, Arguments: []byte(`{"uri":"` + mcptest.ReadmeURI + `"}`)})
 	if _, err := c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -47,7 +48,7 @@ type chatView struct {
 	usage     map[int]*widget.Label // this turn's requests by round
 	// pending answers the tool call the approval dialog asks about, while
 	// it is shown.
-	pending func(hostcore.Approval)
+	pending func(consent.Approval)
 	// budget is the token budget the preview packs under, so a turn packs
 	// what the preview shows; turnEnded tells the preview that the turns
 	// it compares with (for the update notes) changed. Either may be nil.
@@ -219,7 +220,7 @@ func (c *chatView) sendEntry() {
 	c.stop.Show()
 	ctx, gen := c.turn.start(c.sh.ctx)
 	ch, conv := c.sh.opts.Chat, c.conv
-	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Tools: hostcore.ToolsAsk,
+	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Tools: consent.ToolsAsk,
 		Approve: c.approve, Budget: c.sendBudget(),
 		OnEvent: func(e chat.Event) {
 			deliver(func() {
@@ -252,7 +253,7 @@ func (c *chatView) ended(gen uint64, t chat.Turn, err error) {
 	}
 	c.turn.finish(gen)
 	if c.pending != nil {
-		c.pending(hostcore.ApproveDeny) // takes down a dialog the turn no longer waits on
+		c.pending(consent.ApproveDeny) // takes down a dialog the turn no longer waits on
 	}
 	c.stop.Hide()
 	c.send.Enable()
@@ -307,13 +308,13 @@ func (c *chatView) event(e chat.Event) {
 // decisionWords say how the consent gate decided on a call, beside its
 // result: "allowed once", "always allowed in this conversation", "not run:
 // denied"; "" for a call that never reached it (a tool not offered).
-func decisionWords(d *hostcore.ToolDecision) string {
+func decisionWords(d *consent.ToolDecision) string {
 	switch {
 	case d == nil:
 		return ""
-	case d.By == hostcore.ApprovedOnce:
+	case d.By == consent.ApprovedOnce:
 		return "allowed once"
-	case d.By == hostcore.ApprovedAlways || d.By == hostcore.ApprovedGrant:
+	case d.By == consent.ApprovedAlways || d.By == consent.ApprovedGrant:
 		return "always allowed in this conversation"
 	}
 	return d.String()

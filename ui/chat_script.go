@@ -4,8 +4,7 @@ import (
 	"errors"
 
 	"fyne.io/fyne/v2"
-
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 )
 
 // OpenChat taps Send beside the context preview: the conversation's window
@@ -30,7 +29,7 @@ func (a *App) ChatRunning() bool { return a.attachments.preview.chat.turn.runnin
 func (a *App) ChatAsking() bool { return a.attachments.preview.chat.pending != nil }
 
 // AnswerTool answers the tool approval dialog as its buttons do.
-func (a *App) AnswerTool(ap hostcore.Approval) error {
+func (a *App) AnswerTool(ap consent.Approval) error {
 	c := a.attachments.preview.chat
 	if c.pending == nil {
 		return errors.New("no tool call waits for approval")

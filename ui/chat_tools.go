@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -19,17 +19,17 @@ import (
 // the arguments, and Allow once, Always for this tool in this
 // conversation, or Deny. It waits on the turn's goroutine for the answer or
 // for ctx to end (Stop), which takes the dialog down and denies.
-func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
-	got := make(chan hostcore.Approval, 1)
+func (c *chatView) approve(ctx context.Context, req consent.ToolRequest) (consent.Approval, error) {
+	got := make(chan consent.Approval, 1)
 	shown := make(chan dialog.Dialog, 1)
 	deliver(func() {
 		if c.win == nil {
-			got <- hostcore.ApproveDeny
+			got <- consent.ApproveDeny
 			close(shown)
 			return
 		}
 		var d dialog.Dialog
-		answer := func(a hostcore.Approval) func() {
+		answer := func(a consent.Approval) func() {
 			return func() {
 				c.pending = nil
 				select {
@@ -44,11 +44,11 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 			note += " (" + req.Account + ")"
 		}
 		note += ". " + toolHint(req.Tool)
-		once := newButton("Allow once", nil, answer(hostcore.ApproveOnce))
+		once := newButton("Allow once", nil, answer(consent.ApproveOnce))
 		once.Importance = widget.HighImportance
 		buttons := container.NewHBox(once,
-			newButton("Always for this tool in this conversation", nil, answer(hostcore.ApproveAlways)),
-			newButton("Deny", nil, answer(hostcore.ApproveDeny)))
+			newButton("Always for this tool in this conversation", nil, answer(consent.ApproveAlways)),
+			newButton("Deny", nil, answer(consent.ApproveDeny)))
 		args := jsonView(clipDoc(string(req.Arguments))) // indented, no token cut
 		args.SetMinSize(fyne.NewSize(560, min(args.Content.MinSize().Height, 240)))
 		body := container.NewVBox(widget.NewLabel(note), widget.NewLabel("Arguments:"), args, container.NewCenter(buttons))
@@ -56,11 +56,11 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 		d.SetOnClosed(func() {
 			c.pending = nil
 			select {
-			case got <- hostcore.ApproveDeny:
+			case got <- consent.ApproveDeny:
 			default:
 			}
 		})
-		c.pending = func(a hostcore.Approval) { answer(a)() }
+		c.pending = func(a consent.Approval) { answer(a)() }
 		d.Show()
 		shown <- d
 	})
@@ -73,7 +73,7 @@ func (c *chatView) approve(ctx context.Context, req hostcore.ToolRequest) (hostc
 				deliver(d.Hide)
 			}
 		}()
-		return hostcore.ApproveDeny, ctx.Err()
+		return consent.ApproveDeny, ctx.Err()
 	}
 }
 
@@ -84,7 +84,7 @@ func (c *chatView) loadTools() {
 	ch, conv := c.sh.opts.Chat, c.conv
 	type found struct {
 		switches []chat.ServerSwitch
-		grants   []hostcore.ToolGrant
+		grants   []consent.ToolGrant
 	}
 	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (found, error) {
 		sw, err := ch.ServerSwitches(ctx, conv)
@@ -122,7 +122,7 @@ func (c *chatView) showTools(switches []chat.ServerSwitch) {
 // showAlways lists the tools approved with "Always" in the conversation
 // that still hold (their server runs and points where it did), each with
 // Revoke: the next call of a revoked tool is asked about again.
-func (c *chatView) showAlways(grants []hostcore.ToolGrant) {
+func (c *chatView) showAlways(grants []consent.ToolGrant) {
 	if c.win == nil {
 		return
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -189,7 +190,7 @@ func (c *chatView) sayToolResult(how string, m chat.Message) {
 
 // resourceActions read and attach a resource of a tool's result from the
 // server and account the gate's decision names (the tool's own).
-func (c *chatView) resourceActions(d *hostcore.ToolDecision) contentActions {
+func (c *chatView) resourceActions(d *consent.ToolDecision) contentActions {
 	conn := func() (*hostcore.Conn, bool) {
 		if d == nil {
 			c.sh.fail(hostcore.NewUsageError("the result does not say which server sent it"))

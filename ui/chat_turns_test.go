@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/modeltest"
 )
@@ -93,7 +93,7 @@ func TestChatShowsEarlierTurns(t *testing.T) {
 	other = ids[1]
 	h.sendChat(c, "And the other?")
 	h.waitFor("the approval dialog", func() bool { var r bool; h.do(func() { r = c.pending != nil }); return r })
-	h.do(func() { c.pending(hostcore.ApproveOnce) })
+	h.do(func() { c.pending(consent.ApproveOnce) })
 	h.waitTurnEnd(c)
 
 	if err := h.host.Config().Save(); err != nil { // the provider, for the next launch
@@ -198,7 +198,7 @@ func TestChatRevokeAlways(t *testing.T) {
 	other = ids[1]
 	h.sendChat(c, "first")
 	h.waitFor("the approval dialog", func() bool { var r bool; h.do(func() { r = c.pending != nil }); return r })
-	h.do(func() { c.pending(hostcore.ApproveAlways) })
+	h.do(func() { c.pending(consent.ApproveAlways) })
 	h.waitTurnEnd(c)
 	var revoke *button
 	h.do(func() { revoke = findButton(c.win.Canvas(), "get_memories of demo") })
@@ -219,6 +219,6 @@ func TestChatRevokeAlways(t *testing.T) {
 	srv.Then(call, modeltest.Say(modeltest.Reply{Text: "two"}))
 	h.sendChat(c, "second")
 	h.waitFor("the approval dialog again", func() bool { var r bool; h.do(func() { r = c.pending != nil }); return r })
-	h.do(func() { c.pending(hostcore.ApproveDeny) })
+	h.do(func() { c.pending(consent.ApproveDeny) })
 	h.waitTurnEnd(c)
 }

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/internal/modeltest"
 )
 
@@ -52,7 +52,7 @@ func TestApprovalShowsJSONWhole(t *testing.T) {
 			t.Errorf("the arguments are drawn as these lines:\n%s\nwant each line of the indented JSON whole:\n%s", got, want.String())
 		}
 	})
-	h.do(func() { c.pending(hostcore.ApproveDeny) })
+	h.do(func() { c.pending(consent.ApproveDeny) })
 	h.waitTurnEnd(c)
 }
 

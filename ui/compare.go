@@ -16,6 +16,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/pack"
@@ -40,7 +41,7 @@ type compareView struct {
 	tools   *radioChoice // the consent gate's policy for the run
 	// pending answers the call the consent dialog asks about, while it
 	// is shown (tests answer through it).
-	pending  func(hostcore.Approval)
+	pending  func(consent.Approval)
 	runBtn   *button
 	running  bool
 	progress *widget.ProgressBar
@@ -226,7 +227,7 @@ func (c *compareView) start() {
 		c.running = false
 		c.runBtn.Enable()
 		if c.pending != nil {
-			c.pending(hostcore.ApproveDeny) // takes down a dialog the run no longer waits on
+			c.pending(consent.ApproveDeny) // takes down a dialog the run no longer waits on
 		}
 		c.job.stop() // releases the context
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/labrun"
 )
 
@@ -28,9 +28,9 @@ const (
 )
 
 // comparePolicies maps the choices to the gate's policies.
-var comparePolicies = map[string]hostcore.ToolPolicy{
-	toolsAskOthers: hostcore.ToolsAsk,
-	toolsReadOnly:  hostcore.ToolsReadOnly,
+var comparePolicies = map[string]consent.ToolPolicy{
+	toolsAskOthers: consent.ToolsAsk,
+	toolsReadOnly:  consent.ToolsReadOnly,
 }
 
 // newToolsPicker is the choice of policy, both choices in view, asking by
@@ -48,13 +48,13 @@ func newToolsPicker() *radioChoice {
 // Deny, or Deny for this run. It waits on the replay's goroutine for the
 // answer, or for ctx to end (the window closed, a new run), which takes
 // the dialog down and runs nothing.
-func (c *compareView) ask(ctx context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
-	got := make(chan hostcore.Approval, 1)
+func (c *compareView) ask(ctx context.Context, req consent.ToolRequest) (consent.Approval, error) {
+	got := make(chan consent.Approval, 1)
 	shown := make(chan dialog.Dialog, 1)
 	deliver(func() {
 		if c.win == nil {
 			close(shown)
-			got <- hostcore.ApproveDeny
+			got <- consent.ApproveDeny
 			return
 		}
 		d := c.askDialog(req, got)
@@ -70,14 +70,14 @@ func (c *compareView) ask(ctx context.Context, req hostcore.ToolRequest) (hostco
 				deliver(d.Hide)
 			}
 		}()
-		return hostcore.ApproveDeny, ctx.Err()
+		return consent.ApproveDeny, ctx.Err()
 	}
 }
 
 // askDialog builds the dialog that answers req on got.
-func (c *compareView) askDialog(req hostcore.ToolRequest, got chan hostcore.Approval) dialog.Dialog {
+func (c *compareView) askDialog(req consent.ToolRequest, got chan consent.Approval) dialog.Dialog {
 	var d dialog.Dialog
-	answer := func(a hostcore.Approval) func() {
+	answer := func(a consent.Approval) func() {
 		return func() {
 			c.pending = nil
 			select {
@@ -93,12 +93,12 @@ func (c *compareView) askDialog(req hostcore.ToolRequest, got chan hostcore.Appr
 	}
 	note := fmt.Sprintf("%s, in turn %d, to run %s of %s (%s), which is not read-only. %s", who, req.Turn,
 		req.Tool.Name, req.Server, req.Account, toolHint(req.Tool))
-	once := newButton("Allow once", nil, answer(hostcore.ApproveOnce))
+	once := newButton("Allow once", nil, answer(consent.ApproveOnce))
 	once.Importance = widget.HighImportance
 	buttons := container.NewHBox(once,
-		newButton("Allow "+req.Tool.Name+" for this run", nil, answer(hostcore.ApproveAlways)),
-		newButton("Deny", nil, answer(hostcore.ApproveDeny)),
-		newButton("Deny "+req.Tool.Name+" for this run", nil, answer(hostcore.ApproveNever)))
+		newButton("Allow "+req.Tool.Name+" for this run", nil, answer(consent.ApproveAlways)),
+		newButton("Deny", nil, answer(consent.ApproveDeny)),
+		newButton("Deny "+req.Tool.Name+" for this run", nil, answer(consent.ApproveNever)))
 	label := widget.NewLabel(note)
 	label.Wrapping = fyne.TextWrapWord
 	args := jsonView(clipDoc(string(req.Arguments))) // indented, no token cut
@@ -108,19 +108,19 @@ func (c *compareView) askDialog(req hostcore.ToolRequest, got chan hostcore.Appr
 	d.SetOnClosed(func() {
 		c.pending = nil
 		select {
-		case got <- hostcore.ApproveDeny:
+		case got <- consent.ApproveDeny:
 		default:
 		}
 	})
-	c.pending = func(a hostcore.Approval) { answer(a)() }
+	c.pending = func(a consent.Approval) { answer(a)() }
 	return d
 }
 
 // policyWords say how a run decided on its calls.
-var policyWords = map[hostcore.ToolPolicy]string{
-	hostcore.ToolsReadOnly: "Only tools the server marks read-only were offered and run",
-	hostcore.ToolsAsk:      "Every tool was offered; you were asked before a call of one that is not read-only",
-	hostcore.ToolsAuto:     "Every tool was offered and every call run",
+var policyWords = map[consent.ToolPolicy]string{
+	consent.ToolsReadOnly: "Only tools the server marks read-only were offered and run",
+	consent.ToolsAsk:      "Every tool was offered; you were asked before a call of one that is not read-only",
+	consent.ToolsAuto:     "Every tool was offered and every call run",
 }
 
 // withheldWords names the tools the run did not offer.
@@ -156,7 +156,7 @@ func (a *App) CompareAsking() bool { return a.compareView().pending != nil }
 
 // AnswerCompare answers the Compare window's consent dialog as its
 // buttons do.
-func (a *App) AnswerCompare(ap hostcore.Approval) error {
+func (a *App) AnswerCompare(ap consent.Approval) error {
 	c := a.compareView()
 	if c.pending == nil {
 		return errors.New("no call waits for an answer in the Compare window")

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -158,11 +159,11 @@ func resentWords(res hostcore.Resent, was string, meta bool, err error) (string,
 // confirm asks the person to confirm a tools/call of a tool the server
 // says is destructive (hostcore.ResendOptions.Confirm). It waits on the
 // resend's goroutine for the answer, or for ctx to end.
-func (c *console) confirm(ctx context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
-	got := make(chan hostcore.Approval, 1)
+func (c *console) confirm(ctx context.Context, req consent.ToolRequest) (consent.Approval, error) {
+	got := make(chan consent.Approval, 1)
 	deliver(func() {
 		if c.win == nil {
-			got <- hostcore.ApproveDeny
+			got <- consent.ApproveDeny
 			return
 		}
 		msg := fmt.Sprintf("%s of %s (%s) is destructive, the server says. %s\n\nArguments: %s",
@@ -171,9 +172,9 @@ func (c *console) confirm(ctx context.Context, req hostcore.ToolRequest) (hostco
 		text.Wrapping = fyne.TextWrapWord
 		d := newConfirmDialog("Run "+req.Tool.Name+"?", "Run it", "Cancel", text, func(ok bool) {
 			if ok {
-				got <- hostcore.ApproveOnce
+				got <- consent.ApproveOnce
 			} else {
-				got <- hostcore.ApproveDeny
+				got <- consent.ApproveDeny
 			}
 		}, c.win)
 		d.Resize(fyne.NewSize(480, 0))
@@ -191,7 +192,7 @@ func (c *console) confirm(ctx context.Context, req hostcore.ToolRequest) (hostco
 				c.confirming = nil
 			}
 		})
-		return hostcore.ApproveDeny, ctx.Err()
+		return consent.ApproveDeny, ctx.Err()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -84,12 +85,12 @@ func TestAttachmentLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The test archives it as a person would, confirmed.
-	scope, err := h.host.Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAuto})
+	scope, err := h.host.Consent().Scope(consent.ScopeOptions{Caller: consent.CallerPerson, Policy: consent.ToolsAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: []byte(fmt.Sprintf(`{"id":%q}`, id))})
+	d := scope.Decide(ctx, c, consent.ToolRequest{Tool: toolcall.Tool{Name: "archive"}, Arguments: []byte(fmt.Sprintf(`{"id":%q}`, id))})
 	if _, err := c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}

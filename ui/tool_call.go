@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -26,17 +27,17 @@ type toolCall struct {
 
 // calledTool is what a call came to.
 type calledTool struct {
-	decision hostcore.ToolDecision
+	decision consent.ToolDecision
 	result   *hostcore.ToolResult // nil when the call did not run or failed
 	check    toolcall.SchemaCheck
 }
 
 // start calls tool on c with args; done is told when it lands.
-func (k *toolCall) start(scope *hostcore.Scope, c *hostcore.Conn, tool toolcall.Tool, args json.RawMessage, done func()) {
+func (k *toolCall) start(scope *consent.Scope, c *hostcore.Conn, tool toolcall.Tool, args json.RawMessage, done func()) {
 	ctx, gen := k.busy.start(k.sh.ctx)
 	k.results.calling(c, tool, args)
 	run(k.sh.work, ctx, func(ctx context.Context) (calledTool, error) {
-		d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: tool.Name}, Arguments: args})
+		d := scope.Decide(ctx, c, consent.ToolRequest{Tool: toolcall.Tool{Name: tool.Name}, Arguments: args})
 		out := calledTool{decision: d.ToolDecision}
 		if !d.Run {
 			return out, nil
@@ -70,9 +71,9 @@ func (k *toolCall) start(scope *hostcore.Scope, c *hostcore.Conn, tool toolcall.
 // change or delete data). It blocks the call's goroutine until the
 // person answers, or ctx ends (the window closes), which takes the dialog
 // down and confirms nothing.
-func confirmCall(sh *shell) hostcore.AskFunc {
-	return func(ctx context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
-		got := make(chan hostcore.Approval, 1)
+func confirmCall(sh *shell) consent.AskFunc {
+	return func(ctx context.Context, req consent.ToolRequest) (consent.Approval, error) {
+		got := make(chan consent.Approval, 1)
 		shown := make(chan dialog.Dialog, 1)
 		deliver(func() { shown <- showToolConfirm(sh, req, got) })
 		select {
@@ -80,14 +81,14 @@ func confirmCall(sh *shell) hostcore.AskFunc {
 			return a, nil
 		case <-ctx.Done():
 			go func() { d := <-shown; deliver(d.Hide) }()
-			return hostcore.ApproveDeny, ctx.Err()
+			return consent.ApproveDeny, ctx.Err()
 		}
 	}
 }
 
 // showToolConfirm shows the confirmation of req; the answer goes to got.
-func showToolConfirm(sh *shell, req hostcore.ToolRequest, got chan<- hostcore.Approval) dialog.Dialog {
-	answer := func(a hostcore.Approval) {
+func showToolConfirm(sh *shell, req consent.ToolRequest, got chan<- consent.Approval) dialog.Dialog {
+	answer := func(a consent.Approval) {
 		select {
 		case got <- a:
 		default:
@@ -108,12 +109,12 @@ func showToolConfirm(sh *shell, req hostcore.ToolRequest, got chan<- hostcore.Ap
 	body := container.NewVBox(note, widget.NewLabel("Arguments:"), monospace(clipDoc(string(req.Arguments)), panelColumns+24))
 	d := newConfirmDialog("Call "+req.Tool.Name+"?", "Call", "Cancel", body, func(ok bool) {
 		if ok {
-			answer(hostcore.ApproveOnce)
+			answer(consent.ApproveOnce)
 		} else {
-			answer(hostcore.ApproveDeny)
+			answer(consent.ApproveDeny)
 		}
 	}, sh.win)
-	d.SetOnClosed(func() { answer(hostcore.ApproveDeny) })
+	d.SetOnClosed(func() { answer(consent.ApproveDeny) })
 	closeOnEscape(sh.win, d, nil)
 	d.Show()
 	return d

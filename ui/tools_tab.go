@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -26,7 +27,7 @@ import (
 type toolsTab struct {
 	sh    *shell
 	conn  *hostcore.Conn
-	scope *hostcore.Scope // the gate's, for this listing: its tools are the gate's own
+	scope *consent.Scope // the gate's, for this listing: its tools are the gate's own
 	load  job
 	tools []toolcall.Tool
 	tool  *toolcall.Tool // the chosen one
@@ -174,19 +175,19 @@ func (t *toolsTab) setConn(c *hostcore.Conn) {
 
 // listedTools is a listing of the gate's scope.
 type listedTools struct {
-	scope   *hostcore.Scope
+	scope   *consent.Scope
 	tools   []toolcall.Tool
 	offered bool // the server declares tools
 }
 
 // listTools lists c's tools through a scope of the person's calls, so that
 // what the panel shows of a tool is what the gate decides on.
-func listTools(ctx context.Context, gate *hostcore.Consent, ask hostcore.AskFunc, c *hostcore.Conn) (listedTools, error) {
+func listTools(ctx context.Context, gate *consent.Consent, ask consent.AskFunc, c *hostcore.Conn) (listedTools, error) {
 	caps, err := c.Capabilities(ctx)
 	if err != nil || !caps.Tools {
 		return listedTools{}, err
 	}
-	scope, err := gate.Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Ask: ask})
+	scope, err := gate.Scope(consent.ScopeOptions{Caller: consent.CallerPerson, Ask: ask})
 	if err != nil {
 		return listedTools{}, err
 	}

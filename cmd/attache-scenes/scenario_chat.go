@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/modeltest"
 )
@@ -47,7 +48,7 @@ func chatToolResult(s *script) error {
 	if err := chatApproval(s); err != nil {
 		return err
 	}
-	if err := s.try(func() error { return s.app.AnswerTool(hostcore.ApproveOnce) }); err != nil {
+	if err := s.try(func() error { return s.app.AnswerTool(consent.ApproveOnce) }); err != nil {
 		return err
 	}
 	return s.until("the answer", func() bool { return !s.app.ChatRunning() })

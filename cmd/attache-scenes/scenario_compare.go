@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 )
 
 // The compare scenario opens the Compare window and replays the bundled
@@ -62,7 +63,7 @@ func compareDenied(s *script) error {
 		return err
 	}
 	s.holding = false
-	if err := s.try(func() error { return s.app.AnswerCompare(hostcore.ApproveNever) }); err != nil {
+	if err := s.try(func() error { return s.app.AnswerCompare(consent.ApproveNever) }); err != nil {
 		return err
 	}
 	if err := s.settle(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -96,12 +97,12 @@ type SendOptions struct {
 	Budget int
 	// Tools says which tools are offered and how the consent gate decides
 	// on their calls (see ToolPolicy); "" means ToolsOff.
-	Tools hostcore.ToolPolicy
+	Tools consent.ToolPolicy
 	// Approve asks the person about a call, for ToolsAsk (required then).
 	// It is called on Send's goroutine and may block until the person
 	// answers; an error, or ctx ending, counts as a denial. ApproveAlways
 	// is kept with the conversation, for the server as it now runs.
-	Approve hostcore.AskFunc
+	Approve consent.AskFunc
 	// OnEvent, if not nil, is told what happens as it happens, on Send's
 	// goroutine and in order (a Fyne front end hands each event to
 	// fyne.Do). It must not call Send.
@@ -145,8 +146,8 @@ type Event struct {
 	Call     *ToolCall
 	Tool     *OfferedTool
 	Result   *Message
-	Approval hostcore.Approval
-	Decision *hostcore.ToolDecision
+	Approval consent.Approval
+	Decision *consent.ToolDecision
 }
 
 // Send sends text in conversation conv and runs the turn to its end: the
@@ -166,13 +167,13 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 	}
 	sc, reads, earlier := n.sc, n.reads, n.earlier
 	r := &turnRun{ch: ch, opts: opts, tools: map[string]OfferedTool{}}
-	if r.scope, err = ch.cv.Host().Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerChat, Policy: opts.Tools,
+	if r.scope, err = ch.cv.Host().Consent().Scope(consent.ScopeOptions{Caller: consent.CallerChat, Policy: opts.Tools,
 		Ask: opts.Approve, ConversationID: conv}); err != nil {
 		return Turn{}, err
 	}
 	var offered []OfferedTool
 	var warnings []string
-	if opts.Tools != hostcore.ToolsOff && opts.Tools != "" {
+	if opts.Tools != consent.ToolsOff && opts.Tools != "" {
 		settings, err := ch.store.ToolSettings(ctx, conv)
 		if err != nil {
 			return Turn{}, err
@@ -206,9 +207,9 @@ func (o SendOptions) check(text string) error {
 		return hostcore.Errorf(hostcore.KindUsage, nil, "no model to send to: configure a provider")
 	case strings.TrimSpace(text) == "":
 		return hostcore.Errorf(hostcore.KindUsage, nil, "there is nothing to send: the message is empty")
-	case o.Tools != "" && o.Tools != hostcore.ToolsOff && o.Tools != hostcore.ToolsReadOnly && o.Tools != hostcore.ToolsAsk && o.Tools != hostcore.ToolsAuto:
+	case o.Tools != "" && o.Tools != consent.ToolsOff && o.Tools != consent.ToolsReadOnly && o.Tools != consent.ToolsAsk && o.Tools != consent.ToolsAuto:
 		return hostcore.Errorf(hostcore.KindUsage, nil, "tools %q: use off, read-only, ask or auto", o.Tools)
-	case o.Tools == hostcore.ToolsAsk && o.Approve == nil:
+	case o.Tools == consent.ToolsAsk && o.Approve == nil:
 		return hostcore.Errorf(hostcore.KindUsage, nil, "tools are to be asked about, but nothing asks the person")
 	}
 	return nil
@@ -221,7 +222,7 @@ type turnRun struct {
 	turn  *Turn
 	tools map[string]OfferedTool    // by the name the model calls
 	conns map[string]*hostcore.Conn // by server
-	scope *hostcore.Scope           // the consent gate's, for this turn
+	scope *consent.Scope            // the consent gate's, for this turn
 }
 
 func (r *turnRun) emit(e Event) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/hosttest"
 	"github.com/attache/attache/internal/mcptest"
@@ -74,7 +75,7 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 	var events []chat.EventKind
 	var streamed strings.Builder
 	turn, err := f.ch.Send(context.Background(), f.conv, "What do I know?", chat.SendOptions{
-		Model: model, Provider: "scripted", ModelName: "m", Tools: hostcore.ToolsAuto,
+		Model: model, Provider: "scripted", ModelName: "m", Tools: consent.ToolsAuto,
 		OnEvent: func(e chat.Event) {
 			events = append(events, e.Kind)
 			if e.Kind == chat.EventText {
@@ -185,8 +186,8 @@ func TestSendApprovals(t *testing.T) {
 	f := newChatFixture(t, nil)
 	ctx := context.Background()
 	var asked []string
-	answers := []hostcore.Approval{hostcore.ApproveAlways, hostcore.ApproveDeny}
-	approve := func(_ context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
+	answers := []consent.Approval{consent.ApproveAlways, consent.ApproveDeny}
+	approve := func(_ context.Context, req consent.ToolRequest) (consent.Approval, error) {
 		asked = append(asked, req.Server+"/"+req.Tool.Name+" "+string(req.Arguments))
 		a := answers[0]
 		answers = answers[1:]
@@ -195,7 +196,7 @@ func TestSendApprovals(t *testing.T) {
 	args := fmt.Sprintf(`{"ids":[%q]}`, f.other)
 	model := (&hosttest.ScriptModel{}).Then(hosttest.CallTool("get_memories", args), hosttest.Say("one"), hosttest.CallTool("get_memories", args),
 		hosttest.CallTool("briefing", `{}`), hosttest.Say("two"))
-	opts := chat.SendOptions{Model: model, Tools: hostcore.ToolsAsk, Approve: approve}
+	opts := chat.SendOptions{Model: model, Tools: consent.ToolsAsk, Approve: approve}
 	if _, err := f.ch.Send(ctx, f.conv, "first", opts); err != nil {
 		t.Fatal(err)
 	}
@@ -230,10 +231,10 @@ func TestSendInvalidArguments(t *testing.T) {
 	f := newChatFixture(t, nil)
 	model := (&hosttest.ScriptModel{}).Then(hosttest.CallTool("get_memories", `{"ids": [`), hosttest.Say("sorry"))
 	var warnings []string
-	turn, err := f.ch.Send(context.Background(), f.conv, "x", chat.SendOptions{Model: model, Tools: hostcore.ToolsAsk,
-		Approve: func(context.Context, hostcore.ToolRequest) (hostcore.Approval, error) {
+	turn, err := f.ch.Send(context.Background(), f.conv, "x", chat.SendOptions{Model: model, Tools: consent.ToolsAsk,
+		Approve: func(context.Context, consent.ToolRequest) (consent.Approval, error) {
 			t.Error("asked to approve a call with invalid arguments")
-			return hostcore.ApproveDeny, nil
+			return consent.ApproveDeny, nil
 		},
 		OnEvent: func(e chat.Event) {
 			if e.Kind == chat.EventWarning {
@@ -319,7 +320,7 @@ func TestSendToolRoundLimit(t *testing.T) {
 	always := hosttest.CallTool("briefing", `{}`)
 	model := (&hosttest.ScriptModel{}).Then(always, always, always, hosttest.Say("fine"))
 	ctx := context.Background()
-	_, err := f.ch.Send(ctx, f.conv, "loop", chat.SendOptions{Model: model, Tools: hostcore.ToolsAuto})
+	_, err := f.ch.Send(ctx, f.conv, "loop", chat.SendOptions{Model: model, Tools: consent.ToolsAuto})
 	if !errors.Is(err, hostcore.ErrServerFault) || !strings.Contains(err.Error(), "after 2 tool rounds") {
 		t.Fatalf("err = %v; want the round limit", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -79,7 +80,7 @@ type Message struct {
 	IsError bool `json:"isError,omitempty"`
 	// Decision is the consent gate's, for a tool message: who or what
 	// approved the call, or why it was not run.
-	Decision *hostcore.ToolDecision `json:"decision,omitempty"`
+	Decision *consent.ToolDecision `json:"decision,omitempty"`
 	// Content is a tool message's result, entry by entry, as the person
 	// is shown it (each body over 64 KiB dropped: see
 	// ToolResult.KeptContent); the providers send Text alone.

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 )
 
 // A conversation's tool settings, as the person edits them: which servers'
@@ -65,8 +66,8 @@ func (ch *Chat) SwitchServerTools(ctx context.Context, conv int64, server string
 }
 
 // Grants returns the tools approved for good in conversation conv that
-// still hold (see hostcore.Consent.Grants).
-func (ch *Chat) Grants(ctx context.Context, conv int64) ([]hostcore.ToolGrant, error) {
+// still hold (see consent.Consent.Grants).
+func (ch *Chat) Grants(ctx context.Context, conv int64) ([]consent.ToolGrant, error) {
 	return ch.cv.Host().Consent().Grants(ctx, conv)
 }
 

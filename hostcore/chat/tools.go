@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/toolcall"
 )
@@ -32,14 +33,14 @@ func (r *turnRun) runTool(ctx context.Context, round int, call ToolCall) Message
 	c := r.conns[t.Server]
 	if c == nil {
 		res.Text = "The tool's server is not connected."
-		r.emit(Event{Kind: EventToolResult, Round: round, Call: &call, Tool: &t, Result: &res, Approval: hostcore.ApproveDeny})
+		r.emit(Event{Kind: EventToolResult, Round: round, Call: &call, Tool: &t, Result: &res, Approval: consent.ApproveDeny})
 		return res
 	}
-	d := r.scope.Decide(ctx, c, hostcore.ToolRequest{Turn: r.turn.Seq, Round: round, Tool: toolcall.Tool{Name: t.Tool},
+	d := r.scope.Decide(ctx, c, consent.ToolRequest{Turn: r.turn.Seq, Round: round, Tool: toolcall.Tool{Name: t.Tool},
 		Name: t.Name, Arguments: json.RawMessage(call.Arguments)})
 	res.Decision = &d.ToolDecision
 	switch {
-	case d.Refusal == hostcore.RefusedBadArguments:
+	case d.Refusal == consent.RefusedBadArguments:
 		r.emit(Event{Kind: EventWarning, Round: round, Text: "the model called " + t.Name + " with arguments that are not a JSON object (" + d.Note + "); it is told so"})
 		res.Text = d.ModelText()
 	case !d.Run:
@@ -59,7 +60,7 @@ func (r *turnRun) runTool(ctx context.Context, round int, call ToolCall) Message
 
 // call runs an approved call and puts its result in m: the text for the
 // model, the entries for the person, what was held back from the model.
-func (r *turnRun) call(ctx context.Context, c *hostcore.Conn, d *hostcore.Permit, m *Message) {
+func (r *turnRun) call(ctx context.Context, c *hostcore.Conn, d *consent.Permit, m *Message) {
 	res, err := c.CallTool(ctx, d)
 	if err != nil {
 		m.Text, m.IsError = "The call failed: "+hostcore.MessageOf(err)+".", true

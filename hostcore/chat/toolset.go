@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/toolcall"
 )
@@ -90,7 +91,7 @@ func toolServers(cv *hostcore.Conversations, reads []hostcore.AttachmentRead, se
 // offerTools lists the tools of servers that the consent scope offers,
 // and names them for the model. A server whose tools cannot be listed is
 // left out, with a warning.
-func offerTools(ctx context.Context, scope *hostcore.Scope, servers []toolServer) ([]OfferedTool, map[string]*hostcore.Conn, []string) {
+func offerTools(ctx context.Context, scope *consent.Scope, servers []toolServer) ([]OfferedTool, map[string]*hostcore.Conn, []string) {
 	var offered []OfferedTool
 	var warnings []string
 	conns := map[string]*hostcore.Conn{}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 )
 
@@ -50,7 +51,7 @@ func FromTurns(session string, turns []chat.Turn, relevant map[int][]string) []l
 					name, origin = c.Name, lab.Origin{} // not offered: recorded as called
 				}
 				args := json.RawMessage(`{}`)
-				if hostcore.ValidArguments(json.RawMessage(c.Arguments)) == nil && strings.TrimSpace(c.Arguments) != "" {
+				if consent.ValidArguments(json.RawMessage(c.Arguments)) == nil && strings.TrimSpace(c.Arguments) != "" {
 					args = json.RawMessage(c.Arguments)
 				}
 				lt.ToolCalls = append(lt.ToolCalls, lab.ToolCall{Name: name, Arguments: args, Origin: origin})

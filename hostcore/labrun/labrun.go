@@ -11,6 +11,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -53,10 +54,10 @@ type Options struct {
 	// or live: "" and ToolsReadOnly offer and run only the tools the
 	// server marks read-only; ToolsAsk offers all and asks Ask before a
 	// call of any other; ToolsAuto runs every call.
-	Tools hostcore.ToolPolicy
+	Tools consent.ToolPolicy
 	// Ask asks the person about a call, under ToolsAsk; nil refuses the
 	// calls that would need an answer.
-	Ask hostcore.AskFunc
+	Ask consent.AskFunc
 	// ModelName is recorded in the report of a live run.
 	ModelName string
 	// Source says where the turns came from ("assets/replay.jsonl"), and
@@ -96,7 +97,7 @@ type Replay struct {
 	ListingTokens int      `json:"listingTokens"`
 	Withheld      []string `json:"withheld,omitempty"`
 	// ToolPolicy is the consent gate's policy for the run's calls.
-	ToolPolicy hostcore.ToolPolicy `json:"toolPolicy"`
+	ToolPolicy consent.ToolPolicy `json:"toolPolicy"`
 	// Live names the model asked, for a live run; recorded calls are
 	// replayed otherwise.
 	Live string `json:"live,omitempty"`
@@ -111,11 +112,11 @@ func Run(ctx context.Context, c *hostcore.Conn, turns []lab.Turn, opts *Options)
 	if len(turns) == 0 {
 		return nil, hostcore.Errorf(hostcore.KindUsage, nil, "the replay has no turn")
 	}
-	scope, err := c.Host().Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerLab, Policy: o.Tools, Ask: o.Ask})
+	scope, err := c.Host().Consent().Scope(consent.ScopeOptions{Caller: consent.CallerLab, Policy: o.Tools, Ask: o.Ask})
 	if err != nil {
 		return nil, err
 	}
-	if scope.Policy() == hostcore.ToolsOff {
+	if scope.Policy() == consent.ToolsOff {
 		return nil, hostcore.Errorf(hostcore.KindUsage, nil, "tools off: the lab's tool strategies need tools; replay --strategies host alone instead")
 	}
 	tools, withheld, err := scope.Offer(ctx, c)
@@ -178,7 +179,7 @@ func defaults(opts *Options) Options {
 
 // replayOf describes the run: what is replayed, against what, and which
 // tools are offered under policy.
-func replayOf(c *hostcore.Conn, o *Options, turns []lab.Turn, offered []chat.OfferedTool, withheld []toolcall.Tool, policy hostcore.ToolPolicy) Replay {
+func replayOf(c *hostcore.Conn, o *Options, turns []lab.Turn, offered []chat.OfferedTool, withheld []toolcall.Tool, policy consent.ToolPolicy) Replay {
 	r := Replay{Source: o.Source, Synthetic: o.Synthetic, Turns: len(turns), Server: c.Server.Name, Account: c.Account.Name,
 		Tools: []string{}, ListingTokens: chat.ListingTokens(offered, o.Tokens), ToolPolicy: policy}
 	for _, t := range offered {
@@ -204,7 +205,7 @@ type strategyRun struct {
 	c        *hostcore.Conn
 	g        *origins // each attachment's and call's own connection
 	o        *Options
-	scope    *hostcore.Scope // the consent gate's, for the whole run
+	scope    *consent.Scope // the consent gate's, for the whole run
 	strategy lab.Strategy
 	offered  []chat.OfferedTool
 	listing  int
@@ -332,7 +333,7 @@ func (r *strategyRun) recorded(ctx context.Context, t lab.Turn, st *turnState, u
 			st.exchange += r.o.Tokens.Count("The call failed: its server could not be used.")
 			continue
 		}
-		req := hostcore.ToolRequest{Turn: t.Turn, Recorded: true, Tool: toolcall.Tool{Name: call.Name}, Arguments: call.Arguments}
+		req := consent.ToolRequest{Turn: t.Turn, Recorded: true, Tool: toolcall.Tool{Name: call.Name}, Arguments: call.Arguments}
 		if _, err := r.callTool(ctx, c, call.Origin, t, req, st); err != nil {
 			return err
 		}
@@ -347,7 +348,7 @@ func (r *strategyRun) recorded(ctx context.Context, t lab.Turn, st *turnState, u
 // under the read-only policy, a denial, a tool the server does not list to
 // this host, arguments that are not an object) is counted as not run. The
 // call is made on c, the connection of its origin o.
-func (r *strategyRun) callTool(ctx context.Context, c *hostcore.Conn, o lab.Origin, t lab.Turn, req hostcore.ToolRequest, st *turnState) (string, error) {
+func (r *strategyRun) callTool(ctx context.Context, c *hostcore.Conn, o lab.Origin, t lab.Turn, req consent.ToolRequest, st *turnState) (string, error) {
 	d := r.scope.Decide(ctx, c, req)
 	st.ob.Calls = append(st.ob.Calls, lab.Call{Tool: d.Tool, Run: d.Run, Decision: d.String()})
 	if !d.Run {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/toolcall"
 )
@@ -48,7 +48,7 @@ func (r *strategyRun) live(ctx context.Context, t lab.Turn, st *turnState, user 
 		msgs = append(msgs, chat.Message{Role: chat.RoleAssistant, Text: reply.Text, ToolCalls: reply.ToolCalls})
 		for _, call := range reply.ToolCalls {
 			st.exchange += r.o.Tokens.Count(call.Name) + r.o.Tokens.Count(call.Arguments)
-			req := hostcore.ToolRequest{Turn: t.Turn, Round: round, Tool: toolcall.Tool{Name: call.Name}, Arguments: json.RawMessage(call.Arguments)}
+			req := consent.ToolRequest{Turn: t.Turn, Round: round, Tool: toolcall.Tool{Name: call.Name}, Arguments: json.RawMessage(call.Arguments)}
 			text, err := r.callTool(ctx, r.c, lab.Origin{}, t, req, st)
 			if err != nil {
 				return err

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/models"
@@ -83,7 +84,7 @@ func TestLabRunsOnlyReadOnlyTools(t *testing.T) {
 	rep := labReport(t, must(t, env, "lab", "run", replay, "--server", "demo", "--strategies", "tool", "--json"))
 	s := rep.Strategies[0]
 	if s.NotRun != 1 || len(s.Calls) != 1 || s.Calls[0] != (lab.CallTally{Tool: "archive", Decision: "not run: not read-only", Calls: 1}) ||
-		strings.Contains(strings.Join(rep.Replay.Tools, " "), "archive") || rep.Replay.ToolPolicy != hostcore.ToolsReadOnly {
+		strings.Contains(strings.Join(rep.Replay.Tools, " "), "archive") || rep.Replay.ToolPolicy != consent.ToolsReadOnly {
 		t.Errorf("--json: %+v %+v", rep.Replay, s)
 	}
 	if got := memoryStatus(t, env, id); got != "active" {
@@ -170,14 +171,14 @@ func TestCallConfirmsDestructiveTools(t *testing.T) {
 	}
 	r = must(t, env, "call", "demo", "archive", "--args", args, "--yes", "--json")
 	var res struct {
-		Consent hostcore.ToolDecision `json:"consent"`
+		Consent consent.ToolDecision `json:"consent"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Consent.By != hostcore.ApprovedAuto || !res.Consent.Run ||
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Consent.By != consent.ApprovedAuto || !res.Consent.Run ||
 		memoryStatus(t, env, id) != "archived" {
 		t.Errorf("call --yes: %v %+v", err, res.Consent)
 	}
 	r = must(t, env, "call", "demo", "search", "--args", `{"query":"deployment"}`, "--json")
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Consent.By != hostcore.ApprovedRequest {
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Consent.By != consent.ApprovedRequest {
 		t.Errorf("a read-only call: %v %+v", err, res.Consent)
 	}
 	if r := ctl(t, env, "call", "demo", "nope"); r.code != exitUsage || !strings.Contains(r.stderr, `demo lists no tool named "nope"`) {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/state"
 )
@@ -64,7 +65,7 @@ func (a *app) stateStore() (*state.Store, error) {
 // read) never opens it.
 type lazyGrants struct{ a *app }
 
-func (g lazyGrants) ToolGrants(ctx context.Context, conv int64) ([]hostcore.ToolGrant, error) {
+func (g lazyGrants) ToolGrants(ctx context.Context, conv int64) ([]consent.ToolGrant, error) {
 	s, err := g.a.stateStore()
 	if err != nil {
 		return nil, err
@@ -72,7 +73,7 @@ func (g lazyGrants) ToolGrants(ctx context.Context, conv int64) ([]hostcore.Tool
 	return s.ToolGrants(ctx, conv)
 }
 
-func (g lazyGrants) GrantTool(ctx context.Context, gr hostcore.ToolGrant) error {
+func (g lazyGrants) GrantTool(ctx context.Context, gr consent.ToolGrant) error {
 	s, err := g.a.stateStore()
 	if err != nil {
 		return err

@@ -16,6 +16,7 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/pack"
@@ -93,10 +94,10 @@ func (a *app) runLab(cmd *cobra.Command, args []string, f *labFlags) (*labrun.Re
 		return nil, err
 	}
 	opts := &labrun.Options{Strategies: strategies, PollInterval: f.poll, Source: source, Synthetic: synthetic}
-	if opts.Tools, err = hostcore.ParseToolPolicy(f.tools); err != nil || opts.Tools == hostcore.ToolsOff {
+	if opts.Tools, err = consent.ParseToolPolicy(f.tools); err != nil || opts.Tools == consent.ToolsOff {
 		return nil, usageError(fmt.Sprintf("--tools %q: use read-only, ask or auto (--strategies host offers no tools)", f.tools))
 	}
-	if opts.Tools == hostcore.ToolsAsk {
+	if opts.Tools == consent.ToolsAsk {
 		opts.Ask = a.askLabTool
 	}
 	if f.provider != "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -95,14 +96,14 @@ for scripts (the default when stdin is not a terminal is off).`,
 
 // toolPolicy reads --tools; empty is ask on a terminal, else off (a
 // script that wants tools says auto).
-func (a *app) toolPolicy(flag string) (hostcore.ToolPolicy, error) {
+func (a *app) toolPolicy(flag string) (consent.ToolPolicy, error) {
 	if flag == "" {
 		if a.stdinIsTerminal() {
-			return hostcore.ToolsAsk, nil
+			return consent.ToolsAsk, nil
 		}
-		return hostcore.ToolsOff, nil
+		return consent.ToolsOff, nil
 	}
-	p, err := hostcore.ParseToolPolicy(flag)
+	p, err := consent.ParseToolPolicy(flag)
 	if err != nil {
 		return "", usageError(fmt.Sprintf("--tools %q: use off, read-only, ask or auto", flag))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -93,7 +94,7 @@ func (a *app) switchTools(cmd *cobra.Command, args []string, conv, set string) e
 // decision that ran it.
 type callJSON struct {
 	*hostcore.ToolResult
-	Consent *hostcore.ToolDecision `json:"consent"`
+	Consent *consent.ToolDecision `json:"consent"`
 }
 
 func (a *app) callCmd() *cobra.Command {
@@ -170,11 +171,11 @@ func isObject(dec *json.Decoder) bool {
 // decideCall asks the consent gate about the person's own call: it runs,
 // unless the server says the tool is destructive, which --yes or an answer
 // on the terminal confirms.
-func (a *app) decideCall(cmd *cobra.Command, c *hostcore.Conn, tool, rawArgs string, yes bool) (*hostcore.Permit, error) {
-	opts := hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAsk}
+func (a *app) decideCall(cmd *cobra.Command, c *hostcore.Conn, tool, rawArgs string, yes bool) (*consent.Permit, error) {
+	opts := consent.ScopeOptions{Caller: consent.CallerPerson, Policy: consent.ToolsAsk}
 	switch {
 	case yes:
-		opts.Policy = hostcore.ToolsAuto
+		opts.Policy = consent.ToolsAuto
 	case a.stdinIsTerminal():
 		opts.Ask = a.confirmCall
 	}
@@ -185,14 +186,14 @@ func (a *app) decideCall(cmd *cobra.Command, c *hostcore.Conn, tool, rawArgs str
 	if _, _, err := scope.Offer(cmd.Context(), c); err != nil {
 		return nil, err // the listing's own failure (a server down), not a refusal
 	}
-	d := scope.Decide(cmd.Context(), c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: tool}, Arguments: json.RawMessage(rawArgs)})
+	d := scope.Decide(cmd.Context(), c, consent.ToolRequest{Tool: toolcall.Tool{Name: tool}, Arguments: json.RawMessage(rawArgs)})
 	switch {
 	case d.Run:
 		return d, nil
-	case d.Refusal == hostcore.RefusedNotConfirmed && opts.Ask == nil:
+	case d.Refusal == consent.RefusedNotConfirmed && opts.Ask == nil:
 		return nil, hostcore.NewError(hostcore.KindNotApproved, fmt.Sprintf(
 			"%s of %s was not called: the server says it is destructive; confirm it on a terminal, or give --yes", tool, c.Server.Name))
-	case d.Refusal == hostcore.RefusedNotListed:
+	case d.Refusal == consent.RefusedNotListed:
 		return nil, usageError(fmt.Sprintf("%s lists no tool named %q (see tools)", c.Server.Name, tool))
 	}
 	return nil, hostcore.NewError(hostcore.KindNotApproved, fmt.Sprintf("%s of %s was not called: %s", tool, c.Server.Name, d.Refusal))

@@ -17,6 +17,7 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
@@ -131,11 +132,11 @@ func State(t testing.TB) *state.Store {
 func MemoryIDs(t testing.TB, c *hostcore.Conn) []string {
 	t.Helper()
 	ctx := context.Background()
-	scope, err := c.Host().Consent().Scope(hostcore.ScopeOptions{Caller: hostcore.CallerPerson, Policy: hostcore.ToolsAuto})
+	scope, err := c.Host().Consent().Scope(consent.ScopeOptions{Caller: consent.CallerPerson, Policy: consent.ToolsAuto})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := scope.Decide(ctx, c, hostcore.ToolRequest{Tool: toolcall.Tool{Name: "search"}, Arguments: json.RawMessage(`{"query":"","limit":20}`)})
+	d := scope.Decide(ctx, c, consent.ToolRequest{Tool: toolcall.Tool{Name: "search"}, Arguments: json.RawMessage(`{"query":"","limit":20}`)})
 	res, err := c.CallTool(ctx, d)
 	if err != nil {
 		t.Fatal(err)

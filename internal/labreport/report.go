@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -95,10 +95,10 @@ func writeWarnings(b *strings.Builder, rep *labrun.Report) {
 }
 
 // policyWords say how a run's calls were decided on.
-var policyWords = map[hostcore.ToolPolicy]string{
-	hostcore.ToolsReadOnly: "Only the tools the server marks read-only were offered and run",
-	hostcore.ToolsAsk:      "Every tool was offered, and a person was asked before each call of one that is not read-only",
-	hostcore.ToolsAuto:     "Every tool was offered and every call run (--tools auto)",
+var policyWords = map[consent.ToolPolicy]string{
+	consent.ToolsReadOnly: "Only the tools the server marks read-only were offered and run",
+	consent.ToolsAsk:      "Every tool was offered, and a person was asked before each call of one that is not read-only",
+	consent.ToolsAuto:     "Every tool was offered and every call run (--tools auto)",
 }
 
 // writeCalls lists every strategy's calls by tool and decision, the ones

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
 )
@@ -19,7 +19,7 @@ func sampleReport(synthetic bool) *labrun.Report {
 	return &labrun.Report{
 		Replay: labrun.Replay{Source: "turns.jsonl", Synthetic: synthetic, Turns: 4, Sessions: 1, Server: "demo",
 			Account: "acme", Tools: []string{"get_memories", "search"}, ListingTokens: 100,
-			Withheld: []string{"archive"}, ToolPolicy: hostcore.ToolsReadOnly},
+			Withheld: []string{"archive"}, ToolPolicy: consent.ToolsReadOnly},
 		Strategies: []lab.Result{
 			{Strategy: lab.Host, Turns: 4, Reach: 2.0 / 3, ItemReach: 0.5, RequestTokensPerRequest: 300, ContextTokensPerTurn: 250},
 			{Strategy: lab.Tool, Turns: 4, Reach: 1.0 / 3, ItemReach: 0.5, ListingTokensPerRequest: 100, ListingShare: 0.25,

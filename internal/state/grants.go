@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/consent"
 )
 
-var _ hostcore.GrantStore = (*Store)(nil)
+var _ consent.GrantStore = (*Store)(nil)
 
 // The consent gate's "Always" grants, per conversation, each given to a
 // server's identity (migration step 5): the identity is a digest, never a
@@ -16,16 +16,16 @@ var _ hostcore.GrantStore = (*Store)(nil)
 // (the foreign key cascades), so that undoing the removal restores them.
 
 // ToolGrants returns conversation id's grants, by server and tool.
-func (s *Store) ToolGrants(ctx context.Context, id int64) ([]hostcore.ToolGrant, error) {
+func (s *Store) ToolGrants(ctx context.Context, id int64) ([]consent.ToolGrant, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT server, account, identity, tool, granted_at FROM tool_grants
 		WHERE conversation_id = ? ORDER BY server, tool`, id)
 	if err != nil {
 		return nil, fmt.Errorf("reading the grants of conversation %d: %w", id, err)
 	}
 	defer rows.Close()
-	var out []hostcore.ToolGrant
+	var out []consent.ToolGrant
 	for rows.Next() {
-		g := hostcore.ToolGrant{ConversationID: id}
+		g := consent.ToolGrant{ConversationID: id}
 		var at string
 		if err := rows.Scan(&g.Server, &g.Account, &g.Identity, &g.Tool, &at); err != nil {
 			return nil, fmt.Errorf("reading the grants of conversation %d: %w", id, err)
@@ -43,7 +43,7 @@ func (s *Store) ToolGrants(ctx context.Context, id int64) ([]hostcore.ToolGrant,
 
 // GrantTool keeps g, replacing the server's earlier grant of the tool in
 // the conversation (given, perhaps, to what the server ran before).
-func (s *Store) GrantTool(ctx context.Context, g hostcore.ToolGrant) error {
+func (s *Store) GrantTool(ctx context.Context, g consent.ToolGrant) error {
 	if g.Tool == "" || g.Identity == "" {
 		return fmt.Errorf("granting a tool of %s in conversation %d: no tool or no identity: %w", g.Server, g.ConversationID, ErrInvalid)
 	}

@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/attache/attache/hostcore"
 )
 
 // Grants are kept by server and tool, each with the identity it was given
@@ -21,7 +20,7 @@ func TestToolGrants(t *testing.T) {
 	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	grant := func(conv int64, server, identity, tool string) {
 		t.Helper()
-		if err := s.GrantTool(ctx, hostcore.ToolGrant{ConversationID: conv, Server: server, Account: "acme",
+		if err := s.GrantTool(ctx, consent.ToolGrant{ConversationID: conv, Server: server, Account: "acme",
 			Identity: identity, Tool: tool, GrantedAt: at}); err != nil {
 			t.Fatal(err)
 		}
@@ -38,7 +37,7 @@ func TestToolGrants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []hostcore.ToolGrant{
+	want := []consent.ToolGrant{
 		{ConversationID: c.ID, Server: "kg", Account: "acme", Identity: "v1:kg", Tool: "read_graph", GrantedAt: at},
 		{ConversationID: c.ID, Server: "kgA", Account: "acme", Identity: "v1:new", Tool: "archive", GrantedAt: at},
 	}
@@ -53,10 +52,10 @@ func TestToolGrants(t *testing.T) {
 			t.Errorf("conversation %d after forgetting kgA: %+v, %v; want %d grants", conv, got, err, n)
 		}
 	}
-	if err := s.GrantTool(ctx, hostcore.ToolGrant{ConversationID: 999, Server: "demo", Identity: "v1:x", Tool: "x"}); !errors.Is(err, ErrNotFound) {
+	if err := s.GrantTool(ctx, consent.ToolGrant{ConversationID: 999, Server: "demo", Identity: "v1:x", Tool: "x"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a grant in a missing conversation: %v; want ErrNotFound", err)
 	}
-	if err := s.GrantTool(ctx, hostcore.ToolGrant{ConversationID: c.ID, Server: "demo", Tool: "x"}); !errors.Is(err, ErrInvalid) {
+	if err := s.GrantTool(ctx, consent.ToolGrant{ConversationID: c.ID, Server: "demo", Tool: "x"}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("a grant without an identity: %v; want ErrInvalid", err)
 	}
 }
@@ -91,7 +90,7 @@ func TestMigrateGrantsFromVersion4(t *testing.T) {
 	if st, err := s.ToolSettings(ctx, 1); err != nil || !st.Servers["kgA"] {
 		t.Errorf("the tool switch was lost: %+v, %v", st, err)
 	}
-	if err := s.GrantTool(ctx, hostcore.ToolGrant{ConversationID: 1, Server: "kgA", Account: "default", Identity: "v1:abc", Tool: "archive"}); err != nil {
+	if err := s.GrantTool(ctx, consent.ToolGrant{ConversationID: 1, Server: "kgA", Account: "default", Identity: "v1:abc", Tool: "archive"}); err != nil {
 		t.Errorf("a grant by identity after the migration: %v", err)
 	}
 }

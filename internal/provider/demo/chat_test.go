@@ -9,6 +9,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/provider"
 	"github.com/attache/attache/internal/state"
@@ -72,14 +73,14 @@ func TestDemoModelInTheModelLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var asked []hostcore.ToolRequest
+	var asked []consent.ToolRequest
 	var streamed strings.Builder
-	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Tools: hostcore.ToolsAsk,
-		Approve: func(_ context.Context, req hostcore.ToolRequest) (hostcore.Approval, error) {
+	opts := chat.SendOptions{Model: m, Provider: pc.Name, ModelName: pc.ModelName(), Tools: consent.ToolsAsk,
+		Approve: func(_ context.Context, req consent.ToolRequest) (consent.Approval, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			asked = append(asked, req)
-			return hostcore.ApproveOnce, nil
+			return consent.ApproveOnce, nil
 		},
 		OnEvent: func(e chat.Event) {
 			if e.Kind == chat.EventText {
@@ -119,7 +120,7 @@ func TestDemoModelInTheModelLoop(t *testing.T) {
 		}
 	}
 	answer = turn.Messages[len(turn.Messages)-1].Text
-	if result.IsError || result.Decision == nil || result.Decision.By != hostcore.ApprovedOnce ||
+	if result.IsError || result.Decision == nil || result.Decision.By != consent.ApprovedOnce ||
 		!strings.Contains(result.Text, "nightly export") || !strings.Contains(answer, "so I called search") ||
 		!strings.Contains(answer, "nightly export") {
 		t.Errorf("result %+v\nanswer %q; want the search run once approved, and its result quoted", result, answer)

@@ -1,4 +1,12 @@
-package hostcore
+// Package consent is the host's consent gate: the one gate every tool
+// call passes, whatever starts it (chat, the lab, a person's own call from
+// the CLI or a tools panel, the host's own features). It decides from what
+// the server lists of the tool, the policy of the caller's scope, the
+// grants the person gave (kept per conversation and per server identity)
+// and, when it must, the person's answer. It knows a connection only as a
+// Conn (its server entry, its account and its tools), so it sits under
+// hostcore, which holds the one capability to approve the host's own calls.
+package consent
 
 import (
 	"context"
@@ -8,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -19,7 +28,7 @@ import (
 // from what the server says of the tool (its annotations, from the gate's
 // own listing, never from the caller), from the policy the person chose
 // (off, read-only, ask, auto), from the grants the person gave ("Always",
-// kept per conversation and per server identity: see consent_grants.go)
+// kept per conversation and per server identity: see grants.go)
 // and, when it must, from the person's answer. Its ToolDecision is the only
 // thing Conn.CallTool runs: a call without one, or with a refusal, is not
 // sent. Every decision is recorded (Consent.Recent, Consent.OnDecision)
@@ -83,7 +92,7 @@ func ParseToolPolicy(s string) (ToolPolicy, error) {
 	case "readonly":
 		return ToolsReadOnly, nil
 	}
-	return "", newError(KindUsage, nil, "tools %q: use off, read-only, ask or auto", s)
+	return "", fault.New(fault.KindUsage, nil, "tools %q: use off, read-only, ask or auto", s)
 }
 
 // Approval is the person's answer to a call.
@@ -209,11 +218,11 @@ type ToolDecision struct {
 
 // Permit is a decision as the gate hands it to the feature that asked:
 // its record, and, when the call may run, the approval Conn.CallTool
-// takes. Only the gate makes a permit that runs, and each runs at most
-// once.
+// takes (Permit.Take). Only the gate makes a permit that runs, and each
+// runs at most once.
 type Permit struct {
 	ToolDecision
-	conn     *Conn
+	conn     Conn
 	args     map[string]any
 	approved bool
 	spent    atomic.Bool
@@ -269,18 +278,19 @@ func (d *ToolDecision) ModelText() string {
 	return "The host did not run this call: " + string(d.Refusal) + "."
 }
 
-// notApproved is CallTool's error for a call the gate did not approve.
+// notApproved is Take's error for a call the gate did not approve.
 func notApproved(d *Permit, why string) error {
 	tool := "a tool"
 	if d != nil && d.Tool != "" {
 		tool = fmt.Sprintf("%q", d.Tool)
 	}
-	return newError(KindNotApproved, nil, "the host did not run %s: %s", tool, why)
+	return fault.New(fault.KindNotApproved, nil, "the host did not run %s: %s", tool, why)
 }
 
-// take checks that d is the gate's approval to run tool on c, and spends
-// it; it returns the arguments to send.
-func (d *Permit) take(c *Conn) (map[string]any, error) {
+// Take checks that d is the gate's approval to run its tool on c, and
+// spends it; it returns the arguments to send. The connection's CallTool
+// takes it before it sends anything.
+func (d *Permit) Take(c Conn) (map[string]any, error) {
 	switch {
 	case d == nil:
 		return nil, notApproved(d, "no decision of the consent gate")

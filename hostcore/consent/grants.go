@@ -1,4 +1,4 @@
-package hostcore
+package consent
 
 import (
 	"context"
@@ -6,16 +6,18 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // A grant ("Always for this tool in this conversation") is given to a
 // server's identity, not to its name: what the server runs or where it
-// points, and the credentials the account presents (see grantIdentity).
+// points, and the credentials the account presents (see Identity).
 // A grant whose server now runs another command, points to another URL or
 // presents other credentials no longer applies: the next call asks again,
 // and the stale grant is forgotten. Editing or removing a server through
@@ -50,7 +52,7 @@ type GrantStore interface {
 	ForgetServerGrants(ctx context.Context, server string) error
 }
 
-// grantIdentity is the identity a grant is given to: a digest of what
+// Identity is the identity a grant is given to: a digest of what
 // the server runs or where it points, as configured (stdio: the command,
 // its arguments, working directory and environment; HTTP: the URL with
 // its userinfo, the transport, the headers and a pre-registered OAuth
@@ -58,7 +60,7 @@ type GrantStore interface {
 // resolved, since the value is what the server gets; ${input:ID} is not,
 // since an input is typed anew in every session. Secrets enter the digest
 // only.
-func grantIdentity(sc ServerConfig, acct Account, getenv func(string) string) string {
+func Identity(sc config.ServerConfig, acct config.Account, getenv func(string) string) string {
 	h := sha256.New()
 	field := func(name string, vs ...string) {
 		fmt.Fprintf(h, "%s:%d;", name, len(vs))
@@ -70,7 +72,7 @@ func grantIdentity(sc ServerConfig, acct Account, getenv func(string) string) st
 		if !strings.Contains(v, "${env:") {
 			return v
 		}
-		return envRef().ReplaceAllStringFunc(v, func(m string) string { return getenv(envRef().FindStringSubmatch(m)[1]) })
+		return config.EnvRef().ReplaceAllStringFunc(v, func(m string) string { return getenv(config.EnvRef().FindStringSubmatch(m)[1]) })
 	}
 	pairs := func(m map[string]string, sep string) []string {
 		var out []string
@@ -100,7 +102,20 @@ func grantIdentity(sc ServerConfig, acct Account, getenv func(string) string) st
 }
 
 // identityOf is the grant identity of c's server and account.
-func identityOf(c *Conn) string { return grantIdentity(c.Server, c.Account, os.Getenv) }
+func (g *Consent) identityOf(c Conn) string {
+	sc, acct := c.Entry()
+	return Identity(sc, acct, g.opts.Getenv)
+}
+
+// merge returns base with over's entries on top.
+func merge(base, over map[string]string) map[string]string {
+	out := maps.Clone(base)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, over)
+	return out
+}
 
 // grantKey names a tool of a server identity within a scope.
 func grantKey(identity, tool string) string { return identity + "\x00" + tool }
@@ -108,11 +123,13 @@ func grantKey(identity, tool string) string { return identity + "\x00" + tool }
 // remembered looks for an answer given earlier to tool of c: in this
 // scope, then (for a conversation) a grant. A grant given to the server
 // as it ran before is forgotten.
-func (s *Scope) remembered(ctx context.Context, c *Conn, tool string) (Approver, Refusal, bool) {
-	id := identityOf(c)
+func (s *Scope) remembered(ctx context.Context, c Conn, tool string) (Approver, Refusal, bool) {
+	id := s.g.identityOf(c)
 	s.mu.Lock()
 	a, ok := s.answers[grantKey(id, tool)]
 	s.mu.Unlock()
+	sc, _ := c.Entry()
+	server := sc.Name
 	switch {
 	case ok && a == ApproveNever:
 		return "", RefusedDenied, true
@@ -126,7 +143,7 @@ func (s *Scope) remembered(ctx context.Context, c *Conn, tool string) (Approver,
 		return "", "", false
 	}
 	for _, g := range grants {
-		if g.Server != c.Server.Name || g.Tool != tool {
+		if g.Server != server || g.Tool != tool {
 			continue
 		}
 		if g.Identity == id {
@@ -156,18 +173,19 @@ func (s *Scope) conversationGrants(ctx context.Context) ([]ToolGrant, error) {
 // keep remembers an Always or a Never for tool of c: in the scope, and an
 // Always in the conversation's grants too. It returns what the person
 // should know if the grant could not be kept.
-func (s *Scope) keep(ctx context.Context, c *Conn, tool string, a Approval) string {
-	id := identityOf(c)
+func (s *Scope) keep(ctx context.Context, c Conn, tool string, a Approval) string {
+	id := s.g.identityOf(c)
 	s.mu.Lock()
 	s.answers[grantKey(id, tool)] = a
 	s.mu.Unlock()
 	if a != ApproveAlways || s.opts.ConversationID == 0 {
 		return ""
 	}
-	g := ToolGrant{ConversationID: s.opts.ConversationID, Server: c.Server.Name, Account: c.Account.Name,
-		Identity: id, Tool: tool, GrantedAt: s.g.now.now()}
+	sc, acct := c.Entry()
+	g := ToolGrant{ConversationID: s.opts.ConversationID, Server: sc.Name, Account: acct.Name,
+		Identity: id, Tool: tool, GrantedAt: s.g.now()}
 	if err := s.g.grants.GrantTool(context.WithoutCancel(ctx), g); err != nil {
-		return "could not remember Always for " + tool + ": " + MessageOf(err)
+		return "could not remember Always for " + tool + ": " + fault.Message(err)
 	}
 	return ""
 }
@@ -196,12 +214,15 @@ func (g *Consent) Grants(ctx context.Context, conv int64) ([]ToolGrant, error) {
 
 // holds reports whether gr was given to its server as it now is.
 func (g *Consent) holds(gr ToolGrant) bool {
-	sc, err := g.host.cfg.Find(gr.Server, g.host.opts.Builtin...)
+	if g.opts.Find == nil {
+		return g.opts.IsAdHoc != nil && g.opts.IsAdHoc(gr.Server)
+	}
+	sc, err := g.opts.Find(gr.Server)
 	if err != nil {
-		return IsAdHocName(gr.Server)
+		return g.opts.IsAdHoc != nil && g.opts.IsAdHoc(gr.Server)
 	}
 	acct, err := sc.Account(gr.Account)
-	return err == nil && acct.Name == gr.Account && grantIdentity(sc, acct, os.Getenv) == gr.Identity
+	return err == nil && acct.Name == gr.Account && Identity(sc, acct, g.opts.Getenv) == gr.Identity
 }
 
 // Revoke forgets the grant of server's tool in the conversation: its next
@@ -210,9 +231,9 @@ func (g *Consent) Revoke(ctx context.Context, conv int64, server, tool string) e
 	return g.grants.RevokeTool(ctx, conv, server, tool)
 }
 
-// forgetServer forgets every grant of the server named (it was edited or
+// ForgetServer forgets every grant of the server named (it was edited or
 // removed).
-func (g *Consent) forgetServer(ctx context.Context, server string) error {
+func (g *Consent) ForgetServer(ctx context.Context, server string) error {
 	return g.grants.ForgetServerGrants(ctx, server)
 }
 

@@ -1,4 +1,4 @@
-package hostcore
+package consent
 
 import (
 	"bytes"
@@ -6,34 +6,85 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // maxRecentDecisions bounds the gate's record kept in memory.
 const maxRecentDecisions = 512
 
+// Conn is a connection as the gate knows it: the server entry and the
+// account it runs under (which name it and decide its grant identity), and
+// the tools the server lists to it. hostcore's *Conn is one; the gate
+// keys its listings and permits by it, so it must be comparable (a
+// pointer).
+type Conn interface {
+	// Entry returns the server's configured entry and the account.
+	Entry() (config.ServerConfig, config.Account)
+	// Tools lists the server's tools.
+	Tools(ctx context.Context) ([]toolcall.Tool, error)
+}
+
+// Options are what the gate needs of the host.
+type Options struct {
+	// Grants keeps the person's "Always"; nil keeps them in memory, for
+	// the gate's life.
+	Grants GrantStore
+	// Now is the clock decisions and grants are stamped by; nil means
+	// time.Now.
+	Now func() time.Time
+	// Find looks a server up by name in the configuration as it now is
+	// (with the built-in servers); nil finds none.
+	Find func(name string) (config.ServerConfig, error)
+	// IsAdHoc reports whether a server name is an ad-hoc server's, named
+	// for what it runs, whose grant holds without a configuration entry.
+	IsAdHoc func(name string) bool
+	// Getenv resolves ${env:NAME} for grant identities; nil means
+	// os.Getenv.
+	Getenv func(string) string
+}
+
+// HostCaller approves one of the host's own calls (see CallerHost): the
+// fixed tool, with the arguments the host built, for the feature named.
+// Only the holder of the gate's New result has one.
+type HostCaller func(c Conn, feature, tool string, args map[string]any) *Permit
+
 // Consent is the host's consent gate (see consent.go): one per Host, from
 // Host.Consent. It is safe for concurrent use.
 type Consent struct {
-	host   *Host
+	opts   Options
 	grants GrantStore
-	now    Clock
 
 	mu     sync.Mutex
 	recent []ToolDecision // oldest first, at most maxRecentDecisions
-	hooks  hooks[func(ToolDecision)]
+	hooks  hooks
 }
 
-// newConsent returns the gate of h, keeping grants in store (nil: in
-// memory, for the host's life).
-func newConsent(h *Host, store GrantStore) *Consent {
+// New returns a gate and the capability to approve the host's own calls.
+func New(opts Options) (*Consent, HostCaller) {
+	store := opts.Grants
 	if store == nil {
 		store = &memoryGrants{}
 	}
-	return &Consent{host: h, grants: store, now: h.opts.Now}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	g := &Consent{opts: opts, grants: store}
+	return g, g.hostCall
+}
+
+// now reads the gate's clock.
+func (g *Consent) now() time.Time {
+	if g.opts.Now == nil {
+		return time.Now()
+	}
+	return g.opts.Now()
 }
 
 // Recent returns the latest decisions, oldest first.
@@ -63,10 +114,11 @@ func (g *Consent) record(d *Permit) *Permit {
 }
 
 // decision starts the record of a call of tool on c.
-func (g *Consent) decision(caller Caller, conv int64, c *Conn, tool string) *Permit {
-	d := &Permit{ToolDecision: ToolDecision{At: g.now.now(), Caller: caller, ConversationID: conv, Tool: tool}}
+func (g *Consent) decision(caller Caller, conv int64, c Conn, tool string) *Permit {
+	d := &Permit{ToolDecision: ToolDecision{At: g.now(), Caller: caller, ConversationID: conv, Tool: tool}}
 	if c != nil {
-		d.Server, d.Account, d.conn = c.Server.Name, c.Account.Name, c
+		sc, acct := c.Entry()
+		d.Server, d.Account, d.conn = sc.Name, acct.Name, c
 	}
 	return d
 }
@@ -85,7 +137,7 @@ func (g *Consent) refuse(d *Permit, why Refusal, note string) *Permit {
 
 // hostCall approves one of the host's own calls (see CallerHost): a fixed
 // tool with arguments the host built, for feature.
-func (g *Consent) hostCall(c *Conn, feature, tool string, args map[string]any) *Permit {
+func (g *Consent) hostCall(c Conn, feature, tool string, args map[string]any) *Permit {
 	d := g.decision(CallerHost, 0, c, tool)
 	d.Note = feature
 	return g.approve(d, ApprovedHost, args)
@@ -114,7 +166,7 @@ type Scope struct {
 	opts ScopeOptions
 
 	mu       sync.Mutex
-	listings map[*Conn][]toolcall.Tool
+	listings map[Conn][]toolcall.Tool
 	answers  map[string]Approval // grant key -> always or never, in this scope
 	grants   []ToolGrant         // the conversation's, once read
 	read     bool
@@ -125,7 +177,7 @@ func (g *Consent) Scope(opts ScopeOptions) (*Scope, error) {
 	switch opts.Caller {
 	case CallerChat, CallerLab, CallerPerson:
 	default:
-		return nil, newError(KindUsage, nil, "the consent gate has no caller %q", opts.Caller)
+		return nil, fault.New(fault.KindUsage, nil, "the consent gate has no caller %q", opts.Caller)
 	}
 	if opts.Policy == "" {
 		opts.Policy = map[Caller]ToolPolicy{CallerLab: ToolsReadOnly, CallerPerson: ToolsAsk}[opts.Caller]
@@ -136,7 +188,7 @@ func (g *Consent) Scope(opts ScopeOptions) (*Scope, error) {
 	if _, err := ParseToolPolicy(string(opts.Policy)); err != nil {
 		return nil, err
 	}
-	return &Scope{g: g, opts: opts, listings: map[*Conn][]toolcall.Tool{}, answers: map[string]Approval{}}, nil
+	return &Scope{g: g, opts: opts, listings: map[Conn][]toolcall.Tool{}, answers: map[string]Approval{}}, nil
 }
 
 // Policy returns the scope's policy.
@@ -145,7 +197,7 @@ func (s *Scope) Policy() ToolPolicy { return s.opts.Policy }
 // Offer lists c's tools (once per scope) and returns those the policy
 // offers, and those it holds back: none under ToolsOff, the read-only
 // ones under ToolsReadOnly, all of them otherwise.
-func (s *Scope) Offer(ctx context.Context, c *Conn) (offered, withheld []toolcall.Tool, err error) {
+func (s *Scope) Offer(ctx context.Context, c Conn) (offered, withheld []toolcall.Tool, err error) {
 	tools, err := s.listing(ctx, c)
 	if err != nil {
 		return nil, nil, err
@@ -171,7 +223,7 @@ func (s *Scope) offers(t toolcall.Tool) bool {
 }
 
 // listing returns c's tools as this scope listed them.
-func (s *Scope) listing(ctx context.Context, c *Conn) ([]toolcall.Tool, error) {
+func (s *Scope) listing(ctx context.Context, c Conn) ([]toolcall.Tool, error) {
 	s.mu.Lock()
 	tools, ok := s.listings[c]
 	s.mu.Unlock()
@@ -192,17 +244,18 @@ func (s *Scope) listing(ctx context.Context, c *Conn) ([]toolcall.Tool, error) {
 // records the decision. It may ask the person (ScopeOptions.Ask) and so
 // block. What the server says of the tool comes from the scope's listing,
 // never from req.
-func (s *Scope) Decide(ctx context.Context, c *Conn, req ToolRequest) *Permit {
+func (s *Scope) Decide(ctx context.Context, c Conn, req ToolRequest) *Permit {
 	req.Caller, req.ConversationID = s.opts.Caller, s.opts.ConversationID
-	req.Server, req.Account = c.Server.Name, c.Account.Name
+	sc, acct := c.Entry()
+	req.Server, req.Account = sc.Name, acct.Name
 	d := s.g.decision(req.Caller, req.ConversationID, c, req.Tool.Name)
-	args, err := parseArguments(req.Arguments)
+	args, err := ParseArguments(req.Arguments)
 	if err != nil {
 		return s.g.refuse(d, RefusedBadArguments, err.Error())
 	}
 	tools, err := s.listing(ctx, c)
 	if err != nil {
-		return s.g.refuse(d, RefusedUnlisted, MessageOf(err))
+		return s.g.refuse(d, RefusedUnlisted, fault.Message(err))
 	}
 	i := indexTool(tools, req.Tool.Name)
 	if i < 0 {
@@ -228,7 +281,7 @@ func indexTool(tools []toolcall.Tool, name string) int {
 
 // judge applies the policy to a listed tool, asking the person when it
 // must.
-func (s *Scope) judge(ctx context.Context, c *Conn, req ToolRequest) (Approver, Refusal, string) {
+func (s *Scope) judge(ctx context.Context, c Conn, req ToolRequest) (Approver, Refusal, string) {
 	t := req.Tool
 	switch s.opts.Policy {
 	case ToolsOff:
@@ -254,7 +307,7 @@ func (s *Scope) judge(ctx context.Context, c *Conn, req ToolRequest) (Approver, 
 }
 
 // ask asks the person about req and keeps an Always or a Never.
-func (s *Scope) ask(ctx context.Context, c *Conn, req ToolRequest) (Approver, Refusal, string) {
+func (s *Scope) ask(ctx context.Context, c Conn, req ToolRequest) (Approver, Refusal, string) {
 	person := s.opts.Caller == CallerPerson
 	if s.opts.Ask == nil {
 		if person {
@@ -281,18 +334,18 @@ func (s *Scope) ask(ctx context.Context, c *Conn, req ToolRequest) (Approver, Re
 }
 
 // ValidArguments returns why raw cannot be a call's arguments, or nil when
-// the consent gate would take them (see parseArguments): the lab records
+// the consent gate would take them (see ParseArguments): the lab records
 // the calls of a turn by it.
 func ValidArguments(raw json.RawMessage) error {
-	_, err := parseArguments(raw)
+	_, err := ParseArguments(raw)
 	return err
 }
 
-// parseArguments reads a call's arguments, which must be a JSON object;
+// ParseArguments reads a call's arguments, which must be a JSON object;
 // empty arguments (what some models send for a tool without parameters)
 // are an empty object. Numbers stay as written (json.Number), so that they
 // reach the server as the model wrote them.
-func parseArguments(raw json.RawMessage) (map[string]any, error) {
+func ParseArguments(raw json.RawMessage) (map[string]any, error) {
 	s := strings.TrimSpace(string(raw))
 	if s == "" {
 		return map[string]any{}, nil
