@@ -9,60 +9,15 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/resend"
 	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/mcptest"
 )
 
-// A request the console may send passes ParseClientRequest; anything else
-// is refused, with a usage error that says what to change.
-func TestParseClientRequest(t *testing.T) {
-	for _, tt := range []struct{ name, raw, want string }{
-		{"read", `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"a://b"}}`, ""},
-		{"session meta", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`, ""},
-		{"ping without params", `{"id":"x","method":"ping"}`, ""},
-		{"listen", `{"id":1,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["a://b"]}}}`, ""},
-		{"response", `{"jsonrpc":"2.0","id":7,"result":{}}`, "never a response"},
-		{"error response", `{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"x"}}`, "never a response"},
-		{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "notification"},
-		{"server's notification", `{"jsonrpc":"2.0","id":3,"method":"notifications/resources/updated","params":{"uri":"a://b"}}`, "notification"},
-		{"server's request", `{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{}}`, "a server sends"},
-		{"initialize", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`, "opens the session"},
-		{"unknown method", `{"jsonrpc":"2.0","id":3,"method":"resources/delete","params":{}}`, "not a request the console sends"},
-		{"unknown param", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"a://b","force":true}}`, `no parameter "force"`},
-		{"missing param", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{}}`, `needs the parameter "uri"`},
-		{"wrong type", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":42}}`, `"uri" of resources/read must be a JSON string`},
-		{"foreign meta", `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"a://b","_meta":{"progressToken":1}}}`, "_meta \"progressToken\""},
-		{"arguments not an object", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":[1]}}`, "must be a JSON object"},
-		{"jsonrpc 1", `{"jsonrpc":"1.0","id":3,"method":"ping"}`, `"jsonrpc" must be "2.0"`},
-		{"extra member", `{"jsonrpc":"2.0","id":3,"method":"ping","extra":1}`, `"extra" is none of them`},
-		{"not an object", `[1,2]`, "not a JSON object"},
-		{"not JSON", `{"id":1,`, "not a JSON object"},
-		{"two values", `{"id":1,"method":"ping"} {}`, "not a JSON object"},
-		{"level", `{"id":1,"method":"logging/setLevel","params":{"level":"loud"}}`, `the level "loud"`},
-		{"listen for lists", `{"id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}`, "listens for \"toolsListChanged\" itself"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			req, err := hostcore.ParseClientRequest([]byte(tt.raw))
-			if tt.want == "" {
-				if err != nil {
-					t.Fatalf("refused: %v", err)
-				}
-				if strings.Contains(string(req.Params), "_meta") {
-					t.Errorf("the params keep the session's _meta: %s", req.Params)
-				}
-				return
-			}
-			if !errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("error %v; want a usage error saying %q", err, tt.want)
-			}
-		})
-	}
-}
-
-// resend parses raw and resends it on c.
-func resend(t *testing.T, c *hostcore.Conn, raw string, opts *hostcore.ResendOptions) (hostcore.Resent, error) {
+// resendRaw parses raw and resends it on c.
+func resendRaw(t *testing.T, c *hostcore.Conn, raw string, opts *resend.Options) (resend.Result, error) {
 	t.Helper()
-	req, err := hostcore.ParseClientRequest([]byte(raw))
+	req, err := resend.Parse([]byte(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +60,7 @@ func TestResendGetsANewID(t *testing.T) {
 			original = e
 		}
 	}
-	got, err := resend(t, c, string(original.Raw), nil)
+	got, err := resendRaw(t, c, string(original.Raw), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,14 +72,14 @@ func TestResendGetsANewID(t *testing.T) {
 	}
 	const other = "demo://resource/static/document/features.md"
 	edited := strings.Replace(string(original.Raw), doc, other, 1)
-	got, err = resend(t, c, edited, nil)
+	got, err = resendRaw(t, c, edited, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, _, p := sentRequest(t, c, got.Seq); p["uri"] != other {
 		t.Errorf("the edited request went as %v; want uri %s", p, other)
 	}
-	if _, err := resend(t, c, `{"id":1,"method":"resources/read","params":{"uri":"demo://resource/static/document/none.md"}}`, nil); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := resendRaw(t, c, `{"id":1,"method":"resources/read","params":{"uri":"demo://resource/static/document/none.md"}}`, nil); !errors.Is(err, hostcore.ErrNotFound) {
 		t.Errorf("a resent read of a missing resource = %v; want not found", err)
 	}
 }
@@ -135,7 +90,7 @@ func TestResendGetsANewID(t *testing.T) {
 func TestResendCallPassesTheGate(t *testing.T) {
 	h := newHost(t, nil)
 	c := conn(t, h, memoryServer(t), "")
-	got, err := resend(t, c, `{"id":9,"method":"tools/call","params":{"name":"create_entities","arguments":{"entities":[{"name":"Ada","entityType":"person","observations":[]}]}}}`, nil)
+	got, err := resendRaw(t, c, `{"id":9,"method":"tools/call","params":{"name":"create_entities","arguments":{"entities":[{"name":"Ada","entityType":"person","observations":[]}]}}}`, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +103,7 @@ func TestResendCallPassesTheGate(t *testing.T) {
 	}
 	mark := lastSeq(c)
 	destroy := `{"id":10,"method":"tools/call","params":{"name":"delete_entities","arguments":{"entityNames":["Ada"]}}}`
-	got, err = resend(t, c, destroy, nil)
+	got, err = resendRaw(t, c, destroy, nil)
 	if !errors.Is(err, hostcore.ErrNotApproved) || got.Decision == nil || got.Decision.Refusal != consent.RefusedNotConfirmed || got.ID != "" {
 		t.Errorf("an unconfirmed destructive call: %+v, %v; want not approved, not confirmed, nothing sent", got, err)
 	}
@@ -162,7 +117,7 @@ func TestResendCallPassesTheGate(t *testing.T) {
 		asked++
 		return consent.ApproveOnce, nil
 	}
-	got, err = resend(t, c, destroy, &hostcore.ResendOptions{Confirm: confirm})
+	got, err = resendRaw(t, c, destroy, &resend.Options{Confirm: confirm})
 	if err != nil || asked != 1 || got.Decision.By != consent.ApprovedConfirmed || got.ID == "" {
 		t.Errorf("a confirmed destructive call: %+v, %v, asked %d; want run once confirmed", got, err, asked)
 	}
@@ -178,7 +133,7 @@ func TestResendSubscription(t *testing.T) {
 		t.Fatal(err)
 	}
 	sub := `{"id":4,"method":"resources/subscribe","params":{"uri":"` + graphURI + `"}}`
-	got, err := resend(t, c, sub, nil)
+	got, err := resendRaw(t, c, sub, nil)
 	if err != nil || got.ID != "" || !strings.Contains(got.Note, "nothing was sent") {
 		t.Errorf("subscribing where the watch holds one: %+v, %v; want counted, nothing sent", got, err)
 	}
@@ -186,17 +141,17 @@ func TestResendSubscription(t *testing.T) {
 		t.Errorf("after the resent subscribe: %+v; want yours and the watch's", s)
 	}
 	unsub := `{"id":5,"method":"resources/unsubscribe","params":{"uri":"` + graphURI + `"}}`
-	got, err = resend(t, c, unsub, nil)
+	got, err = resendRaw(t, c, unsub, nil)
 	if err != nil || got.ID != "" || c.Subscriptions()[graphURI] != 1 {
 		t.Errorf("the resent unsubscribe: %+v, %v, %d borrowers; want the watch's left, nothing sent", got, err, c.Subscriptions()[graphURI])
 	}
-	if _, err := resend(t, c, unsub, nil); !errors.Is(err, hostcore.ErrUsage) {
+	if _, err := resendRaw(t, c, unsub, nil); !errors.Is(err, hostcore.ErrUsage) {
 		t.Errorf("unsubscribing what the person does not hold = %v; want a usage error", err)
 	}
 	if err := c.Unsubscribe(ctx, graphURI); err != nil {
 		t.Fatal(err)
 	}
-	got, err = resend(t, c, sub, nil)
+	got, err = resendRaw(t, c, sub, nil)
 	if err != nil || got.ID == "" {
 		t.Errorf("the first subscription: %+v, %v; want it sent, with an id", got, err)
 	}

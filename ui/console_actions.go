@@ -12,6 +12,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/resend"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -19,7 +20,7 @@ import (
 // sent again, on the same connection (the app's own: its effects reach the
 // app's subscriptions and cache), and chooses the new request, with its
 // new id, in the history. Edit and resend opens the request in a JSON
-// editor, checks it as it is typed (hostcore.ParseClientRequest: only the
+// editor, checks it as it is typed (resend.Parse: only the
 // session's own methods, never a response or a notification) and sends it
 // the same way. A tools/call passes the consent gate as the person's own
 // call: pressing the button is the approval, and a tool the server says is
@@ -50,7 +51,7 @@ func resendable(e *wire.RPCEntry) (bool, string) {
 	case e.Truncated:
 		return false, "the record kept only part of this request"
 	}
-	if _, err := hostcore.ParseClientRequest(e.Raw); err != nil {
+	if _, err := resend.Parse(e.Raw); err != nil {
 		return false, oneLine(err)
 	}
 	return true, ""
@@ -104,23 +105,23 @@ func (c *console) resendChosen() {
 		}
 		return
 	}
-	req, _ := hostcore.ParseClientRequest(e.Raw)
+	req, _ := resend.Parse(e.Raw)
 	c.send(req, "#"+e.ID)
 }
 
 // send sends req on the console's connection; when it lands, the history
 // is read again and the request as sent is chosen. was names the request
 // it comes from.
-func (c *console) send(req hostcore.ClientRequest, was string) {
+func (c *console) send(req resend.ClientRequest, was string) {
 	conn := c.conn
 	if conn == nil {
 		return
 	}
 	c.tell("Sending "+req.Method+"…", widget.MediumImportance)
-	opts := &hostcore.ResendOptions{Confirm: c.confirm}
-	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (hostcore.Resent, error) {
+	opts := &resend.Options{Confirm: c.confirm}
+	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (resend.Result, error) {
 		return conn.Resend(ctx, req, opts)
-	}, func(res hostcore.Resent, err error) {
+	}, func(res resend.Result, err error) {
 		if c.win == nil || c.conn != conn {
 			return
 		}
@@ -131,7 +132,7 @@ func (c *console) send(req hostcore.ClientRequest, was string) {
 }
 
 // resentWords say what a resend did.
-func resentWords(res hostcore.Resent, was string, meta bool, err error) (string, widget.Importance) {
+func resentWords(res resend.Result, was string, meta bool, err error) (string, widget.Importance) {
 	s := "Sent " + res.Method
 	if res.ID != "" {
 		s += " as #" + res.ID
@@ -157,7 +158,7 @@ func resentWords(res hostcore.Resent, was string, meta bool, err error) (string,
 }
 
 // confirm asks the person to confirm a tools/call of a tool the server
-// says is destructive (hostcore.ResendOptions.Confirm). It waits on the
+// says is destructive (resend.Options.Confirm). It waits on the
 // resend's goroutine for the answer, or for ctx to end.
 func (c *console) confirm(ctx context.Context, req consent.ToolRequest) (consent.Approval, error) {
 	got := make(chan consent.Approval, 1)

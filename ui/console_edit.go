@@ -7,13 +7,13 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/resend"
 	"github.com/attache/attache/hostcore/wire"
 )
 
 // requestEditor is the console's JSON editor of a request to send: the
 // request prefilled, indented; under it, as it is typed, what the host
-// would send or exactly why it will not (hostcore.ParseClientRequest);
+// would send or exactly why it will not (resend.Parse);
 // Send only while the request is one the host sends. The request goes with
 // the session's next id, whatever id it is given.
 type requestEditor struct {
@@ -23,7 +23,7 @@ type requestEditor struct {
 	verdict *widget.Label
 	sendBtn *button
 	d       dialog.Dialog
-	req     hostcore.ClientRequest
+	req     resend.ClientRequest
 }
 
 // editChosen opens the editor on the chosen request.
@@ -68,7 +68,7 @@ func (c *console) openEditor(text, was string) {
 
 // check says what the host would send, or why not, and enables Send.
 func (ed *requestEditor) check() {
-	req, err := hostcore.ParseClientRequest([]byte(ed.text.Text))
+	req, err := resend.Parse([]byte(ed.text.Text))
 	if err != nil {
 		ed.verdict.Importance = widget.DangerImportance
 		ed.verdict.SetText("Not sent as it is: " + oneLine(err))

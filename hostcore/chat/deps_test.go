@@ -30,10 +30,11 @@ func TestDependencies(t *testing.T) {
 }
 
 // It speaks hostcore's types, never go-sdk's: its own code imports no
-// go-sdk package (hostcore, which does, is set apart), nor a network.
+// go-sdk package (hostcore, which does, and the consent gate, whose config
+// entries name URLs, are set apart), nor a network.
 func TestOwnDependencies(t *testing.T) {
 	layering.CheckOwn(t, self, layering.OwnRule{
-		Apart:     []string{"github.com/attache/attache/hostcore$", "github.com/attache/attache/hostcore/pack"},
+		Apart:     []string{"github.com/attache/attache/hostcore$", "github.com/attache/attache/hostcore/pack", "github.com/attache/attache/hostcore/consent"},
 		Forbidden: []string{"github.com/modelcontextprotocol", "net", "os/exec"},
 	})
 }

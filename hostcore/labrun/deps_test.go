@@ -28,11 +28,12 @@ func TestDependencies(t *testing.T) {
 	)
 }
 
-// Its own code imports hostcore, chat, lab and pack, and no go-sdk package.
+// Its own code imports hostcore, chat, lab, pack and consent, and no go-sdk
+// package.
 func TestOwnDependencies(t *testing.T) {
 	layering.CheckOwn(t, self, layering.OwnRule{
 		Apart: []string{"github.com/attache/attache/hostcore$", "github.com/attache/attache/hostcore/chat",
-			"github.com/attache/attache/hostcore/lab", "github.com/attache/attache/hostcore/pack"},
+			"github.com/attache/attache/hostcore/lab", "github.com/attache/attache/hostcore/pack", "github.com/attache/attache/hostcore/consent"},
 		Forbidden: []string{"github.com/modelcontextprotocol", "net", "os/exec"},
 	})
 }

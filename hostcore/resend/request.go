@@ -1,4 +1,9 @@
-package hostcore
+// Package resend reads a request a tester resends from the console, as it
+// was or edited, and checks it before anything is sent: only the session's
+// own requests go (the methods a client sends), never a response, a
+// notification, or a request that is the server's to send. hostcore's
+// Conn.Resend then sends it the way the host sends it itself.
+package resend
 
 import (
 	"bytes"
@@ -7,6 +12,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // A tester resends a request the host sent, as it was or edited, from the
@@ -14,7 +21,7 @@ import (
 // (resources/*, tools/*, prompts/*, completion/complete, ping,
 // logging/setLevel), never a response, a notification, or a request that
 // is the server's to send. Each is checked before anything is sent
-// (ParseClientRequest) and then sent the way the host sends it itself
+// (Parse) and then sent the way the host sends it itself
 // (Conn.Resend), so that its effects reach the app: a tools/call passes the
 // consent gate, a resources/subscribe is one counted borrow of the
 // connection's subscription, a page of a list is stored as the catalog
@@ -22,7 +29,7 @@ import (
 
 // ClientRequest is a request a person asks the host to send: a method a
 // client sends, and its params as a JSON object, checked by
-// ParseClientRequest.
+// Parse.
 type ClientRequest struct {
 	Method string
 	// Params is the params object, without the _meta the session writes
@@ -53,18 +60,18 @@ var clientParams = map[string]struct{ allowed, required []string }{
 	"logging/setLevel":         {allowed: []string{"level"}, required: []string{"level"}},
 }
 
-// ResendMethods are the methods the console sends, sorted.
-func ResendMethods() []string { return slices.Sorted(maps.Keys(clientParams)) }
+// Methods are the methods the console sends, sorted.
+func Methods() []string { return slices.Sorted(maps.Keys(clientParams)) }
 
 // theServers are the requests a server sends to its client.
 var theServers = map[string]bool{"sampling/createMessage": true, "elicitation/create": true, "roots/list": true}
 
-// ParseClientRequest reads a JSON-RPC request as a person wrote or edited
+// Parse reads a JSON-RPC request as a person wrote or edited
 // it and checks that the host may send it: a JSON object with an id (its
 // value is not kept: the session numbers its own requests), a method a
 // client sends, and params it can send as written. Every error is of kind
 // usage and says what to change.
-func ParseClientRequest(raw []byte) (ClientRequest, error) {
+func Parse(raw []byte) (ClientRequest, error) {
 	var msg map[string]json.RawMessage
 	if err := strictObject(raw, &msg); err != nil {
 		return ClientRequest{}, usage("the request is not a JSON object: %s", err)
@@ -117,7 +124,7 @@ func checkMethod(method string) error {
 		return usage("%s opens the session: the host sends it when it connects", method)
 	}
 	if _, ok := clientParams[method]; !ok {
-		return usage("%s is not a request the console sends; it sends %s", method, strings.Join(ResendMethods(), ", "))
+		return usage("%s is not a request the console sends; it sends %s", method, strings.Join(Methods(), ", "))
 	}
 	return nil
 }
@@ -153,7 +160,7 @@ func parseParams(method string, raw json.RawMessage) (ClientRequest, error) {
 		}
 	}
 	req.Params, _ = json.Marshal(params)
-	if _, err := req.decode(); err != nil {
+	if _, err := req.Decode(); err != nil {
 		return req, err
 	}
 	return req, nil
@@ -195,7 +202,8 @@ func strictObject(raw []byte, v any) error {
 	return nil
 }
 
-func usage(format string, args ...any) error { return newError(KindUsage, nil, format, args...) }
+// usage is an error of kind usage: what to change in the request.
+func usage(format string, args ...any) error { return fault.New(fault.KindUsage, nil, format, args...) }
 
 // clipJSON shows a value in an error, short.
 func clipJSON(v json.RawMessage) string {
