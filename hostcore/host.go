@@ -15,6 +15,7 @@ import (
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
+	"github.com/attache/attache/hostcore/subrecord"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -114,7 +115,7 @@ type Host struct {
 	consent  *consent.Consent   // the one gate every tool call passes
 	hostCall consent.HostCaller // approves the host's own calls; only hostcore holds it
 
-	subs  *Subscriptions          // the resource subscriptions, for people (subscriptions.go)
+	subs  *subrecord.Record       // the resource subscriptions, for people (package subrecord)
 	ended hooks[func(ContextEnd)] // told when an authorization context ends (contextend.go)
 }
 
@@ -160,9 +161,12 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	h.consent, h.hostCall = consent.New(consent.Options{Grants: h.opts.Grants, Now: h.opts.Now,
 		Find: func(name string) (ServerConfig, error) { return h.cfg.Find(name, h.opts.Builtin...) }, IsAdHoc: IsAdHocName})
-	h.subs = newSubscriptions(h.opts.Now)
+	h.subs = subrecord.New(h.opts.Now)
 	return h
 }
+
+// Subscriptions returns the host's record of its resource subscriptions.
+func (h *Host) Subscriptions() *subrecord.Record { return h.subs }
 
 // Consent returns the host's consent gate, which every tool call passes.
 func (h *Host) Consent() *consent.Consent { return h.consent }
@@ -221,7 +225,7 @@ func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
 	}
 	c.OnResourceUpdated(func(uri string) { h.Invalidate(context.Background(), c.readKey(uri)) })
 	c.OnResourceListChanged(func() { h.invalidateMethod(context.Background(), key.identity, "resources/list") })
-	c.OnResourceUpdated(func(uri string) { h.subs.updated(c, uri) })
+	c.OnResourceUpdated(func(uri string) { h.subs.Updated(c, uri) })
 	h.conns[key] = c
 	return c, nil
 }

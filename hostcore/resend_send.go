@@ -3,7 +3,6 @@ package hostcore
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/resend"
@@ -30,24 +29,19 @@ func (c *Conn) Resend(ctx context.Context, req resend.ClientRequest, opts *resen
 	case "tools/call":
 		out.Decision, note, err = c.resendCall(ctx, p, opts)
 	case "resources/subscribe", "resources/unsubscribe", "subscriptions/listen":
-		note, err = c.resendSubscription(ctx, req.Method, p)
+		uris := []string{p.URI}
+		if req.Method == "subscriptions/listen" {
+			uris, _ = p.ListenURIs()
+		}
+		note, err = c.host.subs.Resend(ctx, c, req.Method, uris)
 	default:
 		note, err = c.resendOther(ctx, req.Method, p)
 	}
 	out.Note = note
-	if e, ok := c.tap.SentSince(mark, wireMethods(req.Method)...); ok {
+	if e, ok := c.tap.SentSince(mark, resend.WireMethods(req.Method)...); ok {
 		out.ID, out.Seq = e.ID, e.Seq
 	}
 	return out, err
-}
-
-// wireMethods are the methods a request goes on the wire as: a
-// subscription is subscriptions/listen at 2026-07-28.
-func wireMethods(method string) []string {
-	if method == "resources/subscribe" || method == "subscriptions/listen" {
-		return []string{"resources/subscribe", "subscriptions/listen"}
-	}
-	return []string{method}
 }
 
 // resendCall runs a tools/call through the consent gate, as a person's
@@ -68,31 +62,6 @@ func (c *Conn) resendCall(ctx context.Context, p resend.Params, opts *resend.Opt
 		note += "; the tool reported an error"
 	}
 	return &d, note, nil
-}
-
-// resendSubscription subscribes or unsubscribes as the person, one
-// counted borrow of the connection's subscription.
-func (c *Conn) resendSubscription(ctx context.Context, method string, p resend.Params) (string, error) {
-	subs := c.host.subs
-	uris := []string{p.URI}
-	if method == "subscriptions/listen" {
-		uris, _ = p.ListenURIs()
-	}
-	var notes []string
-	for _, uri := range uris {
-		held := c.Subscriptions()[uri]
-		var err error
-		if method == "resources/unsubscribe" {
-			err = subs.Unsubscribe(ctx, c, uri)
-		} else {
-			err = subs.Subscribe(ctx, c, uri)
-		}
-		if err != nil {
-			return strings.Join(notes, "; "), err
-		}
-		notes = append(notes, resend.SubscriptionNote(method, uri, held, c.Subscriptions()[uri]))
-	}
-	return strings.Join(notes, "; "), nil
 }
 
 // resendOther sends the requests that have no effect on the host's state

@@ -22,7 +22,7 @@ import (
 // asking it.
 func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 	const op = "subscribing"
-	defer c.host.subs.counted(c, uri) // the host's record follows the count
+	defer c.host.subs.Counted(c, uri) // the host's record follows the count
 	if ok, err := c.Offers(ctx, FeatureSubscribe); err != nil {
 		return err
 	} else if !ok {
@@ -181,7 +181,7 @@ func (c *Conn) answered(uri string, s *subscription, err error) {
 
 // Unsubscribe gives back one Subscribe of uri; the last one tells the server.
 func (c *Conn) Unsubscribe(ctx context.Context, uri string) error {
-	defer c.host.subs.counted(c, uri)
+	defer c.host.subs.Counted(c, uri)
 	if !c.release(uri) {
 		return nil
 	}
@@ -257,4 +257,13 @@ func (c *Conn) redact(err error) error {
 	auth := c.auth
 	c.mu.Unlock()
 	return auth.redactError(err)
+}
+
+// SubscribeMethod names how c's session subscribes: subscriptions/listen
+// at 2026-07-28, resources/subscribe before.
+func (c *Conn) SubscribeMethod() string {
+	if c.Info().ProtocolVersion >= protocolVersionDiscover {
+		return "subscriptions/listen"
+	}
+	return "resources/subscribe"
 }

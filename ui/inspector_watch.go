@@ -11,6 +11,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/subrecord"
 )
 
 // The inspector's body is a snapshot of one read. Subscribe asks the
@@ -32,9 +33,9 @@ type inspectorWatch struct {
 	diff      *button
 	bar       *fyne.Container // the stale line, shown with the body
 
-	open       *hostcore.OpenBody // the body shown, nil when none
-	offers     bool               // the body's server declares resources.subscribe
-	openConn   *hostcore.Conn     // the last body shown came from openConn, openURI
+	open       *subrecord.OpenBody // the body shown, nil when none
+	offers     bool                // the body's server declares resources.subscribe
+	openConn   *hostcore.Conn      // the last body shown came from openConn, openURI
 	openURI    string
 	current    []pack.Content // the last body shown
 	previous   []pack.Content // the body before the last re-read, for Diff
@@ -137,7 +138,7 @@ func (w *inspectorWatch) follow() {
 
 // showButton offers Subscribe or Unsubscribe, where the server has
 // subscriptions.
-func (w *inspectorWatch) showButton(sub hostcore.Subscription, held bool) {
+func (w *inspectorWatch) showButton(sub subrecord.Subscription, held bool) {
 	if !w.offers {
 		w.subscribe.Hide()
 		return
@@ -153,7 +154,7 @@ func (w *inspectorWatch) showButton(sub hostcore.Subscription, held bool) {
 }
 
 // subscriptionNote says how the body's resource is kept current.
-func subscriptionNote(c *hostcore.Conn, sub hostcore.Subscription, held, offers bool) string {
+func subscriptionNote(c *hostcore.Conn, sub subrecord.Subscription, held, offers bool) string {
 	switch {
 	case !offers:
 		return c.Server.Name + " does not declare resources.subscribe: it cannot say when this resource changes, so Subscribe is not offered. Refresh reads it again."
@@ -217,7 +218,7 @@ func (w *inspectorWatch) showDiff() {
 		w.in.sh.notify("Nothing to compare: " + r.uri + " was not read again since it was opened")
 		return
 	}
-	diff := hostcore.DiffContents(r.uri, w.previous, w.current)
+	diff := subrecord.DiffContents(r.uri, w.previous, w.current)
 	if diff == "" {
 		diff = "The text did not change at the last re-read: the server said the resource changed, and it reads the same."
 	}

@@ -8,8 +8,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/subrecord"
 )
 
 // subscriptionsView is the Subscriptions window (View › Subscriptions):
@@ -24,7 +23,7 @@ type subscriptionsView struct {
 	sh  *shell
 	win fyne.Window // nil while closed
 
-	subs       []hostcore.Subscription
+	subs       []subrecord.Subscription
 	table      *widget.Table
 	summary    *widget.Label
 	unregister func()
@@ -120,7 +119,7 @@ func (v *subscriptionsView) updateCell(id widget.TableCellID, o fyne.CanvasObjec
 }
 
 // subscriptionCell is the text of one column of a subscription.
-func subscriptionCell(sub hostcore.Subscription, col int) string {
+func subscriptionCell(sub subrecord.Subscription, col int) string {
 	switch col {
 	case 0:
 		return sub.URI
@@ -154,7 +153,7 @@ func subscriptionCell(sub hostcore.Subscription, col int) string {
 }
 
 // heldBy says who holds a subscription.
-func heldBy(sub hostcore.Subscription) string {
+func heldBy(sub subrecord.Subscription) string {
 	others := sub.Borrowers - boolInt(sub.Yours)
 	switch {
 	case sub.Yours && others == 0:
@@ -176,7 +175,7 @@ func (v *subscriptionsView) refresh() {
 }
 
 // subscriptionsSummary says what the table holds, and how to fill it.
-func subscriptionsSummary(subs []hostcore.Subscription) string {
+func subscriptionsSummary(subs []subrecord.Subscription) string {
 	if len(subs) == 0 {
 		return "No subscriptions. Read a resource and press Subscribe in the inspector (on a server that declares " +
 			"resources.subscribe), or attach one: the attachments' watch subscribes to what it can."
@@ -194,7 +193,7 @@ func subscriptionsSummary(subs []hostcore.Subscription) string {
 }
 
 // unsubscribe gives back the person's subscription.
-func (v *subscriptionsView) unsubscribe(sub hostcore.Subscription) {
+func (v *subscriptionsView) unsubscribe(sub subrecord.Subscription) {
 	subs := v.sh.host.Subscriptions()
 	v.sh.act(func(ctx context.Context) error { return subs.Unsubscribe(ctx, sub.Conn, sub.URI) }, func() {
 		v.sh.notify("Unsubscribed from " + sub.URI + " on " + sub.Server)

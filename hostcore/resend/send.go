@@ -8,21 +8,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// SubscriptionNote says what a subscription request did to the count.
-func SubscriptionNote(method, uri string, before, after int) string {
-	switch {
-	case method == "resources/unsubscribe" && after > 0:
-		return fmt.Sprintf("gave back your subscription to %s; %d other borrower(s) keep it, so the server was not told", uri, after)
-	case method == "resources/unsubscribe":
-		return "unsubscribed from " + uri
-	case before == after:
-		return "you already subscribe to " + uri + ": nothing was sent"
-	case before > 0:
-		return fmt.Sprintf("subscribed to %s: the connection held it already (%d borrower(s)), so nothing was sent", uri, before)
-	}
-	return "subscribed to " + uri
-}
-
 // SendPlain sends the requests whose answers the host keeps nothing of.
 func SendPlain(ctx context.Context, cs *mcp.ClientSession, method string, p Params) error {
 	switch method {
@@ -53,4 +38,13 @@ func Bytes(n int64) string {
 		return "1 byte"
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// WireMethods are the methods a request goes on the wire as: a
+// subscription is subscriptions/listen at 2026-07-28.
+func WireMethods(method string) []string {
+	if method == "resources/subscribe" || method == "subscriptions/listen" {
+		return []string{"resources/subscribe", "subscriptions/listen"}
+	}
+	return []string{method}
 }

@@ -1,16 +1,44 @@
-package hostcore
+// Package subrecord is the host's record of its resource subscriptions,
+// for people to see and act on: per connection and URI, when the
+// subscription began, how many updates the server sent, which bodies
+// screens have open and whether they are stale. It knows a connection
+// only as a Conn (its counted subscriptions, how it subscribes), so that
+// it sits under hostcore, which tells it of every count and update.
+package subrecord
 
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 )
+
+// Conn is a connection as the record knows it; hostcore's *Conn is one.
+// It must be comparable (a pointer): the record is keyed by it.
+type Conn interface {
+	fmt.Stringer
+	// Entry returns the server's configured entry and the account.
+	Entry() (config.ServerConfig, config.Account)
+	// Subscribe and Unsubscribe take and give back one borrow of the
+	// connection's counted subscription to uri.
+	Subscribe(ctx context.Context, uri string) error
+	Unsubscribe(ctx context.Context, uri string) error
+	// Subscriptions returns the borrowers of each URI subscribed.
+	Subscriptions() map[string]int
+	// SubscribeMethod names how the session subscribes.
+	SubscribeMethod() string
+	// Closed reports whether the session is gone.
+	Closed() bool
+}
 
 // The host's resource subscriptions, for people to see and act on. Every
 // subscription belongs to its connection, which counts its borrowers
-// (Conn.Subscribe): the attachments' Watcher borrows one per watched item,
+// (hostcore's Conn.Subscribe): the attachments' Watcher borrows one per watched item,
 // and the person borrows one by subscribing from a screen (the inspector,
 // the console's resend). Subscriptions records, per connection and URI,
 // when the subscription began, how many updates the server sent and when
@@ -22,7 +50,7 @@ import (
 // Subscription is one resource subscription of the host, as the
 // Subscriptions view shows it.
 type Subscription struct {
-	Conn    *Conn
+	Conn    Conn
 	Server  string
 	Account string
 	URI     string
@@ -32,7 +60,7 @@ type Subscription struct {
 	// Borrowers is how many hold it (the connection's count): the
 	// person's, and one per watched attachment.
 	Borrowers int
-	// Yours is set when the person subscribed (Subscriptions.Subscribe);
+	// Yours is set when the person subscribed (Record.Subscribe);
 	// Unsubscribe gives that borrow back.
 	Yours bool
 	// Since is when the host first subscribed.
@@ -46,25 +74,25 @@ type Subscription struct {
 	Open, Stale bool
 }
 
-// Subscriptions is the host's record of its resource subscriptions (see
-// above), from Host.Subscriptions. It is safe for concurrent use; OnChange
-// hooks are called without its lock, from any goroutine.
-type Subscriptions struct {
-	now Clock
+// Record is the host's record of its resource subscriptions (see above),
+// from Host.Subscriptions. It is safe for concurrent use; OnChange hooks
+// are called without its lock, from any goroutine.
+type Record struct {
+	now func() time.Time
 
 	mu      sync.Mutex
 	entries map[subKey]*subEntry
 	opens   map[subKey][]*OpenBody
-	hooks   hooks[func()]
+	hooks   hooks
 }
 
 type subKey struct {
-	c   *Conn
+	c   Conn
 	uri string
 }
 
 // subEntry is what is recorded of one subscription; guarded by
-// Subscriptions.mu.
+// Record.mu.
 type subEntry struct {
 	since   time.Time
 	updates int
@@ -73,18 +101,19 @@ type subEntry struct {
 	asking  bool // the person's Subscribe is in flight
 }
 
-func newSubscriptions(now Clock) *Subscriptions {
-	return &Subscriptions{now: now, entries: map[subKey]*subEntry{}, opens: map[subKey][]*OpenBody{}}
+// New returns an empty record, stamped by now (nil means time.Now).
+func New(now func() time.Time) *Record {
+	if now == nil {
+		now = time.Now
+	}
+	return &Record{now: now, entries: map[subKey]*subEntry{}, opens: map[subKey][]*OpenBody{}}
 }
-
-// Subscriptions returns the host's record of its resource subscriptions.
-func (h *Host) Subscriptions() *Subscriptions { return h.subs }
 
 // OnChange registers f to run after any subscription, update or open
 // body changes, and returns the function that unregisters it.
-func (s *Subscriptions) OnChange(f func()) (unregister func()) { return s.hooks.add(f) }
+func (s *Record) OnChange(f func()) (unregister func()) { return s.hooks.add(f) }
 
-func (s *Subscriptions) changed() {
+func (s *Record) changed() {
 	for _, f := range s.hooks.list() {
 		f()
 	}
@@ -94,7 +123,7 @@ func (s *Subscriptions) changed() {
 // connection's counted subscription, whoever else holds one. Asking again
 // while it holds does nothing. A server that does not declare
 // resources.subscribe is not asked (errors.Is ErrNotOffered).
-func (s *Subscriptions) Subscribe(ctx context.Context, c *Conn, uri string) error {
+func (s *Record) Subscribe(ctx context.Context, c Conn, uri string) error {
 	k := subKey{c, uri}
 	s.mu.Lock()
 	e := s.entry(k)
@@ -109,42 +138,42 @@ func (s *Subscriptions) Subscribe(ctx context.Context, c *Conn, uri string) erro
 	e = s.entry(k)
 	e.asking, e.yours = false, err == nil
 	s.mu.Unlock()
-	s.counted(c, uri)
+	s.Counted(c, uri)
 	return err
 }
 
 // Unsubscribe gives back the person's subscription to uri on c. The
 // server is told only when no one else holds one (an attachment's watch
 // keeps its own). It fails, changing nothing, when the person holds none.
-func (s *Subscriptions) Unsubscribe(ctx context.Context, c *Conn, uri string) error {
+func (s *Record) Unsubscribe(ctx context.Context, c Conn, uri string) error {
 	k := subKey{c, uri}
 	s.mu.Lock()
 	e, ok := s.entries[k]
 	if !ok || !e.yours {
 		s.mu.Unlock()
-		return newError(KindUsage, nil, "unsubscribing from %s: you did not subscribe to it on %s (a subscription of the attachments is theirs)", uri, c)
+		return fault.New(fault.KindUsage, nil, "unsubscribing from %s: you did not subscribe to it on %s (a subscription of the attachments is theirs)", uri, c)
 	}
 	e.yours = false
 	s.mu.Unlock()
 	err := c.Unsubscribe(ctx, uri)
-	s.counted(c, uri)
+	s.Counted(c, uri)
 	return err
 }
 
 // entry returns k's entry, making it; s.mu is held.
-func (s *Subscriptions) entry(k subKey) *subEntry {
+func (s *Record) entry(k subKey) *subEntry {
 	e, ok := s.entries[k]
 	if !ok {
-		e = &subEntry{since: s.now.now()}
+		e = &subEntry{since: s.now()}
 		s.entries[k] = e
 	}
 	return e
 }
 
-// counted is told that c's count of uri may have changed (Conn.Subscribe
-// and Unsubscribe tell it): a subscription no one holds any more is
-// forgotten, with its updates.
-func (s *Subscriptions) counted(c *Conn, uri string) {
+// Counted is told that c's count of uri may have changed (hostcore's
+// Conn.Subscribe and Unsubscribe tell it): a subscription no one holds any
+// more is forgotten, with its updates. A nil record does nothing.
+func (s *Record) Counted(c Conn, uri string) {
 	if s == nil {
 		return
 	}
@@ -162,11 +191,11 @@ func (s *Subscriptions) counted(c *Conn, uri string) {
 	s.changed()
 }
 
-// updated counts a notifications/resources/updated of uri on c, and
+// Updated counts a notifications/resources/updated of uri on c, and
 // marks the bodies of it that screens have open as stale.
-func (s *Subscriptions) updated(c *Conn, uri string) {
+func (s *Record) Updated(c Conn, uri string) {
 	k := subKey{c, uri}
-	now := s.now.now()
+	now := s.now()
 	s.mu.Lock()
 	if e, ok := s.entries[k]; ok {
 		e.updates++
@@ -183,7 +212,7 @@ func (s *Subscriptions) updated(c *Conn, uri string) {
 
 // List returns every subscription of the host's open connections, by
 // server, account and URI.
-func (s *Subscriptions) List() []Subscription {
+func (s *Record) List() []Subscription {
 	s.mu.Lock()
 	out := make([]Subscription, 0, len(s.entries))
 	for k, e := range s.entries {
@@ -191,7 +220,8 @@ func (s *Subscriptions) List() []Subscription {
 			delete(s.entries, k) // logged out or removed: the session and its subscriptions are gone
 			continue
 		}
-		sub := Subscription{Conn: k.c, Server: k.c.Server.Name, Account: k.c.Account.Name, URI: k.uri,
+		sc, acct := k.c.Entry()
+		sub := Subscription{Conn: k.c, Server: sc.Name, Account: acct.Name, URI: k.uri,
 			Yours: e.yours, Since: e.since, Updates: e.updates, LastUpdate: e.last}
 		for _, o := range s.opens[k] {
 			sub.Open, sub.Stale = true, sub.Stale || o.stale
@@ -201,7 +231,7 @@ func (s *Subscriptions) List() []Subscription {
 	s.mu.Unlock()
 	for i := range out {
 		out[i].Borrowers = out[i].Conn.Subscriptions()[out[i].URI]
-		out[i].Method = subscribeMethod(out[i].Conn)
+		out[i].Method = out[i].Conn.SubscribeMethod()
 	}
 	// A subscription the server has not acknowledged yet is no one's.
 	out = slices.DeleteFunc(out, func(sub Subscription) bool { return sub.Borrowers == 0 })
@@ -212,19 +242,11 @@ func (s *Subscriptions) List() []Subscription {
 }
 
 // Find returns the subscription of uri on c, if the host holds one.
-func (s *Subscriptions) Find(c *Conn, uri string) (Subscription, bool) {
+func (s *Record) Find(c Conn, uri string) (Subscription, bool) {
 	for _, sub := range s.List() {
 		if sub.Conn == c && sub.URI == uri {
 			return sub, true
 		}
 	}
 	return Subscription{}, false
-}
-
-// subscribeMethod names how c's session subscribes.
-func subscribeMethod(c *Conn) string {
-	if c.Info().ProtocolVersion >= protocolVersionDiscover {
-		return "subscriptions/listen"
-	}
-	return "resources/subscribe"
 }

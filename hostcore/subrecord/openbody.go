@@ -1,14 +1,8 @@
-package hostcore
+package subrecord
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"slices"
 	"time"
-
-	"github.com/pmezard/go-difflib/difflib"
-
-	"github.com/attache/attache/hostcore/pack"
 )
 
 // OpenBody is a body a screen shows (the inspector's read), as of the read
@@ -18,7 +12,7 @@ import (
 // what changed. The Subscriptions view says which subscriptions have a
 // body open, and whether it is stale. Safe for concurrent use.
 type OpenBody struct {
-	s   *Subscriptions
+	s   *Record
 	key subKey
 	// guarded by s.mu:
 	stale  bool
@@ -39,7 +33,7 @@ type OpenState struct {
 
 // Open records that a screen shows a body of uri, read from c just now.
 // Close it when the screen shows something else.
-func (s *Subscriptions) Open(c *Conn, uri string) *OpenBody {
+func (s *Record) Open(c Conn, uri string) *OpenBody {
 	o := &OpenBody{s: s, key: subKey{c, uri}}
 	s.mu.Lock()
 	s.opens[o.key] = append(s.opens[o.key], o)
@@ -80,41 +74,4 @@ func (o *OpenBody) Close() {
 	}
 	s.mu.Unlock()
 	s.changed()
-}
-
-// DiffContents is a unified diff of two read bodies of uri, each entry's
-// text (a blob as one line naming its type and size), or "" when their
-// text is the same.
-func DiffContents(uri string, before, after []pack.Content) string {
-	d, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(diffLines(before)), B: difflib.SplitLines(diffLines(after)),
-		FromFile: uri + " (before)", ToFile: uri + " (now)", Context: 3,
-	})
-	if err != nil {
-		return ""
-	}
-	return d
-}
-
-// diffLines is a body as the lines a diff compares.
-func diffLines(cs []pack.Content) string {
-	var out []byte
-	for _, c := range cs {
-		if c.IsBlob {
-			out = append(out, "[binary "+c.MIMEType+", "+pack.Quantity(len(c.Blob), "byte")+", sha256 "+shortDigest(c.Blob)+"]\n"...)
-			continue
-		}
-		out = append(out, c.Text...)
-		if len(c.Text) > 0 && c.Text[len(c.Text)-1] != '\n' {
-			out = append(out, '\n')
-		}
-	}
-	return string(out)
-}
-
-// shortDigest names bytes by the start of their SHA-256, so that a diff
-// of two blobs of one size still shows that they differ.
-func shortDigest(b []byte) string {
-	d := sha256.Sum256(b)
-	return hex.EncodeToString(d[:6])
 }
