@@ -181,7 +181,7 @@ func classifyHTTP(op string, http httpOutcome) *Error {
 	switch status := http.code; {
 	case http.notMCP != "":
 		return NewError(KindTransport, fmt.Sprintf("%s: %s answered with %s, which is not MCP; check the URL", op, orTheURL(http.url), http.notMCP))
-	case status == 404 || status == 405:
+	case notAnEndpoint(status, http.failType):
 		return NewError(KindTransport, fmt.Sprintf("%s: no MCP endpoint at %s (HTTP %d); check the URL", op, orTheURL(http.url), status))
 	case status == 429:
 		msg := op + ": the server is busy (HTTP 429 Too Many Requests)"
@@ -193,6 +193,21 @@ func classifyHTTP(op string, http httpOutcome) *Error {
 		return NewError(KindServerFault, fmt.Sprintf("%s: the server failed (HTTP %d)", op, status))
 	}
 	return nil
+}
+
+// notAnEndpoint reports whether a failing status with a body of media type
+// mt says the URL is no MCP endpoint: what a web server that is not one
+// answers a JSON-RPC POST (404, 405; or 400, 406, 415, 501 without a
+// JSON-RPC body, such as an HTML error page). A 400 with a JSON body is
+// the server's own answer, and a 5xx other than 501 is a server fault.
+func notAnEndpoint(status int, mt string) bool {
+	switch status {
+	case 404, 405:
+		return true
+	case 400, 406, 415, 501:
+		return mt != "application/json" && mt != "text/event-stream"
+	}
+	return false
 }
 
 // orTheURL is u, or words for it when it is unknown.
@@ -310,12 +325,14 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 	}
 	var he *Error
 	if errors.As(err, &he) && he.Unwrap() != nil && (breach != nil || out.tooLarge || out.notMCP != "" ||
-		out.code == 404 || out.code == 405 || out.code == 429) {
+		notAnEndpoint(out.code, out.failType) || out.code == 429) {
 		err = he.Unwrap()
 	}
 	err = classifyRecorded(err, op, uri, breach, out, c.host.opts.MaxBodyBytes)
 	if missing := missingScript(p.command()); connecting && missing != "" && !errors.Is(err, ErrUsage) {
-		err = newError(KindUsage, err, "file not found: %s", missing)
+		// The connection's failure is the missing file's consequence: the
+		// detail keeps its words, the sentence names the file alone.
+		err = newError(KindUsage, errors.New(err.Error()), "the server's command names %s, which does not exist", missing)
 	}
 	if p != nil && (connecting || breach != nil) && errors.As(err, &he) && he.Stderr() == nil {
 		err = he.WithStderr(p.stderr.Lines())
