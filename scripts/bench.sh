@@ -171,6 +171,8 @@ if ! skip tokens; then
 	values BenchmarkFirstCount/stored cpu-ms/first-count | row "first token count in a process, count stored, CPU" ms "" "" "$tfloor"
 	values BenchmarkFirstCount/unstored ms/first-count | row "first token count in a process, body never counted" ms "<=" 20 "$tfloor"
 	values BenchmarkFirstCount/unstored cpu-ms/first-count | row "first token count in a process, body never counted, CPU" ms "" "" "$tfloor"
+	values BenchmarkFirstCount/floor ms/first-count | row "floor: a fresh process opens the cache and point-reads the count row" ms "" "" ""
+	values BenchmarkFirstCount/floor cpu-ms/first-count | row "floor: the same, CPU" ms "" "" ""
 fi
 
 # --- the body viewer, in the real window --------------------------------
