@@ -14,8 +14,8 @@ import (
 	"github.com/attache/attache/internal/mcptest"
 )
 
-// A server's command that names a missing file says "file not found:
-// PATH"; when the file is a script an interpreter was given, the tail of
+// A server's command that names a missing file says so in a sentence that
+// names the file; when the file is a script an interpreter was given, the tail of
 // the interpreter's stderr comes with it.
 func TestMissingFileIsNamed(t *testing.T) {
 	dir := t.TempDir()
@@ -25,10 +25,10 @@ func TestMissingFileIsNamed(t *testing.T) {
 		want   string
 		stderr string // a line the error's stderr tail holds, if any
 	}{
-		{"absolute", hostcore.ServerConfig{Command: "/no/such/server"}, "file not found: /no/such/server", ""},
-		{"relative", hostcore.ServerConfig{Command: "./bin/server", Cwd: dir}, "file not found: " + dir + "/bin/server", ""},
-		{"path", hostcore.ServerConfig{Command: "no-such-server-attache"}, "file not found: no-such-server-attache is not on PATH", ""},
-		{"script", hostcore.ServerConfig{Command: "sh", Args: []string{"/no/such/server.sh"}}, "file not found: /no/such/server.sh", "/no/such/server.sh"},
+		{"absolute", hostcore.ServerConfig{Command: "/no/such/server"}, "the server's command names /no/such/server, which does not exist", ""},
+		{"relative", hostcore.ServerConfig{Command: "./bin/server", Cwd: dir}, "the server's command names " + dir + "/bin/server, which does not exist", ""},
+		{"path", hostcore.ServerConfig{Command: "no-such-server-attache"}, "the server's command no-such-server-attache was not found on PATH", ""},
+		{"script", hostcore.ServerConfig{Command: "sh", Args: []string{"/no/such/server.sh"}}, "the server's command names /no/such/server.sh, which does not exist", "/no/such/server.sh"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.sc.Name = tt.name

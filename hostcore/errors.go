@@ -126,7 +126,11 @@ func classifyRecorded(err error, op, uri string, breach error, http httpOutcome,
 	if errors.As(err, &he) {
 		return err
 	}
-	e := classifyKind(err, op, uri, breach, http, limit).WithCause(err)
+	cause := err
+	if http.notMCP != "" || notAnEndpoint(http.code, http.failType) {
+		cause = fmt.Errorf("%w: %w", ErrNotAnEndpoint, err)
+	}
+	e := classifyKind(err, op, uri, breach, http, limit).WithCause(cause)
 	e.URI = uri
 	if http.code >= 400 {
 		e.HTTPStatus = http.code
@@ -180,9 +184,9 @@ func classifyKind(err error, op, uri string, breach error, http httpOutcome, lim
 func classifyHTTP(op string, http httpOutcome) *Error {
 	switch status := http.code; {
 	case http.notMCP != "":
-		return NewError(KindTransport, fmt.Sprintf("%s: %s answered with %s, which is not MCP; check the URL", op, orTheURL(http.url), http.notMCP))
-	case status == 404 || status == 405:
-		return NewError(KindTransport, fmt.Sprintf("%s: no MCP endpoint at %s (HTTP %d); check the URL", op, orTheURL(http.url), status))
+		return newError(KindTransport, ErrNotAnEndpoint, "%s: %s answered with %s, which is not MCP; check the URL", op, orTheURL(http.url), http.notMCP)
+	case notAnEndpoint(status, http.failType):
+		return newError(KindTransport, ErrNotAnEndpoint, "%s: no MCP endpoint at %s (HTTP %d); check the URL", op, orTheURL(http.url), status)
 	case status == 429:
 		msg := op + ": the server is busy (HTTP 429 Too Many Requests)"
 		if http.retryIn > 0 {
@@ -193,6 +197,26 @@ func classifyHTTP(op string, http httpOutcome) *Error {
 		return NewError(KindServerFault, fmt.Sprintf("%s: the server failed (HTTP %d)", op, status))
 	}
 	return nil
+}
+
+// ErrNotAnEndpoint is the cause of a transport error whose URL answered as
+// no MCP endpoint does (errors.Is): nothing there to sign in to, so the
+// screens offer no sign-in for it.
+var ErrNotAnEndpoint = errors.New("the URL is not an MCP endpoint")
+
+// notAnEndpoint reports whether a failing status with a body of media type
+// mt says the URL is no MCP endpoint: what a web server that is not one
+// answers a JSON-RPC POST (404, 405; or 400, 406, 415, 501 without a
+// JSON-RPC body, such as an HTML error page). A 400 with a JSON body is
+// the server's own answer, and a 5xx other than 501 is a server fault.
+func notAnEndpoint(status int, mt string) bool {
+	switch status {
+	case 404, 405:
+		return true
+	case 400, 406, 415, 501:
+		return mt != "application/json" && mt != "text/event-stream"
+	}
+	return false
 }
 
 // orTheURL is u, or words for it when it is unknown.
@@ -310,12 +334,14 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 	}
 	var he *Error
 	if errors.As(err, &he) && he.Unwrap() != nil && (breach != nil || out.tooLarge || out.notMCP != "" ||
-		out.code == 404 || out.code == 405 || out.code == 429) {
+		notAnEndpoint(out.code, out.failType) || out.code == 429) {
 		err = he.Unwrap()
 	}
 	err = classifyRecorded(err, op, uri, breach, out, c.host.opts.MaxBodyBytes)
 	if missing := missingScript(p.command()); connecting && missing != "" && !errors.Is(err, ErrUsage) {
-		err = newError(KindUsage, err, "file not found: %s", missing)
+		// The connection's failure is the missing file's consequence: the
+		// detail keeps its words, the sentence names the file alone.
+		err = newError(KindUsage, errors.New(err.Error()), "the server's command names %s, which does not exist", missing)
 	}
 	if p != nil && (connecting || breach != nil) && errors.As(err, &he) && he.Stderr() == nil {
 		err = he.WithStderr(p.stderr.Lines())

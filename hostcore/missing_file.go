@@ -12,7 +12,8 @@ import (
 // A server's command that names a file that is not there fails in ways
 // that say little: "fork/exec ...: no such file or directory", or, for
 // "node /path/index.js", an exit with Node's stack trace on stderr. The
-// host names the file instead: "file not found: /path".
+// host names the file instead, in a sentence: "the server's command names
+// /path, which does not exist".
 
 // scriptExts are the extensions of the scripts interpreters are given.
 var scriptExts = map[string]bool{
@@ -71,9 +72,9 @@ func startError(cmd *exec.Cmd, err error) error {
 	wrapped := &startFailure{path: cmd.Path, err: err}
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
-		return newError(KindUsage, wrapped, "file not found: %s is not on PATH", cmd.Path)
+		return newError(KindUsage, wrapped, "the server's command %s was not found on PATH", cmd.Path)
 	case errors.Is(err, fs.ErrNotExist):
-		return newError(KindUsage, wrapped, "file not found: %s", resolve(cmd.Dir, cmd.Path))
+		return newError(KindUsage, wrapped, "the server's command names %s, which does not exist", resolve(cmd.Dir, cmd.Path))
 	}
 	return wrapped
 }

@@ -205,7 +205,7 @@ func (rt *credentialRoundTripper) receive(req *http.Request, resp *http.Response
 	}
 	switch {
 	case resp.StatusCode >= 400:
-		st.fail(resp.StatusCode, req.URL)
+		st.fail(resp.StatusCode, mt, req.URL)
 	case req.Method == http.MethodPost && resp.StatusCode/100 == 2 &&
 		resp.StatusCode != http.StatusAccepted && resp.StatusCode != http.StatusNoContent &&
 		mt != "application/json" && mt != "text/event-stream":
@@ -253,6 +253,7 @@ type requestStatus struct {
 	code     int
 	url      string // of the failing request, without userinfo or query
 	notMCP   string // the media type of an answer that is not MCP
+	failType string // the media type of a failing status's body
 	tooLarge bool
 	retryIn  time.Duration
 	breach   error // a reply that is not JSON (see framer)
@@ -290,9 +291,10 @@ func (s *requestStatus) update(f func(*requestStatus)) {
 	}
 }
 
-// fail records a failing status and the URL that answered it.
-func (s *requestStatus) fail(code int, u *url.URL) {
-	s.update(func(s *requestStatus) { s.code, s.url = code, displayURL(u) })
+// fail records a failing status, the media type of its body and the URL
+// that answered it.
+func (s *requestStatus) fail(code int, mt string, u *url.URL) {
+	s.update(func(s *requestStatus) { s.code, s.failType, s.url = code, mt, displayURL(u) })
 }
 
 // notMCP records a successful answer in media type mt, which MCP never sends.
@@ -360,6 +362,7 @@ func (s *requestStatus) process() *process {
 // httpOutcome is what a requestStatus holds of HTTP.
 type httpOutcome struct {
 	code     int
+	failType string
 	url      string
 	notMCP   string
 	tooLarge bool
@@ -375,7 +378,7 @@ func (s *requestStatus) outcome() httpOutcome {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := httpOutcome{s.code, s.url, s.notMCP, s.tooLarge, s.retryIn, s.breach, s.refusal, ""}
+	o := httpOutcome{s.code, s.failType, s.url, s.notMCP, s.tooLarge, s.retryIn, s.breach, s.refusal, ""}
 	if s.scopeRefuse {
 		o.scope = s.scope
 	}

@@ -31,6 +31,11 @@ func TestHTTPStatusesSayWhatHappened(t *testing.T) {
 	}{
 		{"404", http.StatusNotFound, "text/plain", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 404)", "check the URL"}},
 		{"405", http.StatusMethodNotAllowed, "text/plain", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 405)"}},
+		{"400", http.StatusBadRequest, "text/plain", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 400)", "check the URL"}},
+		{"400 as a web page", http.StatusBadRequest, "text/html", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 400)"}},
+		{"415", http.StatusUnsupportedMediaType, "text/html", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 415)"}},
+		{"501", http.StatusNotImplemented, "text/html", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 501)"}},
+		{"500 as a web page", http.StatusInternalServerError, "text/html", hostcore.ErrServerFault, []string{"the server failed (HTTP 500)"}},
 		{"a web page", http.StatusOK, "text/html; charset=utf-8", hostcore.ErrTransport, []string{"{url} answered with text/html, which is not MCP", "check the URL"}},
 		{"no content type", http.StatusOK, "", hostcore.ErrTransport, []string{"{url} answered with no Content-Type, which is not MCP"}},
 		{"500", http.StatusInternalServerError, "text/plain", hostcore.ErrServerFault, []string{"the server failed (HTTP 500)"}},

@@ -18,13 +18,14 @@ if [ -n "${ATTACHE_RUN_UNDER_XVFB:-}" ]; then
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
 	mkfifo "$work/stdin"
-	bin/attache-scenes --scenario first-screen "$@" <"$work/stdin" >"$work/stdout" &
+	# In a session of its own, so that Ctrl+C reaches this script, which
+	# stops the app, and not the app itself.
+	setsid bin/attache-scenes --scenario first-screen "$@" <"$work/stdin" >"$work/stdout" &
 	pid=$!
 	exec 3>"$work/stdin" # the app runs until this closes
 	stop() {
 		exec 3>&- # the app closes its servers and stores, then exits
 		wait "$pid" 2>/dev/null || true
-		say "stopped"
 		exit 0
 	}
 	trap stop INT TERM
@@ -44,6 +45,28 @@ if [ -n "${ATTACHE_RUN_UNDER_XVFB:-}" ]; then
 	exit 0
 fi
 
+# run_under_xvfb runs a command on a virtual X server of its own. Ctrl+C
+# stops the command first (it stops the app) and the X server after it,
+# then says so: the X server runs in a session of its own, which the
+# terminal's Ctrl+C does not reach.
+run_under_xvfb() {
+	local n=99
+	while [ -e "/tmp/.X11-unix/X$n" ] || [ -e "/tmp/.X$n-lock" ]; do n=$((n + 1)); done
+	setsid Xvfb ":$n" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 &
+	local xvfb=$!
+	for _ in $(seq 100); do [ -e "/tmp/.X11-unix/X$n" ] && break; sleep 0.1; done
+	DISPLAY=":$n" "$@" &
+	local cmd=$! rc=0
+	# A command in the background ignores Ctrl+C's SIGINT: hand it a SIGTERM,
+	# then wait for it to stop.
+	trap 'kill -TERM "$cmd" 2>/dev/null' INT TERM
+	while kill -0 "$cmd" 2>/dev/null; do wait "$cmd" && rc=0 || rc=$?; done
+	trap - INT TERM
+	kill "$xvfb" 2>/dev/null && wait "$xvfb" 2>/dev/null || true
+	say "stopped the app, then the virtual X server"
+	return "$rc"
+}
+
 ensure_go
 ensure_packages $FYNE_PACKAGES
 mkdir -p bin
@@ -59,6 +82,7 @@ if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
 	# scenes' command (the same app, scripted) can.
 	go build -o bin/attache-scenes ./cmd/attache-scenes
 	export ATTACHE_RUN_UNDER_XVFB=1 SHOT
-	exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
+	run_under_xvfb "$0" "$@"
+	exit $?
 fi
 exec bin/attache "$@"

@@ -19,7 +19,8 @@ say "go vet ./..."
 go vet ./... || status=1
 
 # run_tests NAME ARGS...: go test -v with ARGS, full log to .test-logs/NAME.log,
-# the summary lines to the terminal.
+# the summary lines and the failures' output to the terminal
+# (scripts/failures.awk).
 run_tests() {
 	name=$1
 	shift
@@ -27,7 +28,7 @@ run_tests() {
 	say "go test $*"
 	go test -v "$@" >"$log" 2>&1
 	rc=$?
-	grep -E '^(ok|FAIL|---|panic:|\?)|^\s+--- FAIL|\.go:[0-9]+:' "$log" | grep -vE '^\s*--- (PASS|SKIP)' || true
+	awk -f scripts/failures.awk "$log"
 	passed=$(grep -cE '^\s*--- PASS' "$log")
 	failed=$(grep -cE '^\s*--- FAIL' "$log")
 	skipped=$(grep -cE '^\s*--- SKIP' "$log")

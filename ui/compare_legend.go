@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -38,7 +39,21 @@ func newLegend() fyne.CanvasObject {
 	}
 	legend := widget.NewRichTextFromMarkdown(md)
 	legend.Wrapping = fyne.TextWrapWord
-	return widget.NewAccordion(widget.NewAccordionItem("What the columns mean", legend))
+	legend.Hide()
+	// A ringed button, not an Accordion, whose header is a plain Fyne
+	// button that shows no focus ring.
+	var toggle *button
+	toggle = newButton("What the columns mean", theme.MenuDropDownIcon(), func() {
+		if legend.Visible() {
+			legend.Hide()
+			toggle.SetIcon(theme.MenuDropDownIcon())
+		} else {
+			legend.Show()
+			toggle.SetIcon(theme.MenuDropUpIcon())
+		}
+	})
+	toggle.Alignment = widget.ButtonAlignLeading
+	return container.NewVBox(toggle, legend)
 }
 
 // clearResults takes down the last run's figures, warnings and charts,

@@ -34,7 +34,8 @@ func TestDependencies(t *testing.T) {
 // entries name URLs, are set apart), nor a network.
 func TestOwnDependencies(t *testing.T) {
 	layering.CheckOwn(t, self, layering.OwnRule{
-		Apart:     []string{"github.com/attache/attache/hostcore$", "github.com/attache/attache/hostcore/pack", "github.com/attache/attache/hostcore/consent"},
+		Apart: []string{"github.com/attache/attache/hostcore$", "github.com/attache/attache/hostcore/pack",
+			"github.com/attache/attache/hostcore/toolcall", "github.com/attache/attache/hostcore/consent"}, // toolcall and consent have their own deps tests; jsonschema-go (toolcall) and config (consent) import net/url
 		Forbidden: []string{"github.com/modelcontextprotocol", "net", "os/exec"},
 	})
 }

@@ -33,7 +33,8 @@ func TestDependencies(t *testing.T) {
 func TestOwnDependencies(t *testing.T) {
 	layering.CheckOwn(t, self, layering.OwnRule{
 		Apart: []string{"github.com/attache/attache/hostcore$", "github.com/attache/attache/hostcore/chat",
-			"github.com/attache/attache/hostcore/lab", "github.com/attache/attache/hostcore/pack", "github.com/attache/attache/hostcore/consent"},
+			"github.com/attache/attache/hostcore/lab", "github.com/attache/attache/hostcore/pack",
+			"github.com/attache/attache/hostcore/toolcall", "github.com/attache/attache/hostcore/consent"}, // checked by its own test; jsonschema-go, which it uses, imports net/url
 		Forbidden: []string{"github.com/modelcontextprotocol", "net", "os/exec"},
 	})
 }

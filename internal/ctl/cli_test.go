@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -114,7 +117,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, exitUsage, "unknown command"},
 		{"refused expansion", []string{"expand", "threengram://memory/{id}", "id=.."}, exitUsage, "dot-segment"},
 		{"connection refused", []string{"read", "--url", "http://127.0.0.1:1/mcp", "x://y"}, exitTransport, "connection"},
-		{"command file missing", []string{"read", "--stdio", "/nonexistent/server --flag", "x://y"}, exitUsage, "file not found: /nonexistent/server"},
+		{"command file missing", []string{"read", "--stdio", "/nonexistent/server --flag", "x://y"}, exitUsage, "attachectl: the server's command names /nonexistent/server, which does not exist (usage)\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := ctl(t, env, tt.args...)
@@ -260,5 +263,25 @@ func TestReadJSONIsHonest(t *testing.T) {
 	res, out = decode(ctl(t, env, "read", "demo", uri, "--json"))
 	if _, ok := res["ttlMs"]; ok || out.Host.Cache.Status != "hit" || out.Host.Cache.TTLMs != 86400000 {
 		t.Errorf("a hit: result %v, cache %+v; want the contents only, the hints under host.cache", res, out.Host.Cache)
+	}
+}
+
+// A URL that answers a JSON-RPC POST with an HTTP error and no MCP body
+// (an HTML error page, a bare 400 or 501) is no MCP endpoint: exit 6, a
+// line that says to check the URL, and no advice to sign in.
+func TestNotAnMCPEndpoint(t *testing.T) {
+	env := privateEnv(t)
+	for _, status := range []int{http.StatusBadRequest, http.StatusMethodNotAllowed, http.StatusNotImplemented} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.WriteHeader(status)
+			io.WriteString(w, "<html><body>Not here</body></html>")
+		}))
+		r := ctl(t, env, "read", "--url", srv.URL+"/mcp", "x://y")
+		srv.Close()
+		if r.code != exitTransport || !strings.Contains(r.stderr, "no MCP endpoint at") ||
+			!strings.Contains(r.stderr, fmt.Sprintf("(HTTP %d)", status)) || strings.Contains(strings.ToLower(r.stderr), "sign in") {
+			t.Errorf("HTTP %d: exit %d, stderr %q; want exit %d saying there is no MCP endpoint", status, r.code, r.stderr, exitTransport)
+		}
 	}
 }
