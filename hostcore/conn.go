@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/signin"
+	"github.com/attache/attache/hostcore/subrecord"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -89,7 +90,7 @@ type Conn struct {
 	failures int       // consecutive failed connects
 	retryAt  time.Time // no connect attempt before this
 	subs     map[string]*subscription
-	acks     ackWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
+	acks     subrecord.AckWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo completionMemo
 	defs toolcall.Defs // the tools of the last listing (toolcall.go)

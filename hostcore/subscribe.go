@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -58,7 +57,7 @@ func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 // sends none within the request timeout has not subscribed, and the
 // listen is withdrawn, so that the next Subscribe asks again.
 func (c *Conn) askSubscribe(ctx context.Context, op, uri string) error {
-	ack, stop := c.acks.await(uri)
+	ack, stop := c.acks.Await(uri)
 	defer stop()
 	_, err := call(ctx, c, op, uri, func(ctx context.Context, cs *mcp.ClientSession) (struct{}, error) {
 		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil || !listens(cs) {
@@ -82,51 +81,12 @@ func listens(cs *mcp.ClientSession) bool {
 	return res != nil && res.ProtocolVersion >= protocolVersionDiscover
 }
 
-// ackWaiters are the Subscribes waiting for a 2026-07-28 acknowledgement,
-// by URI. It is safe for concurrent use.
-type ackWaiters struct {
-	mu sync.Mutex
-	by map[string][]chan struct{}
-}
-
-// await returns a channel closed when an acknowledgement names uri, and the
-// function that stops waiting.
-func (w *ackWaiters) await(uri string) (<-chan struct{}, func()) {
-	ch := make(chan struct{})
-	w.mu.Lock()
-	if w.by == nil {
-		w.by = map[string][]chan struct{}{}
-	}
-	w.by[uri] = append(w.by[uri], ch)
-	w.mu.Unlock()
-	return ch, func() {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		w.by[uri] = slices.DeleteFunc(w.by[uri], func(x chan struct{}) bool { return x == ch })
-		if len(w.by[uri]) == 0 {
-			delete(w.by, uri)
-		}
-	}
-}
-
-// acknowledged wakes the waiters of each uri.
-func (w *ackWaiters) acknowledged(uris []string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, uri := range uris {
-		for _, ch := range w.by[uri] {
-			close(ch)
-		}
-		delete(w.by, uri)
-	}
-}
-
 // observeAcks hands the server's subscription acknowledgements to the
 // connection's waiters (go-sdk keeps them to itself).
 func (c *Conn) observeAcks(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if p, ok := req.GetParams().(*mcp.SubscriptionsAcknowledgedParams); ok && p != nil {
-			c.acks.acknowledged(p.Notifications.ResourceSubscriptions)
+			c.acks.Acknowledged(p.Notifications.ResourceSubscriptions)
 		}
 		return next(ctx, method, req)
 	}
