@@ -106,7 +106,9 @@ func (c *compareView) buildUI() fyne.CanvasObject {
 	controls := container.NewHBox(widget.NewLabel("Server"), c.server, widget.NewLabel("Account"), c.account,
 		bundled, open, c.runBtn)
 	top := container.NewVBox(controls, container.NewHBox(widget.NewLabel("Tools"), c.tools), c.progress, c.what, c.note)
-	body := container.NewVBox(c.warn, c.table, newLegend(), c.fresh, c.charts)
+	// the monospace table is wider than the window at 1280 px: it scrolls
+	// sideways on its own, so every column stays in reach
+	body := container.NewVBox(c.warn, container.NewHScroll(c.table), newLegend(), c.fresh, c.charts)
 	c.followTheme()
 	c.marks = newTurnMarks(c)
 	c.tabs = container.NewAppTabs(
