@@ -18,7 +18,9 @@
 # status colours with the settings' theme choice, the form a server asks
 # the person to fill (elicitation); each in
 # the light and the dark theme (THEMES="light" for one, SCENARIOS="a b" for
-# some). Installs what a fresh Debian or Ubuntu machine lacks first.
+# some; SHOTS_DISPLAY=:72 runs its virtual X server on that display instead
+# of the first free one). Installs what a fresh Debian or Ubuntu machine
+# lacks first.
 #
 # Each shot is a fresh first launch (its own config, data and preferences).
 # The app scripts itself into the state (attache-scenes --scenario NAME:
@@ -29,7 +31,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers chat-demo chat-image compare compare-approval compare-denied console console-stderr console-resend subscriptions missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers chat-demo chat-image compare compare-failures compare-approval compare-denied tools-call console console-stderr console-resend meter-theme subscriptions missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
@@ -43,7 +45,9 @@ if [ -z "${ATTACHE_SHOTS_UNDER_XVFB:-}" ]; then
 	go build -o bin/attache-scenes ./cmd/attache-scenes
 	go build -o bin/mcptestd ./internal/mcptest/mcptestd
 	export ATTACHE_SHOTS_UNDER_XVFB=1
-	exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
+	display=(-a) # the first free display, unless SHOTS_DISPLAY names one
+	[ -z "${SHOTS_DISPLAY:-}" ] || display=(-n "${SHOTS_DISPLAY#:}")
+	exec xvfb-run "${display[@]}" -s "-screen 0 1280x800x24" "$0" "$@"
 fi
 
 work=$(mktemp -d)

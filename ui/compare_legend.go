@@ -31,8 +31,9 @@ var compareColumns = []struct{ name, meaning string }{
 	{"NOTRUN", "tool calls the consent gate did not run"},
 }
 
-// newLegend is the table's legend: each column and what it counts.
-func newLegend() fyne.CanvasObject {
+// newLegend is the table's legend: each column and what it counts, under
+// the button that opens and closes it.
+func newLegend() (fyne.CanvasObject, *button) {
 	var md string
 	for _, col := range compareColumns {
 		md += "- **" + col.name + "**: " + col.meaning + "\n"
@@ -53,7 +54,7 @@ func newLegend() fyne.CanvasObject {
 		}
 	})
 	toggle.Alignment = widget.ButtonAlignLeading
-	return container.NewVBox(toggle, legend)
+	return container.NewVBox(toggle, legend), toggle
 }
 
 // clearResults takes down the last run's figures, warnings and charts,

@@ -119,3 +119,29 @@ func TestCompareMarksTurns(t *testing.T) {
 		t.Fatalf("the run of the conversation's turn: %+v", rep)
 	}
 }
+
+// The table's columns do not widen the window: its monospace table, wider
+// than the window after a replay with failures, scrolls sideways, so the
+// FAILURES and NOTRUN columns stay in reach instead of cut off.
+func TestCompareTableScrollsSideways(t *testing.T) {
+	h := newHarness(t)
+	h.do(h.app.OpenCompare)
+	c := h.app.compareView()
+	if err := h.try(func() error { return h.app.RunCompare(hostcore.DemoServerName, "acme") }); err != nil {
+		t.Fatal(err)
+	}
+	h.settle()
+	h.do(func() {
+		win := c.win.Canvas().Size().Width
+		table := c.table.MinSize().Width
+		if !strings.Contains(c.table.Text, "FAILURES") || !strings.Contains(c.table.Text, "NOTRUN") {
+			t.Fatalf("the table has no FAILURES and NOTRUN columns:\n%s", c.table.Text)
+		}
+		if table <= win {
+			t.Fatalf("the table (%v wide) fits the window (%v) already: the check proves nothing", table, win)
+		}
+		if got := c.win.Content().MinSize().Width; got > win {
+			t.Errorf("the window's content needs %v px, more than the window's %v: the table's columns are cut off", got, win)
+		}
+	})
+}

@@ -32,3 +32,7 @@ func (a *App) ShowSettings() { a.settings.show() }
 
 // ShowShortcuts opens the list of keyboard shortcuts, as Help does.
 func (a *App) ShowShortcuts() { a.showShortcuts() }
+
+// SetTheme chooses the theme in the settings, as a tap on its choice does:
+// it applies at once, to every open window, and is remembered.
+func (a *App) SetTheme(choice ThemeChoice) { a.settings.setTheme(choice) }

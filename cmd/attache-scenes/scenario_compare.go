@@ -98,7 +98,11 @@ func compareFailures(s *script) error {
 	}); err != nil {
 		return err
 	}
-	return s.settle()
+	if err := s.settle(); err != nil {
+		return err
+	}
+	s.do(s.app.OpenCompareLegend) // focused: its ring shows
+	return nil
 }
 
 func init() { scenarios["compare-failures"] = compareFailures }

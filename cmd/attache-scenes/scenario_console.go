@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/ui"
 )
 
 // The console scenes: the tester's console over the demo's history (a
@@ -94,4 +96,36 @@ func lightContrast(s *script) error {
 	}
 	s.do(s.app.ShowSettings)
 	return nil
+}
+
+func init() { scenarios["meter-theme"] = meterTheme }
+
+// meterTheme attaches two demo memories and then switches the theme live
+// to the other one than it started in (FYNE_THEME): the budget meter after
+// a theme switch, its text readable on its track.
+func meterTheme(s *script) error {
+	c, err := s.host.Conn(hostcore.DemoServerName, "")
+	if err != nil {
+		return err
+	}
+	tpl, err := c.IDTemplate(context.Background())
+	if err != nil {
+		return err
+	}
+	got, err := c.Complete(context.Background(), tpl.URITemplate, "id", "m2", nil)
+	if err != nil || len(got.Values) < 2 {
+		return fmt.Errorf("finding two memory ids: %v", err)
+	}
+	for _, id := range got.Values[:2] {
+		s.do(func() { s.app.AttachID(id) })
+		if err := s.settle(); err != nil {
+			return err
+		}
+	}
+	other := ui.ThemeDark
+	if os.Getenv("FYNE_THEME") == "dark" {
+		other = ui.ThemeLight
+	}
+	s.do(func() { s.app.SetTheme(other) })
+	return s.settle()
 }

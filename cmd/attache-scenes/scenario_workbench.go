@@ -3,10 +3,37 @@ package main
 // The workbench scenes: a resource subscribed from the inspector going
 // stale after server-everything's toggle-subscriber-updates, sent from the
 // console, with the Subscriptions view over it; and the console after a
-// Resend, the resent request chosen with its new id.
+// Resend, the resent request chosen with its new id; and the Tools tab
+// after a call of server-everything's echo.
 func init() {
 	scenarios["subscriptions"] = subscriptionsView
 	scenarios["console-resend"] = consoleResend
+	scenarios["tools-call"] = toolsCall
+}
+
+// toolsCall chooses server-everything's echo in the Tools tab, fills its
+// form (through the JSON tab, as typing there does), shows the form again
+// and taps Call: the form above, the result below.
+func toolsCall(s *script) error {
+	if err := s.try(func() error { return s.app.SelectServer("everything", "") }); err != nil {
+		return err
+	}
+	if err := s.settle(); err != nil {
+		return err
+	}
+	if err := s.try(func() error { return s.app.ChooseTool("echo") }); err != nil {
+		return err
+	}
+	s.do(func() { s.app.SetToolJSON(`{"message":"hello from the tools panel"}`) })
+	s.do(s.app.ShowToolForm)
+	if err := s.try(s.app.CallTool); err != nil {
+		return err
+	}
+	if err := s.settle(); err != nil {
+		return err
+	}
+	s.do(func() { s.app.ShowToolEntry(0) })
+	return nil
 }
 
 // toggleUpdates is server-everything's tool that starts its updates.
