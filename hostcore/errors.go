@@ -126,7 +126,11 @@ func classifyRecorded(err error, op, uri string, breach error, http httpOutcome,
 	if errors.As(err, &he) {
 		return err
 	}
-	e := classifyKind(err, op, uri, breach, http, limit).WithCause(err)
+	cause := err
+	if http.notMCP != "" || notAnEndpoint(http.code, http.failType) {
+		cause = fmt.Errorf("%w: %w", ErrNotAnEndpoint, err)
+	}
+	e := classifyKind(err, op, uri, breach, http, limit).WithCause(cause)
 	e.URI = uri
 	if http.code >= 400 {
 		e.HTTPStatus = http.code
@@ -180,9 +184,9 @@ func classifyKind(err error, op, uri string, breach error, http httpOutcome, lim
 func classifyHTTP(op string, http httpOutcome) *Error {
 	switch status := http.code; {
 	case http.notMCP != "":
-		return NewError(KindTransport, fmt.Sprintf("%s: %s answered with %s, which is not MCP; check the URL", op, orTheURL(http.url), http.notMCP))
+		return newError(KindTransport, ErrNotAnEndpoint, "%s: %s answered with %s, which is not MCP; check the URL", op, orTheURL(http.url), http.notMCP)
 	case notAnEndpoint(status, http.failType):
-		return NewError(KindTransport, fmt.Sprintf("%s: no MCP endpoint at %s (HTTP %d); check the URL", op, orTheURL(http.url), status))
+		return newError(KindTransport, ErrNotAnEndpoint, "%s: no MCP endpoint at %s (HTTP %d); check the URL", op, orTheURL(http.url), status)
 	case status == 429:
 		msg := op + ": the server is busy (HTTP 429 Too Many Requests)"
 		if http.retryIn > 0 {
@@ -194,6 +198,11 @@ func classifyHTTP(op string, http httpOutcome) *Error {
 	}
 	return nil
 }
+
+// ErrNotAnEndpoint is the cause of a transport error whose URL answered as
+// no MCP endpoint does (errors.Is): nothing there to sign in to, so the
+// screens offer no sign-in for it.
+var ErrNotAnEndpoint = errors.New("the URL is not an MCP endpoint")
 
 // notAnEndpoint reports whether a failing status with a body of media type
 // mt says the URL is no MCP endpoint: what a web server that is not one

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -243,6 +244,7 @@ func (p *serversPanel) refreshStates() {
 			continue
 		}
 		info := conn.Info()
+		c.showSignIns(!errors.Is(info.LastError, hostcore.ErrNotAnEndpoint))
 		text, imp, caps := connState(info)
 		if c.state.Text != text || c.state.Importance != imp {
 			c.state.Importance = imp
@@ -263,6 +265,19 @@ func (p *serversPanel) refreshStates() {
 		c.caps.Hidden = caps == "" || c.compact
 		c.process.Refresh()
 		c.caps.Refresh()
+	}
+}
+
+// showSignIns shows the card's sign-in rows, or hides them when its URL
+// answered as no MCP endpoint does: there is nothing there to sign in to.
+func (c *serverCard) showSignIns(show bool) {
+	for _, r := range c.signIns {
+		switch {
+		case show && !r.root.Visible():
+			r.root.Show()
+		case !show && r.root.Visible():
+			r.root.Hide()
+		}
 	}
 }
 

@@ -3,6 +3,9 @@ package ui
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -144,4 +147,42 @@ func TestMovedRow(t *testing.T) {
 	if r.status.Text != "me · the server now signs in at login.example.com/tenant" || r.action.Text != "Sign in" || r.action.Hidden {
 		t.Errorf("moved: status %q, action %q", r.status.Text, r.action.Text)
 	}
+}
+
+// A URL that answers a JSON-RPC POST as no MCP endpoint does (here a 400
+// with an HTML page) offers no Sign in: the card says to check the URL.
+func TestNoSignInForANonEndpoint(t *testing.T) {
+	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, "<html><body>Bad Request</body></html>")
+	}))
+	t.Cleanup(web.Close)
+	sc := hostcore.ServerConfig{Name: "web", URL: web.URL + "/mcp"}
+	h := newOAuthHarnessWith(t, func(h *harness) { h.extra = append(h.extra, sc) })
+	r := h.app.servers.rowOf(signInKey{"web", hostcore.DefaultAccount})
+	if r == nil {
+		t.Fatal("an HTTP server gets no sign-in row before it is tried")
+	}
+	h.do(func() {
+		if !r.root.Visible() {
+			t.Error("the sign-in row is hidden before the server was tried")
+		}
+	})
+	conn, err := h.host.ConnFor(sc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Connect(context.Background()); !errors.Is(err, hostcore.ErrNotAnEndpoint) {
+		t.Fatalf("connecting = %v; want no MCP endpoint", err)
+	}
+	h.do(h.app.servers.refreshStates)
+	h.do(func() {
+		if r.root.Visible() {
+			t.Errorf("a URL that is no MCP endpoint still offers %q", r.action.Text)
+		}
+		if c := h.app.servers.cardOf("web"); c == nil || !strings.Contains(c.state.Text, "no MCP endpoint") {
+			t.Errorf("the card's state does not say why")
+		}
+	})
 }

@@ -65,8 +65,18 @@ func DefaultTokenCounter() TokenCounter {
 	return defaultCounter.counter
 }
 
+// tableLoaded is set once defaultEncoding starts loading the table.
+var tableLoaded atomic.Bool
+
+// TableLoaded reports whether this process has loaded (or is loading)
+// DefaultTokenCounter's table: false until a count has had to be made
+// with it. A process whose every count was stored (see CountStore) never
+// loads it; the first-count benchmark and the CLI's tests check that.
+func TableLoaded() bool { return tableLoaded.Load() }
+
 // defaultEncoding loads TokenEncoding's table on its first call.
 var defaultEncoding = sync.OnceValue(func() *tiktoken.Tiktoken {
+	tableLoaded.Store(true)
 	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
 	enc, err := tiktoken.GetEncoding(TokenEncoding)
 	if err != nil {
