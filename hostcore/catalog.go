@@ -181,6 +181,9 @@ type lister[W, T any] struct {
 	// 50,000 resources). The cursors are then the server's current ones,
 	// and the listing one consistent walk of the list.
 	live bool
+	// cached is set once a page came from the cache or went into it: the
+	// cache's TTLs then say when to list again, not the session (listmemo.go).
+	cached bool
 }
 
 // page is a list page as the cache stores it.
@@ -202,10 +205,71 @@ type page[T any] struct {
 // on. A cursor the server refuses in a walk it served itself is its fault.
 func paginate[W, T any](ctx context.Context, c *Conn, kind listKind[W, T], opts ListOptions) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		w := &walk[W, T]{lister: &lister[W, T]{c: c, listKind: kind}, opts: opts, yield: yield}
+		partition, err := c.Partition(ctx) // inputs are asked for before any lookup
+		if err != nil {
+			var zero T
+			yield(zero, err)
+			return
+		}
+		kept, ok, ticket, err := c.lists.take(ctx, kind.method, partition, c.sessionNow)
+		switch {
+		case err != nil:
+			var zero T
+			yield(zero, err)
+			return
+		case ok:
+			replay(c, kind.method, kept.([]T), opts, yield)
+			return
+		}
+		rec := &recorder[T]{yield: yield}
+		w := &walk[W, T]{lister: &lister[W, T]{c: c, listKind: kind}, opts: opts, yield: rec.pass}
 		w.run(ctx)
+		if rec.whole() && !w.cached {
+			ticket.keep(rec.items, c.sessionNow())
+		} else {
+			ticket.drop()
+		}
 	}
 }
+
+// replay hands on a kept listing, as the walk that made it would have
+// within opts.MaxItems.
+func replay[T any](c *Conn, method string, items []T, opts ListOptions, yield func(T, error) bool) {
+	for i, it := range items {
+		if i == opts.MaxItems {
+			var zero T
+			yield(zero, newError(KindUsage, nil, "listing %s of %s: the server has more than %s, the most one listing may hold; stopped there",
+				method, c.Server.Name, pack.Quantity(opts.MaxItems, "item")))
+			return
+		}
+		if !yield(it, nil) {
+			return
+		}
+	}
+}
+
+// recorder keeps what a walk hands on, to keep the listing once whole.
+type recorder[T any] struct {
+	yield   func(T, error) bool
+	items   []T
+	stopped bool // the consumer stopped, an error was handed on, or too many items
+}
+
+func (r *recorder[T]) pass(it T, err error) bool {
+	if err != nil || len(r.items) == maxMemoItems {
+		r.stopped, r.items = true, nil
+	} else if !r.stopped {
+		r.items = append(r.items, it)
+	}
+	if !r.yield(it, err) {
+		r.stopped, r.items = true, nil
+		return false
+	}
+	return true
+}
+
+// whole reports whether the walk handed on the whole listing.
+func (r *recorder[T]) whole() bool { return !r.stopped }
 
 // walk is one run of paginate.
 type walk[W, T any] struct {
@@ -311,6 +375,7 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (p page[T], from
 		if e, ok, err := h.opts.Cache.Get(ctx, key, partition); err == nil && ok && fresh(e, h.opts.Now.now()) && l.c.servable(e) {
 			var p page[T]
 			if wire.Decode(e.Value, &p) == nil {
+				l.cached = true
 				return p, true, nil
 			}
 		}
@@ -344,6 +409,7 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (p page[T], from
 		}
 		p.Items = append(p.Items, l.convert(w, prio))
 	}
+	l.cached = l.cached || (h.opts.Cache != nil && hints.TTL > 0)
 	l.store(ctx, key, p, hints, gen, partition)
 	return p, false, nil
 }

@@ -92,8 +92,9 @@ type Conn struct {
 	subs     map[string]*subscription
 	acks     subrecord.AckWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
-	memo completionMemo
-	defs toolcall.Defs // the tools of the last listing (toolcall.go)
+	memo  completionMemo
+	lists listMemo      // the listings of this session (listmemo.go)
+	defs  toolcall.Defs // the tools of the last listing (toolcall.go)
 
 	onUpdate  hooks[func(uri string)]
 	onList    hooks[func()]
@@ -387,9 +388,15 @@ func (c *Conn) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNotifi
 }
 
 func (c *Conn) resourceListChanged(context.Context, *mcp.ResourceListChangedRequest) {
+	c.lists.forget(resourceListing.method, templateListing.method)
 	for _, f := range c.onList.list() {
 		f()
 	}
+}
+
+func (c *Conn) toolListChanged(context.Context, *mcp.ToolListChangedRequest) {
+	c.lists.forget(methodListTools)
+	c.host.invalidateMethod(context.Background(), c.identity, methodListTools)
 }
 
 // transport builds the stdio or HTTP transport from the resolved

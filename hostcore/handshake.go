@@ -339,6 +339,7 @@ func (c *Conn) clientOptions() *mcp.ClientOptions {
 		Capabilities:               &mcp.ClientCapabilities{},
 		ResourceUpdatedHandler:     c.resourceUpdated,
 		ResourceListChangedHandler: c.resourceListChanged,
+		ToolListChangedHandler:     c.toolListChanged,
 		MultiRoundTrip:             &mcp.MultiRoundTripOptions{Disabled: true},
 	}
 	if c.host.opts.Elicit != nil {

@@ -3,6 +3,7 @@ package hostcore
 import (
 	"context"
 	"encoding/json"
+	"slices"
 
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
@@ -37,6 +38,23 @@ func (c *Conn) Tools(ctx context.Context) ([]toolcall.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
+	kept, ok, ticket, err := c.lists.take(ctx, methodListTools, partition, c.sessionNow)
+	if err != nil {
+		return nil, err
+	} else if ok {
+		return slices.Clone(kept.([]toolcall.Tool)), nil
+	}
+	tools, err := c.listTools(ctx, partition)
+	if err != nil || len(tools) > maxMemoItems {
+		ticket.drop()
+		return tools, err
+	}
+	ticket.keep(slices.Clone(tools), c.sessionNow())
+	return tools, nil
+}
+
+// listTools asks the server for every page of tools (see Tools).
+func (c *Conn) listTools(ctx context.Context, partition string) ([]toolcall.Tool, error) {
 	var out []toolcall.Tool
 	defs := map[string]toolcall.Def{}
 	seen := map[string]bool{}
