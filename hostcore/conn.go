@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/hooks"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/subrecord"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -96,9 +97,9 @@ type Conn struct {
 	lists listMemo      // the listings of this session (listmemo.go)
 	defs  toolcall.Defs // the tools of the last listing (toolcall.go)
 
-	onUpdate  hooks[func(uri string)]
-	onList    hooks[func()]
-	onConnect hooks[func()]
+	onUpdate  hooks.List[func(uri string)]
+	onList    hooks.List[func()]
+	onConnect hooks.List[func()]
 }
 
 // Tap returns the raw JSON-RPC record of this connection.
@@ -143,16 +144,16 @@ func (c *Conn) Info() ConnInfo {
 // notifications/resources/updated, and returns the function that
 // unregisters it.
 func (c *Conn) OnResourceUpdated(f func(uri string)) (unregister func()) {
-	return c.onUpdate.add(f)
+	return c.onUpdate.Add(f)
 }
 
 // OnResourceListChanged registers f to run for each resources list_changed,
 // and returns the function that unregisters it.
-func (c *Conn) OnResourceListChanged(f func()) (unregister func()) { return c.onList.add(f) }
+func (c *Conn) OnResourceListChanged(f func()) (unregister func()) { return c.onList.Add(f) }
 
 // OnConnect registers f to run after each successful reconnect, and returns
 // the function that unregisters it.
-func (c *Conn) OnConnect(f func()) (unregister func()) { return c.onConnect.add(f) }
+func (c *Conn) OnConnect(f func()) (unregister func()) { return c.onConnect.Add(f) }
 
 // Close ends the session (and a stdio server's process group) for good:
 // nothing reconnects a closed connection. Only the Host calls it; others
@@ -289,7 +290,7 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 	if reconnect {
 		c.host.bg.goCounted(func() { // after the lock is released: the hooks use the session
 			c.resubscribe(cs, subs)
-			for _, f := range c.onConnect.list() {
+			for _, f := range c.onConnect.All() {
 				f()
 			}
 		})
@@ -382,14 +383,14 @@ func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSe
 }
 
 func (c *Conn) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-	for _, f := range c.onUpdate.list() {
+	for _, f := range c.onUpdate.All() {
 		f(req.Params.URI)
 	}
 }
 
 func (c *Conn) resourceListChanged(context.Context, *mcp.ResourceListChangedRequest) {
 	c.lists.forget(resourceListing.method, templateListing.method)
-	for _, f := range c.onList.list() {
+	for _, f := range c.onList.All() {
 		f()
 	}
 }
@@ -486,41 +487,4 @@ func fingerprint(ms ...map[string]string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
-}
-
-// hooks is a list of registered functions, in registration order.
-type hooks[F any] struct {
-	mu   sync.Mutex
-	next int
-	fs   []hook[F]
-}
-
-type hook[F any] struct {
-	id int
-	f  F
-}
-
-// add registers f and returns the function that unregisters it.
-func (h *hooks[F]) add(f F) func() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.next++
-	id := h.next
-	h.fs = append(h.fs, hook[F]{id, f})
-	return func() {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.fs = slices.DeleteFunc(h.fs, func(x hook[F]) bool { return x.id == id })
-	}
-}
-
-// list returns the registered functions, to call without the lock held.
-func (h *hooks[F]) list() []F {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]F, len(h.fs))
-	for i, x := range h.fs {
-		out[i] = x.f
-	}
-	return out
 }

@@ -51,11 +51,11 @@ func (e ContextEnd) String() string {
 // private entries; it returns the function that unregisters f. f runs on
 // the goroutine that ended the context (a Logout's, a RemoveServer's), so
 // a screen hands it to its own thread.
-func (h *Host) OnContextEnded(f func(ContextEnd)) (unregister func()) { return h.ended.add(f) }
+func (h *Host) OnContextEnded(f func(ContextEnd)) (unregister func()) { return h.ended.Add(f) }
 
 // contextEnded tells every observer that e ended.
 func (h *Host) contextEnded(e ContextEnd) {
-	for _, f := range h.ended.list() {
+	for _, f := range h.ended.All() {
 		f(e)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/hooks"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/subrecord"
@@ -115,8 +116,8 @@ type Host struct {
 	consent  *consent.Consent   // the one gate every tool call passes
 	hostCall consent.HostCaller // approves the host's own calls; only hostcore holds it
 
-	subs  *subrecord.Record       // the resource subscriptions, for people (package subrecord)
-	ended hooks[func(ContextEnd)] // told when an authorization context ends (contextend.go)
+	subs  *subrecord.Record            // the resource subscriptions, for people (package subrecord)
+	ended hooks.List[func(ContextEnd)] // told when an authorization context ends (contextend.go)
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so

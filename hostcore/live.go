@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/attache/attache/hostcore/hooks"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -90,7 +91,7 @@ type Live struct {
 	entries map[int64]*liveEntry
 	removed map[int64]Attachment // removed in this session, for a restore
 
-	observers hooks[func(LiveChange)]
+	observers hooks.List[func(LiveChange)]
 	loads     singleflight.Group // Loads at the same time share one
 }
 
@@ -140,11 +141,11 @@ func (l *Live) ConversationID() int64 { return l.conv }
 
 // OnChange registers f to be told of each change, and returns the function
 // that unregisters it.
-func (l *Live) OnChange(f func(LiveChange)) (unregister func()) { return l.observers.add(f) }
+func (l *Live) OnChange(f func(LiveChange)) (unregister func()) { return l.observers.Add(f) }
 
 func (l *Live) publish(ch LiveChange) {
 	ch.ConversationID = l.conv
-	for _, f := range l.observers.list() {
+	for _, f := range l.observers.All() {
 		f(ch)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/hooks"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -63,7 +64,7 @@ type Consent struct {
 
 	mu     sync.Mutex
 	recent []ToolDecision // oldest first, at most maxRecentDecisions
-	hooks  hooks
+	hooks  hooks.List[func(ToolDecision)]
 }
 
 // New returns a gate and the capability to approve the host's own calls.
@@ -97,7 +98,7 @@ func (g *Consent) Recent() []ToolDecision {
 // OnDecision registers f to be told of every decision as it is made, on
 // the goroutine that asked (a Fyne front end hands it to fyne.Do). It
 // returns the function that unregisters f.
-func (g *Consent) OnDecision(f func(ToolDecision)) (unregister func()) { return g.hooks.add(f) }
+func (g *Consent) OnDecision(f func(ToolDecision)) (unregister func()) { return g.hooks.Add(f) }
 
 // record keeps d and tells the hooks; it returns d.
 func (g *Consent) record(d *Permit) *Permit {
@@ -107,7 +108,7 @@ func (g *Consent) record(d *Permit) *Permit {
 		g.recent = append(g.recent[:0:0], g.recent[n:]...)
 	}
 	g.mu.Unlock()
-	for _, f := range g.hooks.list() {
+	for _, f := range g.hooks.All() {
 		f(d.ToolDecision)
 	}
 	return d

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/hooks"
 )
 
 // A sign-in is a state machine the person drives. Per account (a grant
@@ -80,7 +81,7 @@ var errSignInCanceled = errors.New(signInCanceled)
 type board struct {
 	mu       sync.Mutex
 	accounts map[GrantKey]*accountSignIn
-	changed  hooks[func()]
+	changed  hooks.List[func()]
 }
 
 type accountSignIn struct {
@@ -115,7 +116,7 @@ func (b *board) update(k GrantKey, f func(a *accountSignIn)) {
 	b.mu.Lock()
 	f(b.of(k))
 	b.mu.Unlock()
-	for _, h := range b.changed.list() {
+	for _, h := range b.changed.All() {
 		h()
 	}
 }
@@ -209,7 +210,7 @@ func (k *Keeper) SignOut(key GrantKey) { k.board.end(key, SignedOut) }
 // changed (a wait began or ended, a page was shown, an account signed out
 // or moved), and returns the function that unregisters it. f runs on the
 // host's goroutines and must not block.
-func (k *Keeper) OnChange(f func()) (unregister func()) { return k.board.changed.add(f) }
+func (k *Keeper) OnChange(f func()) (unregister func()) { return k.board.changed.Add(f) }
 
 // KeyOf is the grant key of account ("" for the first) at the HTTP server
 // sc; false when sc is not an HTTP server or has no such account.

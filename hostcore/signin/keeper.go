@@ -25,8 +25,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"slices"
-	"sync"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -145,41 +143,4 @@ func (k *Keeper) httpClient() *http.Client {
 // oauthContext carries that client to golang.org/x/oauth2.
 func (k *Keeper) oauthContext() context.Context {
 	return context.WithValue(context.Background(), oauth2.HTTPClient, k.httpClient())
-}
-
-// hooks is a list of registered functions, in registration order.
-type hooks[F any] struct {
-	mu   sync.Mutex
-	next int
-	fs   []hook[F]
-}
-
-type hook[F any] struct {
-	id int
-	f  F
-}
-
-// add registers f and returns the function that unregisters it.
-func (h *hooks[F]) add(f F) func() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.next++
-	id := h.next
-	h.fs = append(h.fs, hook[F]{id, f})
-	return func() {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		h.fs = slices.DeleteFunc(h.fs, func(x hook[F]) bool { return x.id == id })
-	}
-}
-
-// list returns the registered functions, to call without the lock held.
-func (h *hooks[F]) list() []F {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]F, len(h.fs))
-	for i, x := range h.fs {
-		out[i] = x.f
-	}
-	return out
 }

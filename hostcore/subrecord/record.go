@@ -16,6 +16,7 @@ import (
 
 	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/hooks"
 )
 
 // Conn is a connection as the record knows it; hostcore's *Conn is one.
@@ -83,7 +84,7 @@ type Record struct {
 	mu      sync.Mutex
 	entries map[subKey]*subEntry
 	opens   map[subKey][]*OpenBody
-	hooks   hooks
+	hooks   hooks.List[func()]
 }
 
 type subKey struct {
@@ -111,10 +112,10 @@ func New(now func() time.Time) *Record {
 
 // OnChange registers f to run after any subscription, update or open
 // body changes, and returns the function that unregisters it.
-func (s *Record) OnChange(f func()) (unregister func()) { return s.hooks.add(f) }
+func (s *Record) OnChange(f func()) (unregister func()) { return s.hooks.Add(f) }
 
 func (s *Record) changed() {
-	for _, f := range s.hooks.list() {
+	for _, f := range s.hooks.All() {
 		f()
 	}
 }
