@@ -3,6 +3,8 @@ package pack
 import (
 	"crypto/sha256"
 	"io"
+
+	"github.com/attache/attache/hostcore/pack/cl100k"
 )
 
 // StoredCount is a count kept outside the process, so that a later process
@@ -40,10 +42,12 @@ type NamedCounter interface {
 }
 
 // DefaultCounterName is DefaultTokenCounter's Name: its encoding, the
-// tokenizer and table versions, and the version of the section rendering
+// tokenizer and table versions whose counts it makes (cl100k.Reference:
+// package cl100k counts as they do, so counts stored before it are still
+// its own), and the version of the section rendering
 // counted (sectionVersion). A change to any of them is a new name, so no
 // count made by another is used.
-const DefaultCounterName = TokenEncoding + " tiktoken-go v0.1.8 tiktoken-go-loader v0.0.2 section/" + sectionVersion
+const DefaultCounterName = TokenEncoding + " " + cl100k.Reference + " section/" + sectionVersion
 
 // sectionVersion is bumped when Section.Markdown changes what it renders.
 // A stored count is of the rendered text (its Subject is that text's

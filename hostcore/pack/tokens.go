@@ -2,14 +2,12 @@ package pack
 
 import (
 	"encoding/binary"
-	"fmt"
 	"hash/maphash"
 	"strconv"
 	"sync"
 	"sync/atomic"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+	"github.com/attache/attache/hostcore/pack/cl100k"
 )
 
 // TokenCounter counts the tokens a model would be charged for a text.
@@ -29,10 +27,13 @@ type TokenCounter interface {
 // errs on the safe side; it also loads in about half the time and memory of
 // o200k_base (a 1.7 MB table against 3.6 MB).
 //
-// The encoder is github.com/pkoukk/tiktoken-go with the table from
-// github.com/pkoukk/tiktoken-go-loader, embedded in the binary, so counting
-// never touches the network. It counts about 4.5 MB of text a second; the
-// memo below makes re-ranking bodies already counted cost a hash.
+// The counter is package cl100k: it counts exactly as
+// github.com/pkoukk/tiktoken-go does with the table of
+// github.com/pkoukk/tiktoken-go-loader (its tests check both), from a table
+// compiled into the binary in the form its lookups read, so counting never
+// touches the network and a process's first count loads nothing. It counts
+// about 4 MB of text a second; the memo below makes re-ranking bodies
+// already counted cost a hash.
 const TokenEncoding = "cl100k_base"
 
 // memoSize bounds the default counter's memo: enough for every item of a
@@ -51,40 +52,32 @@ var defaultCounter struct {
 // items counted most recently. The memo is shared by the whole process, so
 // re-ranking bodies already counted costs a hash and a map lookup each
 // (a Ranker also remembers, by item, what it measured; see Ranker). The
-// memo keeps no text, only hashes and counts. The first count, not this
-// call, loads the table:
-// about 40 ms (150 ms on a busy machine), and 5 MB kept for the life of the
-// process; so a window or a command that holds a counter it has not used
-// yet has paid nothing for it. It is safe for concurrent use.
+// memo keeps no text, only hashes and counts. Nothing is loaded, by this
+// call or the first count: the table is read where it lies in the binary
+// (see package cl100k), and the first count costs what a later one does,
+// plus about 0.1 ms to compile the split pattern. It is safe for
+// concurrent use.
 func DefaultTokenCounter() TokenCounter {
 	defaultCounter.once.Do(func() {
 		// EncodeOrdinary counts special-token text ("<|endoftext|>") as
 		// plain text: a body is data, never control.
-		defaultCounter.counter = newMemoCounter(func(s string) int { return len(defaultEncoding().EncodeOrdinary(s)) }, memoSize)
+		defaultCounter.counter = newMemoCounter(func(s string) int {
+			tableLoaded.Store(true)
+			return cl100k.Count(s)
+		}, memoSize)
 	})
 	return defaultCounter.counter
 }
 
-// tableLoaded is set once defaultEncoding starts loading the table.
+// tableLoaded is set once the default counter first counts a text.
 var tableLoaded atomic.Bool
 
-// TableLoaded reports whether this process has loaded (or is loading)
-// DefaultTokenCounter's table: false until a count has had to be made
-// with it. A process whose every count was stored (see CountStore) never
-// loads it; the first-count benchmark and the CLI's tests check that.
+// TableLoaded reports whether this process has counted (or is counting) a
+// text with DefaultTokenCounter's table: false until a count has had to
+// be made with it. A process whose every count was stored (see
+// CountStore) never reads the table; the first-count benchmark and the
+// CLI's tests check that.
 func TableLoaded() bool { return tableLoaded.Load() }
-
-// defaultEncoding loads TokenEncoding's table on its first call.
-var defaultEncoding = sync.OnceValue(func() *tiktoken.Tiktoken {
-	tableLoaded.Store(true)
-	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
-	enc, err := tiktoken.GetEncoding(TokenEncoding)
-	if err != nil {
-		// The table is embedded: failing here means a broken build.
-		panic(fmt.Sprintf("pack: loading the %s table: %v", TokenEncoding, err))
-	}
-	return enc
-})
 
 // memoCounter remembers up to max counts, keyed by a 64-bit hash of the
 // text and its length (no text is kept). Two texts of the same length
