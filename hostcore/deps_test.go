@@ -11,7 +11,7 @@ import (
 func TestDependencies(t *testing.T) {
 	layering.Check(t, "github.com/attache/attache/hostcore",
 		"fyne.io",
-		"database/sql$", // tiktoken-go pulls in database/sql/driver through uuid: no SQL, just an interface
+		"database/sql",
 		"github.com/mattn/go-sqlite3",
 		"github.com/attache/attache/cache",
 		"github.com/attache/attache/ui",

@@ -16,7 +16,7 @@ import (
 // protocol details.
 func TestDependencies(t *testing.T) {
 	layering.Check(t, "github.com/attache/attache/ui",
-		"database/sql$", // tiktoken-go, under hostcore, imports database/sql/driver for an interface
+		"database/sql",
 		"github.com/mattn/go-sqlite3",
 		"github.com/attache/attache/cache",
 		"github.com/attache/attache/internal/state",

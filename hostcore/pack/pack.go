@@ -2,7 +2,8 @@
 // a conversation's attachments. It ranks items (Rank, and Ranker for a
 // screen that ranks one set again and again), packs them into a token
 // budget with a decision and a reason for each, counts tokens
-// (TokenCounter, DefaultTokenCounter: tiktoken's tables, embedded), and
+// (TokenCounter, DefaultTokenCounter: cl100k_base, counted by package
+// cl100k from a table compiled in), and
 // assembles and renders what is sent (Assemble, Document, RenderBody).
 //
 // It is pure: it packs the bodies it is given and never reads, talks to a

@@ -44,7 +44,8 @@ func firstCountBody(name string) string {
 //   - stored: the cache file already holds the body's count (a child
 //     process read and counted it first); the count must be the stored
 //     one, and the process must not load the tokenizer's table;
-//   - unstored: a body never counted; the first count loads the table;
+//   - unstored: a body never counted; the first count reads the table
+//     (package cl100k's, in place: nothing to load first);
 //   - floor: a process that only opens the cache file and point-reads the
 //     count row (cache.Store.Count), nothing else.
 //
