@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/listmemo"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -182,7 +183,7 @@ type lister[W, T any] struct {
 	// and the listing one consistent walk of the list.
 	live bool
 	// cached is set once a page came from the cache or went into it: the
-	// cache's TTLs then say when to list again, not the session (listmemo.go).
+	// cache's TTLs then say when to list again, not the session (see listmemo).
 	cached bool
 }
 
@@ -211,7 +212,7 @@ func paginate[W, T any](ctx context.Context, c *Conn, kind listKind[W, T], opts 
 			yield(zero, err)
 			return
 		}
-		kept, ok, ticket, err := c.lists.take(ctx, kind.method, partition, c.sessionNow)
+		kept, ok, ticket, err := c.lists.Take(ctx, kind.method, partition, c.sessionNow)
 		switch {
 		case err != nil:
 			var zero T
@@ -225,9 +226,9 @@ func paginate[W, T any](ctx context.Context, c *Conn, kind listKind[W, T], opts 
 		w := &walk[W, T]{lister: &lister[W, T]{c: c, listKind: kind}, opts: opts, yield: rec.pass}
 		w.run(ctx)
 		if rec.whole() && !w.cached {
-			ticket.keep(rec.items, c.sessionNow())
+			ticket.Keep(rec.items, c.sessionNow())
 		} else {
-			ticket.drop()
+			ticket.Drop()
 		}
 	}
 }
@@ -256,7 +257,7 @@ type recorder[T any] struct {
 }
 
 func (r *recorder[T]) pass(it T, err error) bool {
-	if err != nil || len(r.items) == maxMemoItems {
+	if err != nil || len(r.items) == listmemo.MaxItems {
 		r.stopped, r.items = true, nil
 	} else if !r.stopped {
 		r.items = append(r.items, it)

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/hooks"
+	"github.com/attache/attache/hostcore/listmemo"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/subrecord"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -94,7 +95,7 @@ type Conn struct {
 	acks     subrecord.AckWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo  completionMemo
-	lists listMemo      // the listings of this session (listmemo.go)
+	lists listmemo.Memo // the listings of this session (see sessionNow)
 	defs  toolcall.Defs // the tools of the last listing (toolcall.go)
 
 	onUpdate  hooks.List[func(uri string)]
@@ -389,14 +390,14 @@ func (c *Conn) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNotifi
 }
 
 func (c *Conn) resourceListChanged(context.Context, *mcp.ResourceListChangedRequest) {
-	c.lists.forget(resourceListing.method, templateListing.method)
+	c.lists.Forget(resourceListing.method, templateListing.method)
 	for _, f := range c.onList.All() {
 		f()
 	}
 }
 
 func (c *Conn) toolListChanged(context.Context, *mcp.ToolListChangedRequest) {
-	c.lists.forget(methodListTools)
+	c.lists.Forget(methodListTools)
 	c.host.invalidateMethod(context.Background(), c.identity, methodListTools)
 }
 
@@ -487,4 +488,15 @@ func fingerprint(ms ...map[string]string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// sessionNow is the session a listing is kept for (see listmemo.Memo.Take):
+// the connection's count of connects while it is connected, -1 (no session
+// to keep it for) otherwise.
+func (c *Conn) sessionNow() int {
+	info := c.Info()
+	if info.State != StateConnected {
+		return -1
+	}
+	return info.Connects
 }

@@ -338,7 +338,7 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 		err = he.Unwrap()
 	}
 	err = classifyRecorded(err, op, uri, breach, out, c.host.opts.MaxBodyBytes)
-	if missing := missingScript(p.command()); connecting && missing != "" && !errors.Is(err, ErrUsage) {
+	if missing := p.missingScript(); connecting && missing != "" && !errors.Is(err, ErrUsage) {
 		// The connection's failure is the missing file's consequence: the
 		// detail keeps its words, the sentence names the file alone.
 		err = newError(KindUsage, errors.New(err.Error()), "the server's command names %s, which does not exist", missing)

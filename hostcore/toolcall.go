@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/listmemo"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The host knows each tool's definition before it calls it (SEP-2243,
@@ -38,18 +40,18 @@ func (c *Conn) Tools(ctx context.Context) ([]toolcall.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	kept, ok, ticket, err := c.lists.take(ctx, methodListTools, partition, c.sessionNow)
+	kept, ok, ticket, err := c.lists.Take(ctx, methodListTools, partition, c.sessionNow)
 	if err != nil {
 		return nil, err
 	} else if ok {
 		return slices.Clone(kept.([]toolcall.Tool)), nil
 	}
 	tools, err := c.listTools(ctx, partition)
-	if err != nil || len(tools) > maxMemoItems {
-		ticket.drop()
+	if err != nil || len(tools) > listmemo.MaxItems {
+		ticket.Drop()
 		return tools, err
 	}
-	ticket.keep(slices.Clone(tools), c.sessionNow())
+	ticket.Keep(slices.Clone(tools), c.sessionNow())
 	return tools, nil
 }
 
