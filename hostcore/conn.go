@@ -16,6 +16,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/hooks"
 	"github.com/attache/attache/hostcore/listmemo"
 	"github.com/attache/attache/hostcore/signin"
@@ -70,8 +72,8 @@ type ConnInfo struct {
 type Conn struct {
 	host     *Host
 	key      connKey
-	Server   ServerConfig
-	Account  Account
+	Server   config.ServerConfig
+	Account  config.Account
 	tap      *wire.Tap
 	identity string // Server.Identity(), computed once
 
@@ -195,7 +197,7 @@ func (c *Conn) errClosed(op string) error {
 	if by != nil {
 		return by
 	}
-	return newError(KindCanceled, nil, "%s: the connection to %s was closed (logged out or removed)", op, c)
+	return newError(fault.KindCanceled, nil, "%s: the connection to %s was closed (logged out or removed)", op, c)
 }
 
 // Connect makes sure c has a live session, connecting or reconnecting as
@@ -271,7 +273,7 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 		c.retryAt = c.host.opts.Now.now().Add(backoff(c.failures))
 		c.info.State, c.info.LastError = StateFailed, err
 		c.mu.Unlock()
-		if errors.Is(err, ErrUnauthorized) {
+		if errors.Is(err, fault.ErrUnauthorized) {
 			c.host.purgeContext(context.Background(), c)
 		}
 		return nil, err
@@ -359,11 +361,11 @@ func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSe
 		// The caller canceled: whatever the transport then met (go-sdk
 		// closing the client in the middle of a sign-in, with the
 		// sign-in's error kept only as text) is that cancellation.
-		var he *Error
+		var he *fault.Error
 		for errors.As(err, &he) && he.Unwrap() != nil {
 			err = he.Unwrap() // the handshake's own reading of the failure, a 401, is not what happened
 		}
-		return nil, auth.redactError(newError(KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.CancelReason()))
+		return nil, auth.redactError(newError(fault.KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.CancelReason()))
 	}
 	if p := status.process(); p != nil {
 		c.mu.Lock()
@@ -458,9 +460,9 @@ func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Co
 		c.mu.Unlock()
 		err = auth.redactError(c.explain(err, op, uri, status, false))
 		switch {
-		case errors.Is(err, ErrTransport):
+		case errors.Is(err, fault.ErrTransport):
 			c.markDead(cs, err)
-		case errors.Is(err, ErrUnauthorized):
+		case errors.Is(err, fault.ErrUnauthorized):
 			c.host.purgeContext(context.Background(), c)
 		}
 		return zero, err
@@ -473,7 +475,7 @@ func (c *Conn) String() string { return fmt.Sprintf("%s as %s", c.Server.Name, c
 
 // credentials fingerprints the credentials a connection's config declares,
 // unresolved: it tells an edited account's connection from the old one.
-func credentials(sc ServerConfig, acct Account) string {
+func credentials(sc config.ServerConfig, acct config.Account) string {
 	return fingerprint(sc.Headers, sc.Env, acct.Headers, acct.Env)
 }
 

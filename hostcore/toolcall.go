@@ -7,6 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/listmemo"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
@@ -84,7 +86,7 @@ func (c *Conn) listTools(ctx context.Context, partition string) ([]toolcall.Tool
 		case seen[cursor]:
 			return nil, protocolError("", "%s: tools/list repeated the cursor %q", c.Server.Name, clip(cursor))
 		case len(defs) > DefaultMaxListItems:
-			return nil, newError(KindServerFault, nil, "%s lists more than %d tools; the host stopped there", c.Server.Name, DefaultMaxListItems)
+			return nil, newError(fault.KindServerFault, nil, "%s lists more than %d tools; the host stopped there", c.Server.Name, DefaultMaxListItems)
 		}
 		seen[cursor] = true
 	}
@@ -164,7 +166,7 @@ func (c *Conn) cachedToolDef(ctx context.Context, name string) (toolcall.Def, bo
 // SEP-2243 headers: Streamable HTTP at 2026-07-28 or later.
 func (c *Conn) headersOnWire() bool {
 	info := c.Info()
-	return c.Server.IsHTTP() && info.Handshake.Transport == TransportStreamable && info.ProtocolVersion >= protocolVersionDiscover
+	return c.Server.IsHTTP() && info.Handshake.Transport == config.TransportStreamable && info.ProtocolVersion >= protocolVersionDiscover
 }
 
 // toolHeaders returns the Mcp-Param-* headers of a call of name with args,

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore/cmdfile"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -164,9 +165,9 @@ func startError(cmd *exec.Cmd, err error) error {
 	wrapped := &startFailure{path: cmd.Path, err: err}
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
-		return newError(KindUsage, wrapped, "the server's command %s was not found on PATH", cmd.Path)
+		return newError(fault.KindUsage, wrapped, "the server's command %s was not found on PATH", cmd.Path)
 	case errors.Is(err, fs.ErrNotExist):
-		return newError(KindUsage, wrapped, "the server's command names %s, which does not exist", cmdfile.Resolve(cmd.Dir, cmd.Path))
+		return newError(fault.KindUsage, wrapped, "the server's command names %s, which does not exist", cmdfile.Resolve(cmd.Dir, cmd.Path))
 	}
 	return wrapped
 }

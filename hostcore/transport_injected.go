@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -26,7 +27,7 @@ const TransportInjected = "injected"
 // TransportFactory returns the transport of one connect to sc as account,
 // or nil to leave the server to its command or URL. It is called for each
 // connect (a reconnect gets a new transport), from any goroutine.
-type TransportFactory func(sc ServerConfig, account Account) mcp.Transport
+type TransportFactory func(sc config.ServerConfig, account config.Account) mcp.Transport
 
 // injected returns the factory's transport for c, tapped, or nil.
 func (c *Conn) injected() mcp.Transport {
