@@ -58,8 +58,8 @@ type HostOptions struct {
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
 	OAuth *signin.Options
 	// Transport, if set, gives the transport of a connect instead of the
-	// server's command or URL (see TransportFactory): tests connect
-	// in-process servers through mcp.NewInMemoryTransports.
+	// server's command or URL (see TransportFactory and Dialer): tests
+	// connect in-process servers, as go-sdk's in-memory transports do.
 	Transport TransportFactory
 	// Elicit asks the person when a server asks for input (elicitation,
 	// form mode: elicit.go). The host declares the elicitation capability

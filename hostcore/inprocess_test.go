@@ -30,17 +30,17 @@ const inProcessCommand = "in-process"
 var inProcess struct {
 	mu   sync.Mutex
 	next atomic.Int64
-	by   map[string]func(config.Account) mcp.Transport
+	by   map[string]func(config.Account) hostcore.Dialer
 }
 
 // serveInProcess registers a server for the test's life and returns its
 // config entry's command line: transport gives the transport of one connect
 // as an account.
-func serveInProcess(t testing.TB, name string, transport func(config.Account) mcp.Transport) config.ServerConfig {
+func serveInProcess(t testing.TB, name string, transport func(config.Account) hostcore.Dialer) config.ServerConfig {
 	key := fmt.Sprintf("%s-%d", name, inProcess.next.Add(1))
 	inProcess.mu.Lock()
 	if inProcess.by == nil {
-		inProcess.by = map[string]func(config.Account) mcp.Transport{}
+		inProcess.by = map[string]func(config.Account) hostcore.Dialer{}
 	}
 	inProcess.by[key] = transport
 	inProcess.mu.Unlock()
@@ -53,7 +53,7 @@ func serveInProcess(t testing.TB, name string, transport func(config.Account) mc
 }
 
 // inProcessTransport is the factory every test host gets.
-func inProcessTransport(sc config.ServerConfig, a config.Account) mcp.Transport {
+func inProcessTransport(sc config.ServerConfig, a config.Account) hostcore.Dialer {
 	if sc.Command != inProcessCommand || len(sc.Args) != 1 {
 		return nil
 	}
@@ -90,7 +90,7 @@ func threengramMem(t testing.TB) config.ServerConfig {
 func threengramMemOf(t testing.TB, store *threengram.Store) config.ServerConfig {
 	var mu sync.Mutex
 	byTenant := map[string]*mcptest.ServerTransport{}
-	sc := serveInProcess(t, "threengram", func(a config.Account) mcp.Transport {
+	sc := serveInProcess(t, "threengram", func(a config.Account) hostcore.Dialer {
 		tenant := a.Env["THREENGRAM_TENANT"]
 		mu.Lock()
 		defer mu.Unlock()
@@ -119,12 +119,12 @@ func mcptestMemT(t testing.TB, mode string, opts *mcptest.Options) (config.Serve
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serveInProcess(t, mode, func(config.Account) mcp.Transport { return mt }), mt
+	return serveInProcess(t, mode, func(config.Account) hostcore.Dialer { return mt }), mt
 }
 
 // serverMem serves one go-sdk server in-process, and returns the transport
 // too (to drop its sessions).
 func serverMem(t testing.TB, name string, srv *mcp.Server) (config.ServerConfig, *mcptest.ServerTransport) {
 	st := mcptest.NewServerTransport(srv)
-	return serveInProcess(t, name, func(config.Account) mcp.Transport { return st }), st
+	return serveInProcess(t, name, func(config.Account) hostcore.Dialer { return st }), st
 }

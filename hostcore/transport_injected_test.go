@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/threengram"
@@ -19,7 +17,7 @@ import (
 func TestInjectedTransport(t *testing.T) {
 	var asked []string
 	sc := threengramMem(t)
-	h := newHost(t, &hostcore.HostOptions{Transport: func(s config.ServerConfig, a config.Account) mcp.Transport {
+	h := newHost(t, &hostcore.HostOptions{Transport: func(s config.ServerConfig, a config.Account) hostcore.Dialer {
 		asked = append(asked, s.Name+"/"+a.Name)
 		return inProcessTransport(s, a)
 	}})
@@ -50,7 +48,7 @@ func TestInjectedTransport(t *testing.T) {
 
 // A factory that returns nil leaves the server to its command.
 func TestInjectedTransportNilFallsBack(t *testing.T) {
-	h := newHost(t, &hostcore.HostOptions{Transport: func(config.ServerConfig, config.Account) mcp.Transport { return nil }})
+	h := newHost(t, &hostcore.HostOptions{Transport: func(config.ServerConfig, config.Account) hostcore.Dialer { return nil }})
 	c := conn(t, h, threengramStdio(t), "acme")
 	if _, err := c.Session(context.Background()); err != nil {
 		t.Fatal(err)

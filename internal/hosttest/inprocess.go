@@ -8,9 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/attache/attache/assets"
+	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/threengram"
@@ -24,7 +23,7 @@ const inProcessCommand = "in-process"
 var inProcess struct {
 	mu   sync.Mutex
 	next atomic.Int64
-	by   map[string]func(config.Account) mcp.Transport
+	by   map[string]func(config.Account) hostcore.Dialer
 }
 
 // ThreengramMem is the reference server in-process, as ThreengramStdio is
@@ -43,7 +42,7 @@ func ThreengramMem(t testing.TB) config.ServerConfig {
 	}
 	var mu sync.Mutex
 	byTenant := map[string]*mcptest.ServerTransport{}
-	sc := serveInProcess(t, "threengram", func(a config.Account) mcp.Transport {
+	sc := serveInProcess(t, "threengram", func(a config.Account) hostcore.Dialer {
 		tenant := a.Env["THREENGRAM_TENANT"]
 		mu.Lock()
 		defer mu.Unlock()
@@ -61,11 +60,11 @@ func ThreengramMem(t testing.TB) config.ServerConfig {
 
 // serveInProcess registers a server for the test's life and returns its
 // config entry.
-func serveInProcess(t testing.TB, name string, transport func(config.Account) mcp.Transport) config.ServerConfig {
+func serveInProcess(t testing.TB, name string, transport func(config.Account) hostcore.Dialer) config.ServerConfig {
 	key := fmt.Sprintf("%s-%d", name, inProcess.next.Add(1))
 	inProcess.mu.Lock()
 	if inProcess.by == nil {
-		inProcess.by = map[string]func(config.Account) mcp.Transport{}
+		inProcess.by = map[string]func(config.Account) hostcore.Dialer{}
 	}
 	inProcess.by[key] = transport
 	inProcess.mu.Unlock()
@@ -79,7 +78,7 @@ func serveInProcess(t testing.TB, name string, transport func(config.Account) mc
 
 // inProcessTransport is the transport factory Host gives: the transport of
 // an in-process server's entry, else nil (the host starts the command).
-func inProcessTransport(sc config.ServerConfig, a config.Account) mcp.Transport {
+func inProcessTransport(sc config.ServerConfig, a config.Account) hostcore.Dialer {
 	if sc.Command != inProcessCommand || len(sc.Args) != 1 {
 		return nil
 	}
