@@ -30,14 +30,6 @@ func newError(kind fault.Kind, cause error, format string, args ...any) *fault.E
 	return fault.New(kind, cause, format, args...)
 }
 
-// Errorf returns an error of kind whose message, safe to show, is format
-// with args, and whose detail is cause (nil for none): for the packages
-// over hostcore (the model loop, the lab runner) that report a failure
-// in the host's terms.
-func Errorf(kind fault.Kind, cause error, format string, args ...any) *fault.Error {
-	return fault.New(kind, cause, format, args...)
-}
-
 // protocolError is a reply the protocol does not allow.
 func protocolError(uri, format string, args ...any) *fault.Error {
 	e := newError(fault.KindProtocol, nil, format, args...)
@@ -306,7 +298,3 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 	}
 	return err
 }
-
-// MessageOf returns the sentence of err that is safe to show a person: an
-// *Error's message, else err's own text.
-func MessageOf(err error) string { return fault.Message(err) }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -138,7 +137,7 @@ type Usage struct {
 // status is the HTTP status that explains the failure, if any. Provider
 // adapters use it to speak the host's error kinds.
 func NewModelError(kind fault.Kind, status int, cause error, format string, args ...any) *fault.Error {
-	e := hostcore.Errorf(kind, cause, format, args...)
+	e := fault.New(kind, cause, format, args...)
 	e.HTTPStatus = status
 	return e
 }
@@ -147,9 +146,9 @@ func NewModelError(kind fault.Kind, status int, cause error, format string, args
 // person (canceled), or out of the caller's time (its deadline passed).
 func modelStopped(ctx context.Context, cause error) *fault.Error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return hostcore.Errorf(fault.KindTimeout, cause, "the turn did not end in time")
+		return fault.New(fault.KindTimeout, cause, "the turn did not end in time")
 	}
-	return hostcore.Errorf(fault.KindCanceled, cause, "stopped")
+	return fault.New(fault.KindCanceled, cause, "stopped")
 }
 
 // String describes a tool call for logs: the name and the arguments.

@@ -59,7 +59,7 @@ func (ch *Chat) ToolSettings(ctx context.Context, conv int64) (ToolSettings, err
 // of kind usage.
 func (ch *Chat) SwitchServerTools(ctx context.Context, conv int64, server string, on bool) error {
 	if !slices.ContainsFunc(ch.cv.Host().Servers(), func(sc config.ServerConfig) bool { return sc.Name == server }) {
-		return hostcore.Errorf(fault.KindUsage, nil, "no server named %q", server)
+		return fault.New(fault.KindUsage, nil, "no server named %q", server)
 	}
 	if _, err := ch.cv.Conversation(ctx, conv); err != nil {
 		return err

@@ -217,7 +217,7 @@ type ToolSettings struct {
 // another) makes of the same context now. onText is as for Model.Complete.
 func (ch *Chat) Replay(ctx context.Context, conv int64, seq int, m Model, onText func(string)) (ModelReply, error) {
 	if m == nil {
-		return ModelReply{}, hostcore.Errorf(fault.KindUsage, nil, "no model to send to: configure a provider")
+		return ModelReply{}, fault.New(fault.KindUsage, nil, "no model to send to: configure a provider")
 	}
 	turns, err := ch.store.Turns(ctx, conv)
 	if err != nil {
@@ -235,7 +235,7 @@ func (ch *Chat) Replay(ctx context.Context, conv int64, seq int, m Model, onText
 func (ch *Chat) MarkRelevant(ctx context.Context, turnID int64, uri string, relevant bool) error {
 	rs, ok := ch.store.(RelevanceStore)
 	if !ok {
-		return hostcore.Errorf(fault.KindUsage, nil, "this turn store keeps no relevance marks")
+		return fault.New(fault.KindUsage, nil, "this turn store keeps no relevance marks")
 	}
 	return rs.SetRelevant(ctx, turnID, uri, relevant)
 }

@@ -102,7 +102,7 @@ func (g *origins) refuse(o lab.Origin, t lab.Turn, err error) {
 	var he *fault.Error
 	reason := err.Error()
 	if errors.As(err, &he) {
-		reason = hostcore.MessageOf(err)
+		reason = fault.Message(err)
 	}
 	g.reasons[o] = reason
 	g.unusable = append(g.unusable, o)
