@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/redact"
 )
 
@@ -28,13 +29,13 @@ const AdHocPrefix = "ad-hoc-"
 const legacyAdHocName = "ad-hoc"
 
 // AdHoc returns sc named as an ad-hoc server (see above).
-func AdHoc(sc ServerConfig) ServerConfig {
+func AdHoc(sc config.ServerConfig) config.ServerConfig {
 	sc.Name = AdHocName(sc)
 	return sc
 }
 
 // AdHocName is the name of sc as an ad-hoc server.
-func AdHocName(sc ServerConfig) string {
+func AdHocName(sc config.ServerConfig) string {
 	h := sha256.New()
 	var base string
 	if sc.IsHTTP() {

@@ -10,7 +10,9 @@ import (
 
 	"github.com/yosida95/uritemplate/v3"
 
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/expand"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/redact"
 )
@@ -43,7 +45,7 @@ func (cv *Conversations) Host() *Host { return cv.host }
 // ad-hoc one by its command line or URL too (never its credentials).
 //
 // It keeps no secret: no headers, no environment, and no URL userinfo.
-func Ref(sc ServerConfig) ServerRef {
+func Ref(sc config.ServerConfig) ServerRef {
 	return ServerRef{Name: sc.Name, Command: sc.Command, Args: sc.Args, Cwd: sc.Cwd, URL: redact.WithoutUserinfo(sc.URL)}
 }
 
@@ -51,14 +53,14 @@ func Ref(sc ServerConfig) ServerRef {
 // server of that name, else the ad-hoc one it remembers. An attachment
 // stored when every ad-hoc server was called "ad-hoc" gets the name it
 // would have now (see AdHocName).
-func (cv *Conversations) ServerFor(ref ServerRef) (ServerConfig, error) {
+func (cv *Conversations) ServerFor(ref ServerRef) (config.ServerConfig, error) {
 	h := cv.host
 	if sc, err := h.cfg.Find(ref.Name, h.opts.Builtin...); err == nil {
 		return sc, nil
 	}
-	sc := ServerConfig{Name: ref.Name, Command: ref.Command, Args: ref.Args, Cwd: ref.Cwd, URL: ref.URL}
+	sc := config.ServerConfig{Name: ref.Name, Command: ref.Command, Args: ref.Args, Cwd: ref.Cwd, URL: ref.URL}
 	if err := sc.Validate(); err != nil {
-		return ServerConfig{}, newError(KindUsage, err, "the server %q of this attachment is no longer configured", ref.Name)
+		return config.ServerConfig{}, newError(fault.KindUsage, err, "the server %q of this attachment is no longer configured", ref.Name)
 	}
 	if ref.Name == legacyAdHocName {
 		sc = AdHoc(sc)
@@ -92,7 +94,7 @@ func (cv *Conversations) AttachResource(ctx context.Context, conv int64, c *Conn
 // body in use.
 func (cv *Conversations) add(ctx context.Context, c *Conn, a Attachment) (Attachment, error) {
 	r := cv.readBody(ctx, c, nil, a, ReadUse)
-	if err := r.item.ReadErr; err != nil && !errors.Is(err, ErrTransport) && !errors.Is(err, ErrTimeout) {
+	if err := r.item.ReadErr; err != nil && !errors.Is(err, fault.ErrTransport) && !errors.Is(err, fault.ErrTimeout) {
 		return Attachment{}, err
 	}
 	a, err := cv.store.AddAttachment(ctx, a)
@@ -148,7 +150,7 @@ func (c *Conn) IDTemplate(ctx context.Context) (Template, error) {
 		}
 	}
 	if len(found) == 0 {
-		return Template{}, newError(KindInvalidParams, nil, "%s advertises no template with a single {id} variable to attach by id", c.Server.Name)
+		return Template{}, newError(fault.KindInvalidParams, nil, "%s advertises no template with a single {id} variable to attach by id", c.Server.Name)
 	}
 	if i := slices.IndexFunc(found, func(t Template) bool { return strings.HasPrefix(t.URITemplate, "threengram:") }); i >= 0 {
 		return found[i], nil

@@ -10,13 +10,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/pack"
 )
 
 // annotatedServer serves a template test://ann/{id} for the assistant
 // (priority 0.9) and two resources it matches that are also listed: one
 // for the user only, one with only a priority of its own.
-func annotatedServer(t *testing.T) hostcore.ServerConfig {
+func annotatedServer(t *testing.T) config.ServerConfig {
 	s := mcp.NewServer(&mcp.Implementation{Name: "annotated"}, nil)
 	read := func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "body of " + req.Params.URI}}}, nil
@@ -29,7 +30,7 @@ func annotatedServer(t *testing.T) hostcore.ServerConfig {
 		Annotations: &mcp.Annotations{Audience: []mcp.Role{"assistant"}, Priority: 0.9}}, read)
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(srv.Close)
-	return hostcore.ServerConfig{Name: "annotated", URL: srv.URL}
+	return config.ServerConfig{Name: "annotated", URL: srv.URL}
 }
 
 func prio(p float64) *float64 { return &p }

@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/state"
@@ -29,9 +31,9 @@ func openState(t testing.TB) *state.Store {
 
 // configuredHost returns a host whose config holds servers: attachments
 // remember configured servers by name, credentials staying in the config.
-func configuredHost(t *testing.T, opts *hostcore.HostOptions, servers ...hostcore.ServerConfig) *hostcore.Host {
+func configuredHost(t *testing.T, opts *hostcore.HostOptions, servers ...config.ServerConfig) *hostcore.Host {
 	t.Helper()
-	cfg, _ := hostcore.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
+	cfg, _ := config.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
 	for _, sc := range servers {
 		if err := cfg.Upsert(sc); err != nil {
 			t.Fatal(err)
@@ -68,15 +70,15 @@ func TestAttachByIDAndRank(t *testing.T) {
 	}
 	// A hostile id stays inside its segment (percent-encoded), so it names
 	// no memory and is refused like a missing one.
-	if _, err := cv.AttachID(ctx, conv.ID, acme, "../"+own[1]); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := cv.AttachID(ctx, conv.ID, acme, "../"+own[1]); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("hostile id: %v; want not found", err)
 	}
-	if _, err := cv.AttachID(ctx, conv.ID, acme, ".."); !errors.Is(err, hostcore.ErrInvalidParams) {
+	if _, err := cv.AttachID(ctx, conv.ID, acme, ".."); !errors.Is(err, fault.ErrInvalidParams) {
 		t.Errorf("a dot-segment id: %v; want refused", err)
 	}
 	cv.AttachID(ctx, conv.ID, acme, own[1])
 	foreign := someIDs(t, globex)[0]
-	if _, err := cv.AttachID(ctx, conv.ID, acme, foreign); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := cv.AttachID(ctx, conv.ID, acme, foreign); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("another tenant's id: %v; want not found", err)
 	}
 	// A memory attached while readable and then unreadable (here: its
@@ -120,7 +122,7 @@ func TestAttachIDWithoutIDTemplate(t *testing.T) {
 	ctx := context.Background()
 	conv, _ := cv.Create(ctx, "x")
 	_, err := cv.AttachID(ctx, conv.ID, conn(t, h, mcptestMem(t, mcptest.ModeV2026, nil), ""), "1")
-	if !errors.Is(err, hostcore.ErrInvalidParams) || !strings.Contains(err.Error(), "{id}") {
+	if !errors.Is(err, fault.ErrInvalidParams) || !strings.Contains(err.Error(), "{id}") {
 		t.Errorf("attach by id on a server without an {id} template: %v", err)
 	}
 }
@@ -129,7 +131,7 @@ func TestAttachIDWithoutIDTemplate(t *testing.T) {
 // server-memory: attach memory://knowledge-graph, call create_entities, and
 // the attachment turns stale, re-reads to the new body, with a diff.
 func TestServerMemoryUpdates(t *testing.T) {
-	sc := hostcore.ServerConfig{Name: "memory", Command: "node", Args: []string{peer(t, "server-memory")},
+	sc := config.ServerConfig{Name: "memory", Command: "node", Args: []string{peer(t, "server-memory")},
 		Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}}
 	// A configured server: an attachment remembers it by name, and its
 	// environment (the memory file) comes from the config, as for a person.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 
-	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/toolcall"
 )
 
 // A tool's result may carry resources: embedded whole, or linked by uri.
@@ -29,7 +31,7 @@ import (
 func (cv *Conversations) AttachToolContent(ctx context.Context, conv int64, c *Conn, tc toolcall.Content) (Attachment, error) {
 	uri := tc.ResourceURI()
 	if uri == "" {
-		return Attachment{}, newError(KindUsage, nil, "a %s entry of a tool result is no resource to attach", tc.Kind)
+		return Attachment{}, newError(fault.KindUsage, nil, "a %s entry of a tool result is no resource to attach", tc.Kind)
 	}
 	a := Attachment{ConversationID: conv, Server: Ref(c.Server), Account: c.Account.Name, URI: uri, Origin: FromTool,
 		Title: firstOf(tc.Title, tc.Name, uri), Annotations: tc.Annotations}
@@ -46,8 +48,8 @@ func (cv *Conversations) AttachToolContent(ctx context.Context, conv int64, c *C
 		}
 	}
 	att, err := cv.add(ctx, c, withListed(ctx, c, a))
-	if errors.Is(err, ErrNotFound) && tc.Kind == toolcall.ContentResource {
-		return Attachment{}, newError(KindNotFound, err, "%s cannot read %s by its uri, so it is not attached; the tool's result keeps the body it delivered", c.Server.Name, uri)
+	if errors.Is(err, fault.ErrNotFound) && tc.Kind == toolcall.ContentResource {
+		return Attachment{}, newError(fault.KindNotFound, err, "%s cannot read %s by its uri, so it is not attached; the tool's result keeps the body it delivered", c.Server.Name, uri)
 	}
 	return att, err
 }

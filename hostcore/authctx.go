@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/signin"
 
 	"github.com/attache/attache/hostcore/redact"
@@ -109,7 +110,7 @@ func (s substitution) expandMap(m map[string]string) map[string]string {
 
 // resolveContext builds the authorization context of sc as acct, with the
 // VS Code input values already asked for.
-func resolveContext(sc ServerConfig, acct Account, inputs map[string]string, environ []string, getenv func(string) string) *authContext {
+func resolveContext(sc config.ServerConfig, acct config.Account, inputs map[string]string, environ []string, getenv func(string) string) *authContext {
 	sub := substitution{inputs: inputs, getenv: getenv, secrets: &redactor{}}
 	a := &authContext{secrets: sub.secrets, inputs: inputs, getenv: getenv}
 	if sc.IsHTTP() {
@@ -287,7 +288,7 @@ func (a *authContext) redactError(err error) error {
 	if err == nil || a == nil {
 		return err
 	}
-	var he *Error
+	var he *fault.Error
 	if errors.As(err, &he) {
 		return he.Redacted(a.secrets.Redact, func(err error) error { return redactedError{err, a.secrets} })
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -95,7 +97,7 @@ func TestAuthorizationContextProperty(t *testing.T) {
 	t.Setenv("TG_TENANT_GLOBEX", "globex")
 	t.Setenv("THREENGRAM_TENANT", "acme") // inherited: must not reach any child
 
-	cfg, err := hostcore.LoadConfig(filepath.Join(dir, "config.json"))
+	cfg, err := config.LoadConfig(filepath.Join(dir, "config.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestAuthorizationContextProperty(t *testing.T) {
 		// The server without a credential fails to start on every read; the
 		// reconnect backoff would only slow the run down.
 		Sleep: func(context.Context, time.Duration) error { return nil },
-		PromptInput: func(_ context.Context, server string, in hostcore.Input) (string, error) {
+		PromptInput: func(_ context.Context, server string, in config.Input) (string, error) {
 			pmu.Lock()
 			defer pmu.Unlock()
 			prompts++
@@ -121,35 +123,35 @@ func TestAuthorizationContextProperty(t *testing.T) {
 
 	hdr := map[string]string{"a1": "acme", "a2": "globex", "a3": "acme"}
 	stdioEnv := map[string]string{"s1": "acme", "s2": "globex"}
-	httpHdr := func() hostcore.ServerConfig {
-		sc := hostcore.ServerConfig{Name: "http-hdr", URL: endpoint}
+	httpHdr := func() config.ServerConfig {
+		sc := config.ServerConfig{Name: "http-hdr", URL: endpoint}
 		for _, name := range []string{"a1", "a2", "a3"} {
-			sc.Accounts = append(sc.Accounts, hostcore.Account{Name: name,
+			sc.Accounts = append(sc.Accounts, config.Account{Name: name,
 				Headers: map[string]string{"Authorization": "Bearer " + tokens[hdr[name]]}})
 		}
 		return sc
 	}
-	stdioEnvSC := func() hostcore.ServerConfig {
-		sc := hostcore.ServerConfig{Name: "stdio-env", Command: tg, Args: []string{"--db", db, "--stdio"}}
+	stdioEnvSC := func() config.ServerConfig {
+		sc := config.ServerConfig{Name: "stdio-env", Command: tg, Args: []string{"--db", db, "--stdio"}}
 		for _, name := range []string{"s1", "s2"} {
-			sc.Accounts = append(sc.Accounts, hostcore.Account{Name: name, Env: map[string]string{"THREENGRAM_TENANT": stdioEnv[name]}})
+			sc.Accounts = append(sc.Accounts, config.Account{Name: name, Env: map[string]string{"THREENGRAM_TENANT": stdioEnv[name]}})
 		}
-		sc.Accounts = append(sc.Accounts, hostcore.Account{Name: "s3", Env: map[string]string{"THREENGRAM_TENANT": "${env:TG_TENANT_GLOBEX}"}})
+		sc.Accounts = append(sc.Accounts, config.Account{Name: "s3", Env: map[string]string{"THREENGRAM_TENANT": "${env:TG_TENANT_GLOBEX}"}})
 		return sc
 	}
 	userinfo := strings.Replace(endpoint, "http://", "http://tg:"+tokens["acme"]+"@", 1)
-	entries := []hostcore.ServerConfig{
+	entries := []config.ServerConfig{
 		httpHdr(),
 		{Name: "http-input", URL: endpoint, Headers: map[string]string{"Authorization": "Bearer ${input:token}"},
-			Inputs: []hostcore.Input{{ID: "token", Type: "promptString", Password: true}}},
-		{Name: "http-env", URL: endpoint, Accounts: []hostcore.Account{
+			Inputs: []config.Input{{ID: "token", Type: "promptString", Password: true}}},
+		{Name: "http-env", URL: endpoint, Accounts: []config.Account{
 			{Name: "e1", Headers: map[string]string{"Authorization": "Bearer ${env:TG_TOKEN_ACME}"}}}},
-		{Name: "http-userinfo", URL: userinfo, Accounts: []hostcore.Account{{Name: "u1"}}},
+		{Name: "http-userinfo", URL: userinfo, Accounts: []config.Account{{Name: "u1"}}},
 		stdioEnvSC(),
 		{Name: "stdio-arg", Command: tg, Args: []string{"--db", db, "--stdio", "--tenant", "${input:tenant}"},
-			Inputs: []hostcore.Input{{ID: "tenant", Type: "promptString"}}, Accounts: []hostcore.Account{{Name: "g1"}}},
+			Inputs: []config.Input{{ID: "tenant", Type: "promptString"}}, Accounts: []config.Account{{Name: "g1"}}},
 		{Name: "stdio-inherit", Command: tg, Args: []string{"--db", db, "--stdio"},
-			Accounts: []hostcore.Account{{Name: "i1"}}},
+			Accounts: []config.Account{{Name: "i1"}}},
 	}
 	for _, sc := range entries {
 		if err := cfg.Upsert(sc); err != nil {
@@ -158,7 +160,7 @@ func TestAuthorizationContextProperty(t *testing.T) {
 	}
 	// The stdio-inherit entry declares no tenant: the server would take
 	// $THREENGRAM_TENANT, set in this process, if the host passed it on.
-	adHoc := hostcore.ServerConfig{Name: "ad-hoc", URL: endpoint, Headers: map[string]string{"Authorization": "Bearer " + tokens["acme"]}}
+	adHoc := config.ServerConfig{Name: "ad-hoc", URL: endpoint, Headers: map[string]string{"Authorization": "Bearer " + tokens["acme"]}}
 
 	bearer := func(tn string) func() string { return func() string { return "bearer " + tokens[tn] } }
 	fixed := func(tn string) func() string { return func() string { return tn } }
@@ -283,7 +285,7 @@ func TestAuthorizationContextProperty(t *testing.T) {
 				refused++
 				continue
 			case owner[uri] != tn:
-				if !errors.Is(err, hostcore.ErrNotFound) {
+				if !errors.Is(err, fault.ErrNotFound) {
 					t.Fatalf("step %d: %s/%s (%s) read %s of %s: want not found, got %v", step, s.server, s.account, tn, uri, owner[uri], err)
 				}
 				refused++

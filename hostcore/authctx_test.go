@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -69,7 +71,7 @@ func loggedThreengram(t *testing.T) (endpoint string, tokens map[string]string, 
 func TestLogoutWhileWatcherPolls(t *testing.T) {
 	endpoint, tokens, log, store := loggedThreengram(t)
 	ctx := context.Background()
-	sc := hostcore.ServerConfig{Name: "tg", URL: endpoint, Accounts: []hostcore.Account{
+	sc := config.ServerConfig{Name: "tg", URL: endpoint, Accounts: []config.Account{
 		{Name: "acme", Headers: map[string]string{"Authorization": "Bearer " + tokens["acme"]}}}}
 	clk := newClock()
 	bodies := openCache(t, t.TempDir())
@@ -113,7 +115,7 @@ func TestLogoutWhileWatcherPolls(t *testing.T) {
 	if len(after) != 0 {
 		t.Errorf("after logout the watcher sent %d requests: %v", len(after), after)
 	}
-	if !errors.Is(pollErr, hostcore.ErrCanceled) {
+	if !errors.Is(pollErr, fault.ErrCanceled) {
 		t.Errorf("a poll after logout: %v; want the closed connection's error", pollErr)
 	}
 	if st, _ := h.CacheStats(ctx, hostcore.CacheFilter{Server: sc.Identity(), PrivateOnly: true}); st.Private != 0 {
@@ -138,7 +140,7 @@ func TestRedirectToAnotherOriginCarriesNoCredential(t *testing.T) {
 	})))
 	t.Cleanup(redirector.Close)
 	u := strings.Replace(redirector.URL, "http://", "http://user:"+tokens["globex"]+"@", 1) + "/mcp"
-	sc := hostcore.ServerConfig{Name: "redirecting", URL: u,
+	sc := config.ServerConfig{Name: "redirecting", URL: u,
 		Headers: map[string]string{"Authorization": "Bearer " + tokens["acme"], "X-Api-Key": "key-" + tokens["acme"]}}
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), ConnectTimeout: 10 * time.Second})
 	_, err := conn(t, h, sc, "").Read(context.Background(), "threengram://memory/x", hostcore.ReadUse)
@@ -157,7 +159,7 @@ func TestRedirectToAnotherOriginCarriesNoCredential(t *testing.T) {
 			t.Errorf("the other origin received a credential: %s", e)
 		}
 	}
-	if !errors.Is(err, hostcore.ErrUnauthorized) {
+	if !errors.Is(err, fault.ErrUnauthorized) {
 		t.Errorf("error %v; want unauthorized (the target refuses a request without credentials)", err)
 	}
 	if strings.Contains(err.Error(), tokens["globex"]) {
@@ -199,7 +201,7 @@ func TestStatusIsPerRequest(t *testing.T) {
 		handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	sc := hostcore.ServerConfig{Name: "tg", URL: srv.URL + "/mcp", Headers: map[string]string{"Authorization": "Bearer " + tok}}
+	sc := config.ServerConfig{Name: "tg", URL: srv.URL + "/mcp", Headers: map[string]string{"Authorization": "Bearer " + tok}}
 	h := newHost(t, nil)
 	c := conn(t, h, sc, "")
 	if _, err := c.Session(ctx); err != nil {
@@ -224,7 +226,7 @@ func TestStatusIsPerRequest(t *testing.T) {
 	for i, err := range errs {
 		switch {
 		case i == 0:
-			if !errors.Is(err, hostcore.ErrUnauthorized) {
+			if !errors.Is(err, fault.ErrUnauthorized) {
 				t.Errorf("the refused read: %v; want unauthorized", err)
 			}
 		case i <= 3:
@@ -232,7 +234,7 @@ func TestStatusIsPerRequest(t *testing.T) {
 				t.Errorf("read %d of acme's own memory: %v", i, err)
 			}
 		default:
-			if !errors.Is(err, hostcore.ErrNotFound) {
+			if !errors.Is(err, fault.ErrNotFound) {
 				t.Errorf("read %d of another tenant's memory: %v; want not found", i, err)
 			}
 		}
@@ -259,7 +261,7 @@ func TestChildGetsMinimalEnvironment(t *testing.T) {
 	t.Setenv("LC_TIME", "C")
 	out := filepath.Join(t.TempDir(), "env.txt")
 	sh := `env > "$0"; exec cat >/dev/null`
-	sc := hostcore.ServerConfig{Name: "envdump", Command: "/bin/sh", Args: []string{"-c", sh, out},
+	sc := config.ServerConfig{Name: "envdump", Command: "/bin/sh", Args: []string{"-c", sh, out},
 		Env: map[string]string{"DECLARED": "yes", "PASSED": "${env:ATTACHE_TEST_PASSED}"}}
 	h := newHost(t, &hostcore.HostOptions{ConnectTimeout: 2 * time.Second})
 	conn(t, h, sc, "").Session(context.Background()) // fails: the child never answers
@@ -295,7 +297,7 @@ func TestChildGetsMinimalEnvironment(t *testing.T) {
 func TestInputAskedOnceAndWithdrawn(t *testing.T) {
 	asked := make(chan context.Context, 4)
 	answer := make(chan string)
-	h := newHost(t, &hostcore.HostOptions{PromptInput: func(ctx context.Context, _ string, _ hostcore.Input) (string, error) {
+	h := newHost(t, &hostcore.HostOptions{PromptInput: func(ctx context.Context, _ string, _ config.Input) (string, error) {
 		asked <- ctx
 		select {
 		case v := <-answer:
@@ -304,10 +306,10 @@ func TestInputAskedOnceAndWithdrawn(t *testing.T) {
 			return "", ctx.Err()
 		}
 	}})
-	sc := hostcore.ServerConfig{Name: "vs", URL: "http://127.0.0.1:1/mcp",
+	sc := config.ServerConfig{Name: "vs", URL: "http://127.0.0.1:1/mcp",
 		Headers:  map[string]string{"Authorization": "Bearer ${input:token}"},
-		Inputs:   []hostcore.Input{{ID: "token", Type: "promptString"}},
-		Accounts: []hostcore.Account{{Name: "a"}, {Name: "b", Headers: map[string]string{"X-Other": "1"}}}}
+		Inputs:   []config.Input{{ID: "token", Type: "promptString"}},
+		Accounts: []config.Account{{Name: "a"}, {Name: "b", Headers: map[string]string{"X-Other": "1"}}}}
 	ctx := context.Background()
 	parts := make(chan string, 2)
 	for _, acct := range []string{"a", "b"} {
@@ -333,7 +335,7 @@ func TestInputAskedOnceAndWithdrawn(t *testing.T) {
 	go func() { _, err := conn(t, h, sc, "a").Partition(wctx); errc <- err }()
 	qctx := <-asked
 	cancel()
-	if err := <-errc; !errors.Is(err, hostcore.ErrCanceled) {
+	if err := <-errc; !errors.Is(err, fault.ErrCanceled) {
 		t.Errorf("the waiter got %v; want canceled", err)
 	}
 	select {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -102,15 +104,15 @@ func sseOversize(t *testing.T, n int64) string {
 func TestOversizeRefusedWithinTwiceTheLimit(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		sc   func(t *testing.T) hostcore.ServerConfig
+		sc   func(t *testing.T) config.ServerConfig
 	}{
-		{"json", func(t *testing.T) hostcore.ServerConfig {
+		{"json", func(t *testing.T) config.ServerConfig {
 			return mcptestHTTP(t, mcptest.ModeOversize, "--body-bytes", fmt.Sprint(oversized))
 		}},
-		{"sse", func(t *testing.T) hostcore.ServerConfig {
-			return hostcore.ServerConfig{Name: "sse-oversize", URL: sseOversize(t, oversized)}
+		{"sse", func(t *testing.T) config.ServerConfig {
+			return config.ServerConfig{Name: "sse-oversize", URL: sseOversize(t, oversized)}
 		}},
-		{"stdio", func(t *testing.T) hostcore.ServerConfig {
+		{"stdio", func(t *testing.T) config.ServerConfig {
 			return mcptestStdio(t, mcptest.ModeOversize, "--body-bytes", fmt.Sprint(oversized))
 		}},
 	} {
@@ -124,8 +126,8 @@ func TestOversizeRefusedWithinTwiceTheLimit(t *testing.T) {
 			peak, total := peakHeap(func() {
 				_, err = c.ReadServer(context.Background(), mcptest.RawResourceURI)
 			})
-			var he *hostcore.Error
-			if !errors.Is(err, hostcore.ErrProtocol) || !errors.As(err, &he) || !strings.Contains(he.Message(), "size limit") {
+			var he *fault.Error
+			if !errors.Is(err, fault.ErrProtocol) || !errors.As(err, &he) || !strings.Contains(he.Message(), "size limit") {
 				t.Fatalf("read of %d bytes = %v; want a protocol error over the size limit", oversized, err)
 			}
 			t.Logf("%s: refused %d MiB against a wire bound of %d MiB: heap peak +%.1f MiB (%.2f× the bound), %.1f MiB allocated",

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/wire"
@@ -109,7 +110,7 @@ func (c *Conn) Read(ctx context.Context, uri string, mode ReadMode) (*ReadResult
 	stale, dropped := lk.stale, lk.dropped
 	res, err := c.fetchShared(ctx, uri, mode, partition)
 	if err != nil {
-		if errors.Is(err, ErrForbidden) {
+		if errors.Is(err, fault.ErrForbidden) {
 			h.evict(ctx, key) // this context may no longer read it
 		}
 		return c.staleIfError(stale, err)
@@ -168,7 +169,7 @@ func (c *Conn) verified(ctx context.Context, e CacheEntry, res *ReadResult) (*Re
 	switch {
 	case err == nil:
 		return res, nil
-	case errors.Is(err, ErrTransport) || errors.Is(err, ErrTimeout):
+	case errors.Is(err, fault.ErrTransport) || errors.Is(err, fault.ErrTimeout):
 		res.Cache.NotStored = "served without checking the credentials: the server could not be reached: " + err.Error()
 		return res, nil
 	}
@@ -358,7 +359,7 @@ func (c *Conn) fromEntry(e CacheEntry, v *cachedRead, status CacheStatus, now ti
 // so a revoked credential never sees a stale private body.
 func (c *Conn) staleIfError(stale *heldEntry, err error) (*ReadResult, error) {
 	h := c.host
-	if stale == nil || !(errors.Is(err, ErrTransport) || errors.Is(err, ErrTimeout)) {
+	if stale == nil || !(errors.Is(err, fault.ErrTransport) || errors.Is(err, fault.ErrTimeout)) {
 		return nil, err
 	}
 	res := c.fromEntry(stale.entry, stale.read, CacheStale, h.opts.Now.now())

@@ -16,6 +16,8 @@ import (
 
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/threengram"
@@ -94,7 +96,7 @@ func TestPrivateBodyNeverServedToAnotherAccount(t *testing.T) {
 		t.Fatalf("acme's first read: %v %v", res, err)
 	}
 	_, err := globex.Read(ctx, uri, hostcore.ReadUse)
-	if !errors.Is(err, hostcore.ErrNotFound) {
+	if !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("globex read acme's cached memory: %v; want the server's not found", err)
 	}
 	if res, err := acme.Read(ctx, uri, hostcore.ReadUse); err != nil || res.Cache.Status != hostcore.CacheHit {
@@ -134,8 +136,8 @@ func newPausable(t *testing.T, ttlMs int, scope string) *pausable {
 	return p
 }
 
-func (p *pausable) config() hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "pausable", URL: p.srv.URL}
+func (p *pausable) config() config.ServerConfig {
+	return config.ServerConfig{Name: "pausable", URL: p.srv.URL}
 }
 
 func TestSingleFlight(t *testing.T) {
@@ -274,9 +276,9 @@ func TestHintsAsSent(t *testing.T) {
 
 // withAccounts gives sc named accounts (they differ only in name: the
 // cache must still keep their private entries apart).
-func withAccounts(sc hostcore.ServerConfig, names ...string) hostcore.ServerConfig {
+func withAccounts(sc config.ServerConfig, names ...string) config.ServerConfig {
 	for _, n := range names {
-		sc.Accounts = append(sc.Accounts, hostcore.Account{Name: n, Env: map[string]string{"ACCOUNT": n}})
+		sc.Accounts = append(sc.Accounts, config.Account{Name: n, Env: map[string]string{"ACCOUNT": n}})
 	}
 	return sc
 }
@@ -351,7 +353,7 @@ func TestUpdatedNotificationEvicts(t *testing.T) {
 // purges the account's private partition and nothing else.
 func TestLogoutPurgesOnlyThatAccount(t *testing.T) {
 	sc := threengramMem(t)
-	cfg, _ := hostcore.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
+	cfg, _ := config.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
 	cfg.Upsert(sc)
 	h := hostcore.NewHost(cfg, withInProcess(&hostcore.HostOptions{Cache: openCache(t, t.TempDir())}))
 	defer h.Close()
@@ -362,7 +364,7 @@ func TestLogoutPurgesOnlyThatAccount(t *testing.T) {
 	globex.Read(ctx, g, hostcore.ReadUse)
 	// A credential change for acme (ReplaceServer) logs acme out.
 	changed := sc
-	changed.Accounts = []hostcore.Account{
+	changed.Accounts = []config.Account{
 		{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "initech"}},
 		sc.Accounts[1],
 	}
@@ -379,7 +381,7 @@ func TestLogoutPurgesOnlyThatAccount(t *testing.T) {
 	if err != nil || now == acme {
 		t.Fatalf("Conn after the edit = %p (%v); want a new connection, not %p", now, err, acme)
 	}
-	if _, err := now.Read(ctx, a, hostcore.ReadUse); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := now.Read(ctx, a, hostcore.ReadUse); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("reading acme's memory with initech's credentials: %v; want not found", err)
 	}
 }
@@ -393,7 +395,7 @@ func TestHandEditedTokenIsAnotherPartition(t *testing.T) {
 	ctx := context.Background()
 	globexTok, _ := s.IssueToken(ctx, "globex", []string{threengram.ScopeRead})
 	acmeAsMe := sc
-	acmeAsMe.Accounts = []hostcore.Account{{Name: "me", Headers: sc.Accounts[0].Headers}}
+	acmeAsMe.Accounts = []config.Account{{Name: "me", Headers: sc.Accounts[0].Headers}}
 	h1 := newHost(t, &hostcore.HostOptions{Cache: openCache(t, dir)})
 	c1 := conn(t, h1, acmeAsMe, "me")
 	uri := threengram.MemoryURI(someIDs(t, c1)[0])
@@ -402,9 +404,9 @@ func TestHandEditedTokenIsAnotherPartition(t *testing.T) {
 	}
 	h1.Close()
 	globexAsMe := sc
-	globexAsMe.Accounts = []hostcore.Account{{Name: "me", Headers: map[string]string{"Authorization": "Bearer " + globexTok}}}
+	globexAsMe.Accounts = []config.Account{{Name: "me", Headers: map[string]string{"Authorization": "Bearer " + globexTok}}}
 	h2 := newHost(t, &hostcore.HostOptions{Cache: openCache(t, dir)})
-	if _, err := conn(t, h2, globexAsMe, "me").Read(ctx, uri, hostcore.ReadUse); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := conn(t, h2, globexAsMe, "me").Read(ctx, uri, hostcore.ReadUse); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("the same account name with another tenant's token: %v; want the server's not found, never the cached body", err)
 	}
 }

@@ -9,18 +9,20 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/npmpeer"
 )
 
 // filesystem is the npm server-filesystem over stdio on a fresh directory:
 // it declares tools only, no resources and no completions.
-func filesystem(t *testing.T) hostcore.ServerConfig {
+func filesystem(t *testing.T) config.ServerConfig {
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return hostcore.ServerConfig{Name: "filesystem", Command: "node",
+	return config.ServerConfig{Name: "filesystem", Command: "node",
 		Args: []string{npmpeer.Entry(t, "server-filesystem"), dir}}
 }
 
@@ -67,7 +69,7 @@ func TestServerWithoutResourcesIsNeverAskedForThem(t *testing.T) {
 		t.Errorf("Complete = %+v, %v; want an empty answer and no error", got, err)
 	}
 	err = c.Subscribe(ctx, "file:///a.txt")
-	if !errors.Is(err, hostcore.ErrNotOffered) || !errors.Is(err, hostcore.ErrUsage) {
+	if !errors.Is(err, hostcore.ErrNotOffered) || !errors.Is(err, fault.ErrUsage) {
 		t.Errorf("Subscribe = %v; want a usage error that is ErrNotOffered", err)
 	}
 

@@ -10,7 +10,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/icon"
+	"github.com/attache/attache/hostcore/listmemo"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -182,7 +184,7 @@ type lister[W, T any] struct {
 	// and the listing one consistent walk of the list.
 	live bool
 	// cached is set once a page came from the cache or went into it: the
-	// cache's TTLs then say when to list again, not the session (listmemo.go).
+	// cache's TTLs then say when to list again, not the session (see listmemo).
 	cached bool
 }
 
@@ -211,7 +213,7 @@ func paginate[W, T any](ctx context.Context, c *Conn, kind listKind[W, T], opts 
 			yield(zero, err)
 			return
 		}
-		kept, ok, ticket, err := c.lists.take(ctx, kind.method, partition, c.sessionNow)
+		kept, ok, ticket, err := c.lists.Take(ctx, kind.method, partition, c.sessionNow)
 		switch {
 		case err != nil:
 			var zero T
@@ -225,9 +227,9 @@ func paginate[W, T any](ctx context.Context, c *Conn, kind listKind[W, T], opts 
 		w := &walk[W, T]{lister: &lister[W, T]{c: c, listKind: kind}, opts: opts, yield: rec.pass}
 		w.run(ctx)
 		if rec.whole() && !w.cached {
-			ticket.keep(rec.items, c.sessionNow())
+			ticket.Keep(rec.items, c.sessionNow())
 		} else {
-			ticket.drop()
+			ticket.Drop()
 		}
 	}
 }
@@ -238,7 +240,7 @@ func replay[T any](c *Conn, method string, items []T, opts ListOptions, yield fu
 	for i, it := range items {
 		if i == opts.MaxItems {
 			var zero T
-			yield(zero, newError(KindUsage, nil, "listing %s of %s: the server has more than %s, the most one listing may hold; stopped there",
+			yield(zero, newError(fault.KindUsage, nil, "listing %s of %s: the server has more than %s, the most one listing may hold; stopped there",
 				method, c.Server.Name, pack.Quantity(opts.MaxItems, "item")))
 			return
 		}
@@ -256,7 +258,7 @@ type recorder[T any] struct {
 }
 
 func (r *recorder[T]) pass(it T, err error) bool {
-	if err != nil || len(r.items) == maxMemoItems {
+	if err != nil || len(r.items) == listmemo.MaxItems {
 		r.stopped, r.items = true, nil
 	} else if !r.stopped {
 		r.items = append(r.items, it)
@@ -293,14 +295,14 @@ func (w *walk[W, T]) run(ctx context.Context) {
 		switch {
 		case errors.Is(err, ErrNotOffered):
 			return // nothing to list: see Conn.Offers
-		case err != nil && cached && errors.Is(err, ErrInvalidParams) && w.restarts == 0:
+		case err != nil && cached && errors.Is(err, fault.ErrInvalidParams) && w.restarts == 0:
 			w.c.host.log.Info("a cached page's cursor is stale; listing again from page 1", "method", w.method, "server", w.c.Server.Name)
 			w.restarts, w.held, w.live = 1, nil, true
 			cursor, progress, cached = "", ListProgress{}, false
 			clear(seen)
 			continue
-		case err != nil && cursor != "" && errors.Is(err, ErrInvalidParams):
-			w.fail(newError(KindServerFault, err, "listing %s of %s: the server refused the cursor it sent with page %d", w.method, w.c.Server.Name, progress.Pages))
+		case err != nil && cursor != "" && errors.Is(err, fault.ErrInvalidParams):
+			w.fail(newError(fault.KindServerFault, err, "listing %s of %s: the server refused the cursor it sent with page %d", w.method, w.c.Server.Name, progress.Pages))
 			return
 		case err != nil:
 			w.fail(err)
@@ -339,9 +341,9 @@ func (w *walk[W, T]) run(ctx context.Context) {
 func (w *walk[W, T]) emit(items []T) bool {
 	for _, it := range items {
 		if w.yielded == w.opts.MaxItems {
-			kind := KindServerFault
+			kind := fault.KindServerFault
 			if w.opts.chosen {
-				kind = KindUsage
+				kind = fault.KindUsage
 			}
 			w.fail(newError(kind, nil, "listing %s of %s: the server has more than %s, the most one listing may hold; stopped there",
 				w.method, w.c.Server.Name, pack.Quantity(w.opts.MaxItems, "item")))
@@ -394,7 +396,7 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (p page[T], from
 		return items, err
 	})
 	if err != nil {
-		if cursor != "" && errors.Is(err, ErrInvalidParams) {
+		if cursor != "" && errors.Is(err, fault.ErrInvalidParams) {
 			h.invalidateMethod(ctx, l.c.identity, l.method)
 		}
 		return page[T]{}, false, err

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/testbin"
 )
 
@@ -31,7 +32,7 @@ func BenchmarkListing(b *testing.B) {
 	args := []string{"--mode", "paged", "--resources", fmt.Sprint(n), "--page-size", "100", "--stdio"}
 	ctx := context.Background()
 	h := newHost(b, &hostcore.HostOptions{Cache: openCache(b, b.TempDir())})
-	c := conn(b, h, hostcore.ServerConfig{Name: "paged", Command: bin, Args: args}, "")
+	c := conn(b, h, config.ServerConfig{Name: "paged", Command: bin, Args: args}, "")
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin, args...)}, nil)
 	if err != nil {

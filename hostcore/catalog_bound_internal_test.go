@@ -3,6 +3,9 @@ package hostcore
 import (
 	"errors"
 	"testing"
+
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // TestEndlessListingIsTheServers: past the default bound, a listing's
@@ -13,12 +16,12 @@ func TestEndlessListingIsTheServers(t *testing.T) {
 		opts *ListOptions
 		kind error
 	}{
-		{nil, ErrServerFault},
-		{&ListOptions{MaxItems: DefaultMaxListItems}, ErrServerFault},
-		{&ListOptions{MaxItems: 2}, ErrUsage},
+		{nil, fault.ErrServerFault},
+		{&ListOptions{MaxItems: DefaultMaxListItems}, fault.ErrServerFault},
+		{&ListOptions{MaxItems: 2}, fault.ErrUsage},
 	} {
 		var got error
-		w := &walk[int, int]{lister: &lister[int, int]{c: &Conn{Server: ServerConfig{Name: "s"}}, listKind: listKind[int, int]{method: "m"}},
+		w := &walk[int, int]{lister: &lister[int, int]{c: &Conn{Server: config.ServerConfig{Name: "s"}}, listKind: listKind[int, int]{method: "m"}},
 			opts: tt.opts.withDefaults(), yield: func(_ int, err error) bool { got = err; return true }}
 		w.yielded = w.opts.MaxItems
 		if w.emit([]int{1}) || !errors.Is(got, tt.kind) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -32,14 +33,14 @@ func TestListingStopsOnACursorCycle(t *testing.T) {
 	ctx := context.Background()
 	pages := 0
 	n, err := drain(c.Resources(ctx, func(p hostcore.ListProgress) { pages = p.Pages }))
-	if !errors.Is(err, hostcore.ErrProtocol) || !strings.Contains(err.Error(), mcptest.ModeCycle) || !strings.Contains(err.Error(), "cycle") {
+	if !errors.Is(err, fault.ErrProtocol) || !strings.Contains(err.Error(), mcptest.ModeCycle) || !strings.Contains(err.Error(), "cycle") {
 		t.Errorf("resources: %v; want a protocol error naming the server and the cycle", err)
 	}
 	if n != 3 || pages != 3 {
 		t.Errorf("resources: %d items in %d pages before stopping; want the 3 pages of one round", n, pages)
 	}
 	n, err = drain(c.Templates(ctx, nil))
-	if !errors.Is(err, hostcore.ErrProtocol) || n != 3 {
+	if !errors.Is(err, fault.ErrProtocol) || n != 3 {
 		t.Errorf("templates: %d items, %v; want 3 and a protocol error", n, err)
 	}
 }
@@ -64,7 +65,7 @@ func TestListingItemBound(t *testing.T) {
 		if n != tt.want || (err != nil) != tt.stopped {
 			t.Errorf("MaxItems %d: %d items, %v; want %d, stopped %v", tt.max, n, err, tt.want, tt.stopped)
 		}
-		if tt.stopped && (!errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), "more than") || !strings.Contains(err.Error(), "paged")) {
+		if tt.stopped && (!errors.Is(err, fault.ErrUsage) || !strings.Contains(err.Error(), "more than") || !strings.Contains(err.Error(), "paged")) {
 			t.Errorf("MaxItems %d: %v; want a usage error (the caller's bound) naming the server and the bound", tt.max, err)
 		}
 	}

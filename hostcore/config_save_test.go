@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 )
 
 // TestConfigConcurrentSaves: configs of different sizes saved to one path
@@ -26,15 +26,15 @@ func TestConfigConcurrentSaves(t *testing.T) {
 		t.Fatal(err)
 	}
 	const savers, rounds = 8, 25
-	configs := make([]*hostcore.Config, savers)
+	configs := make([]*config.Config, savers)
 	saved := map[string]bool{} // every file a saver writes
 	for i := range configs {
-		c, err := hostcore.LoadConfig(path)
+		c, err := config.LoadConfig(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for j := range i + 1 { // saver i writes i+1 servers of ~(i+1) KB each
-			sc := hostcore.ServerConfig{Name: fmt.Sprintf("s%d-%d", i, j), Command: "mem",
+			sc := config.ServerConfig{Name: fmt.Sprintf("s%d-%d", i, j), Command: "mem",
 				Args: []string{strings.Repeat(string(rune('a'+i)), 1024*(i+1))}}
 			if err := c.Upsert(sc); err != nil {
 				t.Fatal(err)
@@ -88,7 +88,7 @@ func TestConfigConcurrentSaves(t *testing.T) {
 	if !saved[string(mustReadFile(t, path))] {
 		t.Error("the file after the saves is no saver's")
 	}
-	if _, err := hostcore.LoadConfig(path); err != nil {
+	if _, err := config.LoadConfig(path); err != nil {
 		t.Errorf("loading the file after the saves: %v", err)
 	}
 	if names := dirNames(t, dir); len(names) != 1 || names[0] != "config.json" {
@@ -109,7 +109,7 @@ func TestConfigConcurrentSaves(t *testing.T) {
 func TestConfigFailedSaveLeavesNoTemporaryFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "config.json")
-	c, err := hostcore.LoadConfig(path)
+	c, err := config.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}

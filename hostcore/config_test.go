@@ -12,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 func writeFile(t *testing.T, path, body string) {
@@ -23,12 +25,12 @@ func writeFile(t *testing.T, path, body string) {
 
 func TestConfigRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "attache", "config.json")
-	c, err := hostcore.LoadConfig(path) // missing file: empty config
+	c, err := config.LoadConfig(path) // missing file: empty config
 	if err != nil || len(c.Servers) != 0 {
 		t.Fatalf("LoadConfig(missing) = %+v, %v", c, err)
 	}
-	want := hostcore.ServerConfig{Name: "docs", URL: "https://example.com/mcp",
-		Accounts: []hostcore.Account{{Name: "me", Headers: map[string]string{"Authorization": "Bearer x"}}}}
+	want := config.ServerConfig{Name: "docs", URL: "https://example.com/mcp",
+		Accounts: []config.Account{{Name: "me", Headers: map[string]string{"Authorization": "Bearer x"}}}}
 	if err := c.Upsert(want); err != nil {
 		t.Fatal(err)
 	}
@@ -39,11 +41,11 @@ func TestConfigRoundTrip(t *testing.T) {
 	if info.Mode().Perm() != 0o600 {
 		t.Errorf("config mode %v; want 0600 (it may hold credentials)", info.Mode().Perm())
 	}
-	c2, err := hostcore.LoadConfig(path)
+	c2, err := config.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]hostcore.ServerConfig{want}, c2.Servers, cmpopts.IgnoreFields(hostcore.ServerConfig{}, "Source")); diff != "" {
+	if diff := cmp.Diff([]config.ServerConfig{want}, c2.Servers, cmpopts.IgnoreFields(config.ServerConfig{}, "Source")); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 }
@@ -59,19 +61,19 @@ func TestConfigRejectsBadEntries(t *testing.T) {
 	} {
 		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".json")
 		writeFile(t, path, body)
-		if _, err := hostcore.LoadConfig(path); !errors.Is(err, hostcore.ErrUsage) {
+		if _, err := config.LoadConfig(path); !errors.Is(err, fault.ErrUsage) {
 			t.Errorf("%s: LoadConfig = %v; want a usage error", name, err)
 		}
 	}
 }
 
 func TestIdentity(t *testing.T) {
-	a := hostcore.ServerConfig{Name: "a", URL: "HTTPS://Example.com:443/mcp/"}
-	b := hostcore.ServerConfig{Name: "b", URL: "https://example.com/mcp"}
+	a := config.ServerConfig{Name: "a", URL: "HTTPS://Example.com:443/mcp/"}
+	b := config.ServerConfig{Name: "b", URL: "https://example.com/mcp"}
 	if a.Identity() != b.Identity() {
 		t.Errorf("%s != %s", a.Identity(), b.Identity())
 	}
-	s1 := hostcore.ServerConfig{Name: "s", Command: "srv", Args: []string{"--x"}, Env: map[string]string{"TOKEN": "secret1"}}
+	s1 := config.ServerConfig{Name: "s", Command: "srv", Args: []string{"--x"}, Env: map[string]string{"TOKEN": "secret1"}}
 	s2 := s1
 	s2.Env = map[string]string{"TOKEN": "secret2"}
 	if s1.Identity() != s2.Identity() {
@@ -95,8 +97,8 @@ func TestImportClaudeDesktopWithoutRewriting(t *testing.T) {
 		"remote": {"url": "https://mcp.example.com/mcp", "headers": {"X-Key": "k"}}
 	}, "otherSetting": true}`
 	writeFile(t, src, body)
-	c, _ := hostcore.LoadConfig(filepath.Join(dir, "attache.json"))
-	servers, err := c.AddImport(context.Background(), hostcore.ImportSource{Kind: "claude-desktop", Path: src})
+	c, _ := config.LoadConfig(filepath.Join(dir, "attache.json"))
+	servers, err := c.AddImport(context.Background(), config.ImportSource{Kind: "claude-desktop", Path: src})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +111,7 @@ func TestImportClaudeDesktopWithoutRewriting(t *testing.T) {
 	if got, _ := os.ReadFile(src); string(got) != body {
 		t.Error("the Claude Desktop file was rewritten")
 	}
-	c2, _ := hostcore.LoadConfig(filepath.Join(dir, "attache.json"))
+	c2, _ := config.LoadConfig(filepath.Join(dir, "attache.json"))
 	if s, err := c2.Find("remote"); err != nil || !strings.HasPrefix(s.Source, "claude-desktop:") {
 		t.Errorf("after reload, remote = %+v, %v", s, err)
 	}
@@ -128,8 +130,8 @@ func TestImportVSCodeInputsPromptedNotStored(t *testing.T) {
 		},
 	}`)
 	cfgPath := filepath.Join(dir, "attache.json")
-	c, _ := hostcore.LoadConfig(cfgPath)
-	servers, err := c.AddImport(context.Background(), hostcore.ImportSource{Kind: "vscode", Path: src})
+	c, _ := config.LoadConfig(cfgPath)
+	servers, err := c.AddImport(context.Background(), config.ImportSource{Kind: "vscode", Path: src})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +142,7 @@ func TestImportVSCodeInputsPromptedNotStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	asked := 0
-	h := hostcore.NewHost(c, withInProcess(&hostcore.HostOptions{PromptInput: func(_ context.Context, server string, in hostcore.Input) (string, error) {
+	h := hostcore.NewHost(c, withInProcess(&hostcore.HostOptions{PromptInput: func(_ context.Context, server string, in config.Input) (string, error) {
 		asked++
 		return "acme", nil
 	}}))

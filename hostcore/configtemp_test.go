@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 )
 
 // A save killed between its write and its rename left .config.json.*.tmp
@@ -40,7 +40,7 @@ func TestLoadRemovesStaleConfigTemps(t *testing.T) {
 	}
 	old := time.Now().Add(-2 * time.Hour)
 	os.Chtimes(filepath.Join(dir, ".config.json.7654321.tmp"), old, old)
-	if _, err := hostcore.LoadConfig(path); err != nil {
+	if _, err := config.LoadConfig(path); err != nil {
 		t.Fatal(err)
 	}
 	for name, removed := range files {

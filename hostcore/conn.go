@@ -16,7 +16,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/hooks"
+	"github.com/attache/attache/hostcore/listmemo"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/subrecord"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -69,8 +72,8 @@ type ConnInfo struct {
 type Conn struct {
 	host     *Host
 	key      connKey
-	Server   ServerConfig
-	Account  Account
+	Server   config.ServerConfig
+	Account  config.Account
 	tap      *wire.Tap
 	identity string // Server.Identity(), computed once
 
@@ -94,7 +97,7 @@ type Conn struct {
 	acks     subrecord.AckWaiters // 2026-07-28 subscriptions waiting for the server's acknowledgement
 
 	memo  completionMemo
-	lists listMemo      // the listings of this session (listmemo.go)
+	lists listmemo.Memo // the listings of this session (see sessionNow)
 	defs  toolcall.Defs // the tools of the last listing (toolcall.go)
 
 	onUpdate  hooks.List[func(uri string)]
@@ -194,7 +197,7 @@ func (c *Conn) errClosed(op string) error {
 	if by != nil {
 		return by
 	}
-	return newError(KindCanceled, nil, "%s: the connection to %s was closed (logged out or removed)", op, c)
+	return newError(fault.KindCanceled, nil, "%s: the connection to %s was closed (logged out or removed)", op, c)
 }
 
 // Connect makes sure c has a live session, connecting or reconnecting as
@@ -270,7 +273,7 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 		c.retryAt = c.host.opts.Now.now().Add(backoff(c.failures))
 		c.info.State, c.info.LastError = StateFailed, err
 		c.mu.Unlock()
-		if errors.Is(err, ErrUnauthorized) {
+		if errors.Is(err, fault.ErrUnauthorized) {
 			c.host.purgeContext(context.Background(), c)
 		}
 		return nil, err
@@ -358,11 +361,11 @@ func (c *Conn) connect(parent context.Context, auth *authContext) (*mcp.ClientSe
 		// The caller canceled: whatever the transport then met (go-sdk
 		// closing the client in the middle of a sign-in, with the
 		// sign-in's error kept only as text) is that cancellation.
-		var he *Error
+		var he *fault.Error
 		for errors.As(err, &he) && he.Unwrap() != nil {
 			err = he.Unwrap() // the handshake's own reading of the failure, a 401, is not what happened
 		}
-		return nil, auth.redactError(newError(KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.CancelReason()))
+		return nil, auth.redactError(newError(fault.KindCanceled, err, "connecting to %s: %s", c.Server.Name, c.oauth.CancelReason()))
 	}
 	if p := status.process(); p != nil {
 		c.mu.Lock()
@@ -389,14 +392,14 @@ func (c *Conn) resourceUpdated(_ context.Context, req *mcp.ResourceUpdatedNotifi
 }
 
 func (c *Conn) resourceListChanged(context.Context, *mcp.ResourceListChangedRequest) {
-	c.lists.forget(resourceListing.method, templateListing.method)
+	c.lists.Forget(resourceListing.method, templateListing.method)
 	for _, f := range c.onList.All() {
 		f()
 	}
 }
 
 func (c *Conn) toolListChanged(context.Context, *mcp.ToolListChangedRequest) {
-	c.lists.forget(methodListTools)
+	c.lists.Forget(methodListTools)
 	c.host.invalidateMethod(context.Background(), c.identity, methodListTools)
 }
 
@@ -457,9 +460,9 @@ func call[T any](ctx context.Context, c *Conn, op, uri string, f func(context.Co
 		c.mu.Unlock()
 		err = auth.redactError(c.explain(err, op, uri, status, false))
 		switch {
-		case errors.Is(err, ErrTransport):
+		case errors.Is(err, fault.ErrTransport):
 			c.markDead(cs, err)
-		case errors.Is(err, ErrUnauthorized):
+		case errors.Is(err, fault.ErrUnauthorized):
 			c.host.purgeContext(context.Background(), c)
 		}
 		return zero, err
@@ -472,7 +475,7 @@ func (c *Conn) String() string { return fmt.Sprintf("%s as %s", c.Server.Name, c
 
 // credentials fingerprints the credentials a connection's config declares,
 // unresolved: it tells an edited account's connection from the old one.
-func credentials(sc ServerConfig, acct Account) string {
+func credentials(sc config.ServerConfig, acct config.Account) string {
 	return fingerprint(sc.Headers, sc.Env, acct.Headers, acct.Env)
 }
 
@@ -487,4 +490,15 @@ func fingerprint(ms ...map[string]string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// sessionNow is the session a listing is kept for (see listmemo.Memo.Take):
+// the connection's count of connects while it is connected, -1 (no session
+// to keep it for) otherwise.
+func (c *Conn) sessionNow() int {
+	info := c.Info()
+	if info.State != StateConnected {
+		return -1
+	}
+	return info.Connects
 }

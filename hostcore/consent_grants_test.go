@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/state"
@@ -64,29 +65,29 @@ func TestGrantsFollowServerIdentity(t *testing.T) {
 	web, _ := threengramHTTP(t)
 	edits := []struct {
 		name  string
-		base  hostcore.ServerConfig
-		edit  func(*hostcore.ServerConfig)
+		base  config.ServerConfig
+		edit  func(*config.ServerConfig)
 		keeps bool
 	}{
-		{"another database (args)", stdio, func(s *hostcore.ServerConfig) { s.Args = append(slices.Clone(s.Args), "-v") }, false},
-		{"another command", stdio, func(s *hostcore.ServerConfig) {
+		{"another database (args)", stdio, func(s *config.ServerConfig) { s.Args = append(slices.Clone(s.Args), "-v") }, false},
+		{"another command", stdio, func(s *config.ServerConfig) {
 			link := filepath.Join(t.TempDir(), "tg")
 			if err := os.Symlink(s.Command, link); err != nil {
 				t.Fatal(err)
 			}
 			s.Command = link
 		}, false},
-		{"another working directory", stdio, func(s *hostcore.ServerConfig) { s.Cwd = t.TempDir() }, false},
-		{"an environment value", stdio, func(s *hostcore.ServerConfig) { s.Env = map[string]string{"EXTRA": "1"} }, false},
-		{"the account's tenant", stdio, func(s *hostcore.ServerConfig) {
+		{"another working directory", stdio, func(s *config.ServerConfig) { s.Cwd = t.TempDir() }, false},
+		{"an environment value", stdio, func(s *config.ServerConfig) { s.Env = map[string]string{"EXTRA": "1"} }, false},
+		{"the account's tenant", stdio, func(s *config.ServerConfig) {
 			s.Accounts = slices.Clone(s.Accounts)
 			s.Accounts[0].Env = map[string]string{"THREENGRAM_TENANT": "acme", "MORE": "x"}
 		}, false},
-		{"another URL", web, func(s *hostcore.ServerConfig) { s.URL += "?v=2" }, false},
-		{"URL userinfo", web, func(s *hostcore.ServerConfig) { s.URL = strings.Replace(s.URL, "http://", "http://u:p@", 1) }, false},
-		{"a header", web, func(s *hostcore.ServerConfig) { s.Headers = map[string]string{"X-Tenant": "acme"} }, false},
-		{"the transport", web, func(s *hostcore.ServerConfig) { s.Transport = hostcore.TransportStreamable }, false},
-		{"a new title only", stdio, func(s *hostcore.ServerConfig) { s.Title = "Memories" }, true},
+		{"another URL", web, func(s *config.ServerConfig) { s.URL += "?v=2" }, false},
+		{"URL userinfo", web, func(s *config.ServerConfig) { s.URL = strings.Replace(s.URL, "http://", "http://u:p@", 1) }, false},
+		{"a header", web, func(s *config.ServerConfig) { s.Headers = map[string]string{"X-Tenant": "acme"} }, false},
+		{"the transport", web, func(s *config.ServerConfig) { s.Transport = config.TransportStreamable }, false},
+		{"a new title only", stdio, func(s *config.ServerConfig) { s.Title = "Memories" }, true},
 	}
 	for _, tt := range edits {
 		t.Run(tt.name, func(t *testing.T) {
@@ -183,14 +184,14 @@ func TestGrantKeepsNoSecret(t *testing.T) {
 func TestLegacyAdHocAttachment(t *testing.T) {
 	h := newHost(t, nil)
 	cv := hostcore.NewConversations(h, openState(t))
-	sc := hostcore.ServerConfig{Command: "threengram", Args: []string{"--stdio", "--db", "a.db"}}
+	sc := config.ServerConfig{Command: "threengram", Args: []string{"--stdio", "--db", "a.db"}}
 	got, err := cv.ServerFor(hostcore.ServerRef{Name: "ad-hoc", Command: sc.Command, Args: sc.Args})
 	if err != nil || got.Name != hostcore.AdHoc(sc).Name || !strings.HasPrefix(got.Name, "ad-hoc-threengram-") {
 		t.Errorf("ServerFor a legacy ad-hoc attachment: %q, %v; want %q", got.Name, err, hostcore.AdHoc(sc).Name)
 	}
-	other := hostcore.AdHoc(hostcore.ServerConfig{Command: "threengram", Args: []string{"--stdio", "--db", "b.db"}})
-	web := hostcore.AdHoc(hostcore.ServerConfig{URL: "https://user:secret@mcp.example.com/mcp"})
-	if other.Name == got.Name || web.Name != hostcore.AdHoc(hostcore.ServerConfig{URL: "https://mcp.example.com/mcp"}).Name ||
+	other := hostcore.AdHoc(config.ServerConfig{Command: "threengram", Args: []string{"--stdio", "--db", "b.db"}})
+	web := hostcore.AdHoc(config.ServerConfig{URL: "https://user:secret@mcp.example.com/mcp"})
+	if other.Name == got.Name || web.Name != hostcore.AdHoc(config.ServerConfig{URL: "https://mcp.example.com/mcp"}).Name ||
 		!strings.HasPrefix(web.Name, "ad-hoc-mcp.example.com-") || strings.Contains(web.Name, "secret") {
 		t.Errorf("ad-hoc names: %q, %q", other.Name, web.Name)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -98,7 +99,7 @@ func TestGateDecides(t *testing.T) {
 				t.Errorf("decided %q (asked %v); want %q (asked: %v)", d.String(), k.asked, tt.want, tt.askedFor)
 			}
 			_, err = f.c.CallTool(ctx, d)
-			if d.Run != (err == nil) || (!d.Run && !errors.Is(err, hostcore.ErrNotApproved)) {
+			if d.Run != (err == nil) || (!d.Run && !errors.Is(err, fault.ErrNotApproved)) {
 				t.Errorf("CallTool of a decision that runs %v: %v", d.Run, err)
 			}
 			if got := f.status(t, f.ids[0]); got != "active" {
@@ -124,7 +125,7 @@ func TestPermitRunsOnce(t *testing.T) {
 	if _, err := f.c.CallTool(ctx, d); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.c.CallTool(ctx, d); !errors.Is(err, hostcore.ErrNotApproved) {
+	if _, err := f.c.CallTool(ctx, d); !errors.Is(err, fault.ErrNotApproved) {
 		t.Errorf("a spent decision ran again: %v", err)
 	}
 	globex := conn(t, f.h, f.c.Server, "globex")
@@ -135,7 +136,7 @@ func TestPermitRunsOnce(t *testing.T) {
 		"forged":                func() error { _, err := f.c.CallTool(ctx, forged); return err },
 		"missing":               func() error { _, err := f.c.CallTool(ctx, nil); return err },
 	} {
-		if err := call(); !errors.Is(err, hostcore.ErrNotApproved) {
+		if err := call(); !errors.Is(err, fault.ErrNotApproved) {
 			t.Errorf("a decision %s: %v", name, err)
 		}
 	}

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/mcptest"
 )
@@ -21,21 +22,21 @@ func TestMissingFileIsNamed(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		name   string
-		sc     hostcore.ServerConfig
+		sc     config.ServerConfig
 		want   string
 		stderr string // a line the error's stderr tail holds, if any
 	}{
-		{"absolute", hostcore.ServerConfig{Command: "/no/such/server"}, "the server's command names /no/such/server, which does not exist", ""},
-		{"relative", hostcore.ServerConfig{Command: "./bin/server", Cwd: dir}, "the server's command names " + dir + "/bin/server, which does not exist", ""},
-		{"path", hostcore.ServerConfig{Command: "no-such-server-attache"}, "the server's command no-such-server-attache was not found on PATH", ""},
-		{"script", hostcore.ServerConfig{Command: "sh", Args: []string{"/no/such/server.sh"}}, "the server's command names /no/such/server.sh, which does not exist", "/no/such/server.sh"},
+		{"absolute", config.ServerConfig{Command: "/no/such/server"}, "the server's command names /no/such/server, which does not exist", ""},
+		{"relative", config.ServerConfig{Command: "./bin/server", Cwd: dir}, "the server's command names " + dir + "/bin/server, which does not exist", ""},
+		{"path", config.ServerConfig{Command: "no-such-server-attache"}, "the server's command no-such-server-attache was not found on PATH", ""},
+		{"script", config.ServerConfig{Command: "sh", Args: []string{"/no/such/server.sh"}}, "the server's command names /no/such/server.sh, which does not exist", "/no/such/server.sh"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.sc.Name = tt.name
 			c := conn(t, newHost(t, nil), tt.sc, "")
 			_, err := c.Session(context.Background())
-			var he *hostcore.Error
-			if !errors.Is(err, hostcore.ErrUsage) || !errors.As(err, &he) || he.Message() != tt.want {
+			var he *fault.Error
+			if !errors.Is(err, fault.ErrUsage) || !errors.As(err, &he) || he.Message() != tt.want {
 				t.Fatalf("connect = %v; want a usage error saying %q", err, tt.want)
 			}
 			if tt.stderr != "" && !slices.ContainsFunc(he.Stderr(), func(l string) bool { return strings.Contains(l, tt.stderr) }) {
@@ -57,7 +58,7 @@ func TestHistoryAndExport(t *testing.T) {
 	sc := mcptestMem(t, mcptest.ModeV2025Nov, nil) // a session opened by initialize
 	c := conn(t, newHost(t, nil), sc, "")
 	// This mode serves no such resource: the read's answer is an error.
-	if _, err := c.ReadServer(context.Background(), mcptest.RawResourceURI); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := c.ReadServer(context.Background(), mcptest.RawResourceURI); !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("read = %v; want not found", err)
 	}
 	entries, dropped := c.Tap().History()

@@ -1,5 +1,7 @@
 package hostcore
 
+import "github.com/attache/attache/hostcore/fault"
+
 // When an authorization context ends for good (an account is logged out or
 // signed out, a server is removed, or its entry changes what a server
 // receives), the host drops what it kept of it: its connections, its
@@ -63,9 +65,9 @@ func (h *Host) contextEnded(e ContextEnd) {
 // Err is why a body of the context that ended is no longer shown, for an
 // item that held one: read again, in a context that may see it.
 func (e ContextEnd) Err() error {
-	kind := KindUnauthorized
+	kind := fault.KindUnauthorized
 	if e.Reason == EndRemoved {
-		kind = KindNotFound
+		kind = fault.KindNotFound
 	}
 	return newError(kind, nil, "%s: its body is no longer shown", e)
 }

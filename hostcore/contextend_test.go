@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -17,7 +18,7 @@ import (
 // wire record, which holds its bodies, is gone with them.
 func TestContextEndedIsTold(t *testing.T) {
 	sc := threengramStdio(t)
-	cfg, _ := hostcore.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
+	cfg, _ := config.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
 	cfg.Upsert(sc)
 	h := hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())})
 	defer h.Close()
@@ -37,7 +38,7 @@ func TestContextEndedIsTold(t *testing.T) {
 		t.Errorf("after the logout the wire record of acme keeps %d messages (its bodies)", len(msgs))
 	}
 	changed := sc
-	changed.Accounts = []hostcore.Account{sc.Accounts[0], {Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "initech"}}}
+	changed.Accounts = []config.Account{sc.Accounts[0], {Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "initech"}}}
 	if err := h.ReplaceServer(ctx, changed); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package hostcore
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/attache/attache/hostcore/config"
 )
 
 // DemoCommand is the subcommand of Attaché's own binaries that serves the
@@ -18,13 +20,13 @@ const DemoServerName = "demo"
 // database under dataDir, and two accounts on two tenants, so that a first
 // run has something real to browse and two authorization contexts to tell
 // apart.
-func DemoServer(exe, dataDir string) ServerConfig {
-	return ServerConfig{
+func DemoServer(exe, dataDir string) config.ServerConfig {
+	return config.ServerConfig{
 		Name:    DemoServerName,
 		Title:   "threengram demo",
 		Command: exe,
 		Args:    []string{DemoCommand, "--db", DemoDatabase(dataDir)},
-		Accounts: []Account{
+		Accounts: []config.Account{
 			{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}},
 			{Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "globex"}},
 		},
@@ -44,13 +46,13 @@ const DemoOAuthServerName = "demo-oauth"
 // endpoint (its /mcp URL), as its tenants' authorization server too. Its one
 // account holds no credential: it signs in, and the tenant is whichever
 // the person picks on the server's login page.
-func DemoOAuthServer(endpoint string) ServerConfig {
-	return ServerConfig{
+func DemoOAuthServer(endpoint string) config.ServerConfig {
+	return config.ServerConfig{
 		Name:      DemoOAuthServerName,
 		Title:     "threengram",
 		URL:       endpoint,
-		Transport: TransportStreamable,
-		Accounts:  []Account{{Name: "me"}},
+		Transport: config.TransportStreamable,
+		Accounts:  []config.Account{{Name: "me"}},
 		Source:    "builtin",
 	}
 }

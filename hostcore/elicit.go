@@ -2,6 +2,8 @@ package hostcore
 
 import (
 	"context"
+
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/form"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,11 +103,11 @@ func (c *Conn) elicit(ctx context.Context, via string, p *mcp.ElicitParams) (*mc
 		return &mcp.ElicitResult{Action: string(ans.Action)}, nil
 	case ElicitAccept:
 	default:
-		return nil, newError(KindUsage, nil, "%s: %q is not an answer (accept, decline or cancel)", who, ans.Action)
+		return nil, newError(fault.KindUsage, nil, "%s: %q is not an answer (accept, decline or cancel)", who, ans.Action)
 	}
 	content, err := form.CompleteAnswer(fields, ans.Content)
 	if err != nil {
-		return nil, newError(KindInvalidParams, err, "%s: the answer does not fit %s's form: %v", who, c.Server.Name, err)
+		return nil, newError(fault.KindInvalidParams, err, "%s: the answer does not fit %s's form: %v", who, c.Server.Name, err)
 	}
 	return &mcp.ElicitResult{Action: string(ElicitAccept), Content: content}, nil
 }

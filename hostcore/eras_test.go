@@ -12,20 +12,22 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/expand"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/mcptest"
 )
 
 // mcptestStdio is a config entry for a test server mode over stdio.
-func mcptestStdio(t testing.TB, mode string, flags ...string) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: mode, Command: binary(t, "internal/mcptest/mcptestd"),
+func mcptestStdio(t testing.TB, mode string, flags ...string) config.ServerConfig {
+	return config.ServerConfig{Name: mode, Command: binary(t, "internal/mcptest/mcptestd"),
 		Args: append([]string{"--mode", mode, "--stdio"}, flags...)}
 }
 
 // mcptestHTTP serves a test server mode over loopback HTTP, in-process
 // (mcptest.Handler, as mcptestd --http serves it), and returns its config
 // entry. flags are mcptestd's.
-func mcptestHTTP(t testing.TB, mode string, flags ...string) hostcore.ServerConfig {
+func mcptestHTTP(t testing.TB, mode string, flags ...string) config.ServerConfig {
 	t.Helper()
 	h, err := mcptest.Handler(mode, mcptestOptions(t, flags...))
 	if err != nil {
@@ -36,7 +38,7 @@ func mcptestHTTP(t testing.TB, mode string, flags ...string) hostcore.ServerConf
 		srv.CloseClientConnections() // a stream stays open for ever: close, do not drain
 		srv.Close()
 	})
-	return hostcore.ServerConfig{Name: mode, URL: srv.URL + "/mcp"}
+	return config.ServerConfig{Name: mode, URL: srv.URL + "/mcp"}
 }
 
 // mcptestOptions are the options mcptestd's flags give.
@@ -62,7 +64,7 @@ func TestEras(t *testing.T) {
 		{mcptest.ModeV2025Nov, mcptest.Version2025Nov},
 		{mcptest.ModeV2025Jun, mcptest.Version2025Jun},
 	} {
-		for _, sc := range []hostcore.ServerConfig{mcptestStdio(t, tt.mode), mcptestHTTP(t, tt.mode)} {
+		for _, sc := range []config.ServerConfig{mcptestStdio(t, tt.mode), mcptestHTTP(t, tt.mode)} {
 			name := tt.mode + "/stdio"
 			if sc.IsHTTP() {
 				name = tt.mode + "/http"
@@ -72,7 +74,7 @@ func TestEras(t *testing.T) {
 	}
 }
 
-func checkEra(t *testing.T, sc hostcore.ServerConfig, version string) {
+func checkEra(t *testing.T, sc config.ServerConfig, version string) {
 	h := newHost(t, nil)
 	c := conn(t, h, sc, "")
 	ctx := context.Background()
@@ -115,7 +117,7 @@ func checkEra(t *testing.T, sc hostcore.ServerConfig, version string) {
 	if res, err := c.ReadServer(ctx, uri); err != nil || res.Contents[0].Text != mcptest.ItemText(cat, got.Values[0]) {
 		t.Errorf("template read %s: %v", uri, err)
 	}
-	if _, err := c.ReadServer(ctx, "test://items/none/none"); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := c.ReadServer(ctx, "test://items/none/none"); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("missing item: %v; want NotFound", err)
 	}
 }
@@ -211,12 +213,12 @@ func TestTimeoutAndCancel(t *testing.T) {
 		h := newHost(t, &hostcore.HostOptions{RequestTimeout: 300 * time.Millisecond})
 		c := conn(t, h, mcptestMem(t, mcptest.ModeSlow, &mcptest.Options{Delay: 30 * time.Second}), "")
 		_, err := c.ReadServer(context.Background(), mcptest.RawResourceURI)
-		if !errors.Is(err, hostcore.ErrTimeout) {
+		if !errors.Is(err, fault.ErrTimeout) {
 			t.Errorf("slow read = %v; want Timeout", err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() { time.Sleep(100 * time.Millisecond); cancel() }()
-		if _, err := c.ReadServer(ctx, mcptest.RawResourceURI); !errors.Is(err, hostcore.ErrCanceled) {
+		if _, err := c.ReadServer(ctx, mcptest.RawResourceURI); !errors.Is(err, fault.ErrCanceled) {
 			t.Errorf("canceled read = %v; want Canceled", err)
 		}
 	})
@@ -226,13 +228,13 @@ func TestDeadServerThenReconnect(t *testing.T) {
 	h := newHost(t, nil)
 	c := conn(t, h, mcptestMem(t, mcptest.ModeDieOnRead, nil), "")
 	_, err := c.ReadServer(context.Background(), mcptest.RawResourceURI)
-	var he *hostcore.Error
-	if !errors.Is(err, hostcore.ErrTransport) || !errors.As(err, &he) {
+	var he *fault.Error
+	if !errors.Is(err, fault.ErrTransport) || !errors.As(err, &he) {
 		t.Fatalf("read from a dying server = %v; want Transport", err)
 	}
 	// The next use starts the server again (and it dies again).
 	_, err = c.ReadServer(context.Background(), mcptest.RawResourceURI)
-	if !errors.Is(err, hostcore.ErrTransport) || c.Info().Connects != 2 {
+	if !errors.Is(err, fault.ErrTransport) || c.Info().Connects != 2 {
 		t.Errorf("second read = %v after %d connects; want a reconnect", err, c.Info().Connects)
 	}
 }

@@ -19,70 +19,20 @@ import (
 	"github.com/attache/attache/hostcore/wire"
 )
 
-// The host's errors are package fault's (see there): hostcore names them
-// again, as os names io/fs's, so that its callers speak of hostcore.Error
-// and hostcore.KindUsage. Package fault sits under hostcore, so that the
-// config, the model loop and the providers share the kinds.
+// The host's errors are package fault's (see there): its callers speak of
+// fault.Error and fault.KindUsage. Package fault sits under hostcore, so
+// that the config, the model loop and the providers share the kinds.
 
-// Kind says what went wrong, in terms a person can act on (fault.Kind).
-type Kind = fault.Kind
-
-// Error is a failure the host shows to a person (fault.Error).
-type Error = fault.Error
-
-// The kinds of error (see package fault).
-const (
-	KindNotFound        = fault.KindNotFound
-	KindInvalidParams   = fault.KindInvalidParams
-	KindServerFault     = fault.KindServerFault
-	KindVersionMismatch = fault.KindVersionMismatch
-	KindUnauthorized    = fault.KindUnauthorized
-	KindForbidden       = fault.KindForbidden
-	KindTimeout         = fault.KindTimeout
-	KindCanceled        = fault.KindCanceled
-	KindTransport       = fault.KindTransport
-	KindProtocol        = fault.KindProtocol
-	KindUsage           = fault.KindUsage
-	KindDiskFull        = fault.KindDiskFull
-	KindNotApproved     = fault.KindNotApproved
-)
-
-// Sentinels for errors.Is (see package fault): errors.Is(err,
-// hostcore.ErrNotFound) is true for every *Error of that kind.
-var (
-	ErrNotFound        = fault.ErrNotFound
-	ErrInvalidParams   = fault.ErrInvalidParams
-	ErrServerFault     = fault.ErrServerFault
-	ErrVersionMismatch = fault.ErrVersionMismatch
-	ErrUnauthorized    = fault.ErrUnauthorized
-	ErrForbidden       = fault.ErrForbidden
-	ErrTimeout         = fault.ErrTimeout
-	ErrCanceled        = fault.ErrCanceled
-	ErrTransport       = fault.ErrTransport
-	ErrProtocol        = fault.ErrProtocol
-	ErrUsage           = fault.ErrUsage
-	ErrDiskFull        = fault.ErrDiskFull
-	ErrNotApproved     = fault.ErrNotApproved
-)
-
-var _ pack.KindedError = (*Error)(nil)
+var _ pack.KindedError = (*fault.Error)(nil)
 
 // newError returns an *Error of kind with a message and a cause.
-func newError(kind Kind, cause error, format string, args ...any) *Error {
-	return fault.New(kind, cause, format, args...)
-}
-
-// Errorf returns an error of kind whose message, safe to show, is format
-// with args, and whose detail is cause (nil for none): for the packages
-// over hostcore (the model loop, the lab runner) that report a failure
-// in the host's terms.
-func Errorf(kind Kind, cause error, format string, args ...any) *Error {
+func newError(kind fault.Kind, cause error, format string, args ...any) *fault.Error {
 	return fault.New(kind, cause, format, args...)
 }
 
 // protocolError is a reply the protocol does not allow.
-func protocolError(uri, format string, args ...any) *Error {
-	e := newError(KindProtocol, nil, format, args...)
+func protocolError(uri, format string, args ...any) *fault.Error {
+	e := newError(fault.KindProtocol, nil, format, args...)
 	e.URI = uri
 	return e
 }
@@ -122,7 +72,7 @@ func classifyRecorded(err error, op, uri string, breach error, http httpOutcome,
 	if err == nil {
 		return nil
 	}
-	var he *Error
+	var he *fault.Error
 	if errors.As(err, &he) {
 		return err
 	}
@@ -138,42 +88,42 @@ func classifyRecorded(err error, op, uri string, breach error, http httpOutcome,
 	return e
 }
 
-func classifyKind(err error, op, uri string, breach error, http httpOutcome, limit int64) *Error {
+func classifyKind(err error, op, uri string, breach error, http httpOutcome, limit int64) *fault.Error {
 	var rpc *jsonrpc.Error
 	var junk *wire.NotJSONError
 	status := http.code
 	switch {
 	case errors.As(breach, &junk) && junk.Stdout:
-		return NewError(KindProtocol, fmt.Sprintf("%s: the server wrote %q on stdout, which is not JSON-RPC (is the command an MCP server over stdio?)", op, junk.Start))
+		return NewError(fault.KindProtocol, fmt.Sprintf("%s: the server wrote %q on stdout, which is not JSON-RPC (is the command an MCP server over stdio?)", op, junk.Start))
 	case errors.As(breach, &junk):
-		return NewError(KindProtocol, fmt.Sprintf("%s: the server answered %q, which is not JSON-RPC", op, junk.Start))
+		return NewError(fault.KindProtocol, fmt.Sprintf("%s: the server answered %q, which is not JSON-RPC", op, junk.Start))
 	case errors.Is(breach, wire.ErrTooLarge), http.tooLarge:
-		return NewError(KindProtocol, op+": the reply is over the size limit of "+pack.Quantity(int(limit), "byte"))
+		return NewError(fault.KindProtocol, op+": the reply is over the size limit of "+pack.Quantity(int(limit), "byte"))
 	case status == 401 && errors.Is(err, context.Canceled):
 		// The 401 started a sign-in, which was then canceled.
-		return NewError(KindCanceled, op+": the sign-in was canceled")
+		return NewError(fault.KindCanceled, op+": the sign-in was canceled")
 	case status == 401:
-		return NewError(KindUnauthorized, op+": the server refused the credentials (HTTP 401)")
+		return NewError(fault.KindUnauthorized, op+": the server refused the credentials (HTTP 401)")
 	case status == 403:
-		return NewError(KindForbidden, op+": the server forbids this account (HTTP 403)")
+		return NewError(fault.KindForbidden, op+": the server forbids this account (HTTP 403)")
 	case errors.As(err, &rpc):
 		e := classifyRPC(rpc, op, uri)
-		if byStatus := classifyHTTP(op, http); e.Kind() == KindTransport && byStatus != nil {
+		if byStatus := classifyHTTP(op, http); e.Kind() == fault.KindTransport && byStatus != nil {
 			return byStatus // go-sdk's "rejected by transport": the status says why
 		}
 		return e
 	case errors.Is(err, mcp.ErrSessionMissing):
-		return NewError(KindTransport, op+": the server ended the session")
+		return NewError(fault.KindTransport, op+": the server ended the session")
 	case classifyHTTP(op, http) != nil:
 		return classifyHTTP(op, http)
 	case errors.Is(err, context.DeadlineExceeded):
-		return NewError(KindTimeout, op+": the server did not answer in time")
+		return NewError(fault.KindTimeout, op+": the server did not answer in time")
 	case errors.Is(err, context.Canceled):
-		return NewError(KindCanceled, op+": canceled")
+		return NewError(fault.KindCanceled, op+": canceled")
 	case isTransport(err):
-		return NewError(KindTransport, op+": the connection to the server failed")
+		return NewError(fault.KindTransport, op+": the connection to the server failed")
 	default:
-		return NewError(KindProtocol, op+": the server's reply could not be understood")
+		return NewError(fault.KindProtocol, op+": the server's reply could not be understood")
 	}
 }
 
@@ -181,20 +131,20 @@ func classifyKind(err error, op, uri string, breach error, http httpOutcome, lim
 // returns nil when that says nothing. A URL that is not an MCP endpoint is
 // a transport failure that names it: a wrong URL is never blamed on the
 // server's authors.
-func classifyHTTP(op string, http httpOutcome) *Error {
+func classifyHTTP(op string, http httpOutcome) *fault.Error {
 	switch status := http.code; {
 	case http.notMCP != "":
-		return newError(KindTransport, ErrNotAnEndpoint, "%s: %s answered with %s, which is not MCP; check the URL", op, orTheURL(http.url), http.notMCP)
+		return newError(fault.KindTransport, ErrNotAnEndpoint, "%s: %s answered with %s, which is not MCP; check the URL", op, orTheURL(http.url), http.notMCP)
 	case notAnEndpoint(status, http.failType):
-		return newError(KindTransport, ErrNotAnEndpoint, "%s: no MCP endpoint at %s (HTTP %d); check the URL", op, orTheURL(http.url), status)
+		return newError(fault.KindTransport, ErrNotAnEndpoint, "%s: no MCP endpoint at %s (HTTP %d); check the URL", op, orTheURL(http.url), status)
 	case status == 429:
 		msg := op + ": the server is busy (HTTP 429 Too Many Requests)"
 		if http.retryIn > 0 {
 			msg += fmt.Sprintf(" and asks to wait %s, longer than the host waits", http.retryIn)
 		}
-		return NewError(KindServerFault, msg)
+		return NewError(fault.KindServerFault, msg)
 	case status >= 500:
-		return NewError(KindServerFault, fmt.Sprintf("%s: the server failed (HTTP %d)", op, status))
+		return NewError(fault.KindServerFault, fmt.Sprintf("%s: the server failed (HTTP %d)", op, status))
 	}
 	return nil
 }
@@ -230,13 +180,13 @@ func orTheURL(u string) string {
 // classifyRPC classifies a JSON-RPC error by its code. A resource request
 // (uri set) has one parameter, the URI, so -32602 there means no such
 // resource, as 2026-07-28 and go-sdk spell it; -32002 is the older code.
-func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
-	var kind Kind
+func classifyRPC(rpc *jsonrpc.Error, op, uri string) *fault.Error {
+	var kind fault.Kind
 	var msg string
 	switch {
 	case rpc.Code == codeResourceNotFound,
 		rpc.Code == codeInvalidParams && uri != "":
-		kind, msg = KindNotFound, op+": no such resource"
+		kind, msg = fault.KindNotFound, op+": no such resource"
 		if saysMore(rpc.Message, uri) {
 			// Not the bare "Resource not found" of go-sdk and the SDKs: keep
 			// the server's reason, which may say why the uri is refused, for
@@ -244,17 +194,17 @@ func classifyRPC(rpc *jsonrpc.Error, op, uri string) *Error {
 			msg += " (the server says: " + clip(rpc.Message) + ")"
 		}
 	case rpc.Code == codeInvalidParams:
-		kind, msg = KindInvalidParams, op+": the server refused the parameters: "+clip(rpc.Message)
+		kind, msg = fault.KindInvalidParams, op+": the server refused the parameters: "+clip(rpc.Message)
 	case rpc.Code == codeUnsupportedVesion:
-		kind, msg = KindVersionMismatch, op+": the server does not support this protocol version"
+		kind, msg = fault.KindVersionMismatch, op+": the server does not support this protocol version"
 	case rpc.Code == codeParseError, rpc.Code == codeInvalidRequest:
-		kind, msg = KindProtocol, op+": the server could not parse the request: "+clip(rpc.Message)
+		kind, msg = fault.KindProtocol, op+": the server could not parse the request: "+clip(rpc.Message)
 	case rpc.Code == codeRejected, rpc.Code == codeClosing, rpc.Code == codeClosed:
-		kind, msg = KindTransport, op+": the connection to the server failed"
+		kind, msg = fault.KindTransport, op+": the connection to the server failed"
 	case rpc.Code == codeMethodNotFound:
-		kind, msg = KindServerFault, op+": the server does not implement this method"
+		kind, msg = fault.KindServerFault, op+": the server does not implement this method"
 	default:
-		kind, msg = KindServerFault, fmt.Sprintf("%s: the server failed (%d %s)", op, rpc.Code, clip(rpc.Message))
+		kind, msg = fault.KindServerFault, fmt.Sprintf("%s: the server failed (%d %s)", op, rpc.Code, clip(rpc.Message))
 	}
 	e := NewError(kind, msg)
 	e.Code = rpc.Code
@@ -291,17 +241,17 @@ var errProcessExited = errors.New("server process exited")
 
 // NewUsageError returns an error of kind usage with msg, for front ends that
 // refuse a command line or a form.
-func NewUsageError(msg string) *Error { return NewError(KindUsage, msg) }
+func NewUsageError(msg string) *fault.Error { return NewError(fault.KindUsage, msg) }
 
 // NewError returns an error of kind with msg, for front ends and adapters
 // that report a failure of their own in the host's terms.
-func NewError(kind Kind, msg string) *Error { return fault.New(kind, nil, "%s", msg) }
+func NewError(kind fault.Kind, msg string) *fault.Error { return fault.New(kind, nil, "%s", msg) }
 
 // NewDiskFullError is the error of a write that found the disk full: op
 // says what was being written ("purging the cache"), and cause, the
 // store's own error, is the detail.
-func NewDiskFullError(op string, cause error) *Error {
-	return newError(KindDiskFull, cause, "%s: the disk is full", op)
+func NewDiskFullError(op string, cause error) *fault.Error {
+	return newError(fault.KindDiskFull, cause, "%s: the disk is full", op)
 }
 
 // explain classifies the failure of a connect or a call from the facts its
@@ -323,7 +273,7 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 	case out.refusal != nil:
 		return out.refusal // the host stopped on purpose; what go-sdk tried after is beside the point
 	case out.scope != "":
-		e := newError(KindForbidden, err, "%s: %s still refuses this account for want of scope %s (HTTP 403 insufficient_scope), after signing in for it",
+		e := newError(fault.KindForbidden, err, "%s: %s still refuses this account for want of scope %s (HTTP 403 insufficient_scope), after signing in for it",
 			op, c.Server.Name, clip(out.scope))
 		e.HTTPStatus, e.URI = http.StatusForbidden, uri
 		e.Next = "The authorization server did not grant what the server asks for; sign in again, or ask whoever runs them for that scope."
@@ -332,23 +282,19 @@ func (c *Conn) explain(err error, op, uri string, st *requestStatus, connecting 
 	if breach == nil {
 		breach = out.breach
 	}
-	var he *Error
+	var he *fault.Error
 	if errors.As(err, &he) && he.Unwrap() != nil && (breach != nil || out.tooLarge || out.notMCP != "" ||
 		notAnEndpoint(out.code, out.failType) || out.code == 429) {
 		err = he.Unwrap()
 	}
 	err = classifyRecorded(err, op, uri, breach, out, c.host.opts.MaxBodyBytes)
-	if missing := missingScript(p.command()); connecting && missing != "" && !errors.Is(err, ErrUsage) {
+	if missing := p.missingScript(); connecting && missing != "" && !errors.Is(err, fault.ErrUsage) {
 		// The connection's failure is the missing file's consequence: the
 		// detail keeps its words, the sentence names the file alone.
-		err = newError(KindUsage, errors.New(err.Error()), "the server's command names %s, which does not exist", missing)
+		err = newError(fault.KindUsage, errors.New(err.Error()), "the server's command names %s, which does not exist", missing)
 	}
 	if p != nil && (connecting || breach != nil) && errors.As(err, &he) && he.Stderr() == nil {
 		err = he.WithStderr(p.stderr.Lines())
 	}
 	return err
 }
-
-// MessageOf returns the sentence of err that is safe to show a person: an
-// *Error's message, else err's own text.
-func MessageOf(err error) string { return fault.Message(err) }

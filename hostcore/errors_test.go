@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -12,8 +12,8 @@ import (
 // error, however wrapped, is ranked unreadable with the error's kind as
 // its reason, and never its message.
 func TestUnreadableReasonNamesKind(t *testing.T) {
-	for _, err := range []error{hostcore.ErrNotFound, hostcore.ErrUnauthorized, hostcore.ErrTransport, hostcore.ErrUsage} {
-		kind := err.(*hostcore.Error).Kind()
+	for _, err := range []error{fault.ErrNotFound, fault.ErrUnauthorized, fault.ErrTransport, fault.ErrUsage} {
+		kind := err.(*fault.Error).Kind()
 		it := &pack.Item{ID: "x", URI: "x://secret", ReadErr: fmt.Errorf("reading x://secret: %w", err)}
 		p := pack.Rank([]*pack.Item{it}, nil)
 		if d := p.Decisions[0]; d.Verdict != pack.VerdictUnreadable || d.Reason != "unreadable: "+string(kind) {

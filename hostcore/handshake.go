@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // go-sdk v1.8.0 opens every session by probing: server/discover first
@@ -184,11 +187,11 @@ type dialPlan struct {
 
 // plan is the attempt the config and what is remembered call for.
 func (c *Conn) plan(rec handshakeRecord, known bool) dialPlan {
-	p := dialPlan{transport: TransportStdio, version: c.host.opts.ProtocolVersion}
+	p := dialPlan{transport: config.TransportStdio, version: c.host.opts.ProtocolVersion}
 	if c.Server.IsHTTP() {
 		p.transport = c.Server.Transport
-		if p.transport == TransportAuto {
-			p.transport, p.fallback = TransportStreamable, true
+		if p.transport == config.TransportAuto {
+			p.transport, p.fallback = config.TransportStreamable, true
 		}
 	}
 	if !known {
@@ -198,8 +201,8 @@ func (c *Conn) plan(rec handshakeRecord, known bool) dialPlan {
 	if rec.Opening == OpeningInitialize {
 		p.version = rec.Version
 	}
-	if rec.Transport == TransportSSE && c.Server.IsHTTP() && c.Server.Transport == TransportAuto {
-		p.transport, p.fallback = TransportSSE, false
+	if rec.Transport == config.TransportSSE && c.Server.IsHTTP() && c.Server.Transport == config.TransportAuto {
+		p.transport, p.fallback = config.TransportSSE, false
 	}
 	return p
 }
@@ -250,12 +253,12 @@ func (c *Conn) handshake(ctx context.Context, auth *authContext) (*mcp.ClientSes
 func (c *Conn) remember(ctx context.Context, p dialPlan, was handshakeRecord, d dialed) {
 	h := c.host
 	rec := d.rec
-	if rec.Transport != TransportSSE || c.Server.Transport != TransportAuto {
+	if rec.Transport != config.TransportSSE || c.Server.Transport != config.TransportAuto {
 		rec.Transport = "" // only what the probe found is worth remembering
 	}
 	switch {
 	case p.remembered && rec == was:
-	case rec.Opening == OpeningInitialize || rec.Transport == TransportSSE:
+	case rec.Opening == OpeningInitialize || rec.Transport == config.TransportSSE:
 		h.rememberHandshake(ctx, c.identity, rec, handshakeTTL, true)
 	case d.ttlMs > 0:
 		h.forgetHandshake(ctx, c.identity) // an initialize entry from before an upgrade
@@ -279,7 +282,7 @@ func (c *Conn) dial(ctx context.Context, auth *authContext, p dialPlan) (dialed,
 		return d, nil
 	}
 	t := c.transport(auth)
-	if p.transport == TransportSSE {
+	if p.transport == config.TransportSSE {
 		t = c.sseTransport(auth)
 	}
 	d, status, err := c.open(ctx, t, p.version)
@@ -287,7 +290,7 @@ func (c *Conn) dial(ctx context.Context, auth *authContext, p dialPlan) (dialed,
 		c.host.log.Info("Streamable HTTP refused; trying HTTP+SSE", "server", c.Server.Name, "status", status.outcome().code)
 		sse, sseStatus, sseErr := c.open(ctx, c.sseTransport(auth), p.version)
 		if sseErr == nil {
-			d, err, p.transport = sse, nil, TransportSSE
+			d, err, p.transport = sse, nil, config.TransportSSE
 		} else {
 			c.host.log.Info("HTTP+SSE refused too", "server", c.Server.Name,
 				"err", auth.redactError(c.explain(sseErr, op, "", sseStatus, true)))
@@ -374,16 +377,16 @@ func observeDiscover(next mcp.MethodHandler) mcp.MethodHandler {
 // probeAgain reports whether a failed connect the memory steered says the
 // server changed, rather than that it is down or refuses the credentials.
 func probeAgain(err error) bool {
-	var he *Error
+	var he *fault.Error
 	if !errors.As(err, &he) {
 		return false
 	}
 	switch he.Kind() {
-	case KindServerFault:
+	case fault.KindServerFault:
 		return he.HTTPStatus == 0 // a refused method, not a server that fails or is busy
-	case KindProtocol, KindVersionMismatch, KindInvalidParams:
+	case fault.KindProtocol, fault.KindVersionMismatch, fault.KindInvalidParams:
 		return true
-	case KindTransport:
+	case fault.KindTransport:
 		return legacyFallback(he.HTTPStatus)
 	}
 	return false

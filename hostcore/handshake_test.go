@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -90,7 +91,7 @@ func modeHandler(t *testing.T, mode string) http.Handler {
 
 // connectOnce connects a fresh host (a new process, as far as the host
 // knows) over the shared cache and returns how the session was opened.
-func connectOnce(t *testing.T, cache hostcore.BodyCache, sc hostcore.ServerConfig) hostcore.ConnInfo {
+func connectOnce(t *testing.T, cache hostcore.BodyCache, sc config.ServerConfig) hostcore.ConnInfo {
 	t.Helper()
 	h := hostcore.NewHost(nil, withInProcess(&hostcore.HostOptions{Cache: cache}))
 	defer h.Close()
@@ -109,7 +110,7 @@ func TestHandshakeRememberedAcrossHosts(t *testing.T) {
 	counter := newMethodCounter(modeHandler(t, mcptest.ModeV2025Nov))
 	srv := httptest.NewServer(counter)
 	t.Cleanup(srv.Close)
-	sc := hostcore.ServerConfig{Name: "legacy", URL: srv.URL + "/mcp"}
+	sc := config.ServerConfig{Name: "legacy", URL: srv.URL + "/mcp"}
 	cache := openCache(t, t.TempDir())
 
 	type step struct {
@@ -121,10 +122,10 @@ func TestHandshakeRememberedAcrossHosts(t *testing.T) {
 		info := connectOnce(t, cache, sc)
 		return step{counter.take(), info.ProtocolVersion, info.Handshake}
 	}
-	probe := hostcore.Handshake{Transport: hostcore.TransportStreamable, Opening: hostcore.OpeningInitialize}
+	probe := hostcore.Handshake{Transport: config.TransportStreamable, Opening: hostcore.OpeningInitialize}
 	remembered := probe
 	remembered.Remembered = true
-	discover := hostcore.Handshake{Transport: hostcore.TransportStreamable, Opening: hostcore.OpeningDiscover}
+	discover := hostcore.Handshake{Transport: config.TransportStreamable, Opening: hostcore.OpeningDiscover}
 
 	got := []step{connect(), connect()}
 	counter.swap(refuseInitialize(modeHandler(t, mcptest.ModeV2026)))
@@ -146,7 +147,7 @@ func TestHandshakeRememberedAcrossHosts(t *testing.T) {
 // remembers in memory for its own connections.
 func TestHandshakeRememberedOverStdio(t *testing.T) {
 	sc := mcptestStdio(t, mcptest.ModeV2025Jun)
-	sent := func(h *hostcore.Host, sc hostcore.ServerConfig, account string) (map[string]int, hostcore.ConnInfo) {
+	sent := func(h *hostcore.Host, sc config.ServerConfig, account string) (map[string]int, hostcore.ConnInfo) {
 		t.Helper()
 		c := conn(t, h, sc, account)
 		if _, err := c.Session(context.Background()); err != nil {
@@ -162,13 +163,13 @@ func TestHandshakeRememberedOverStdio(t *testing.T) {
 		if first["server/discover"] != 1 || second["server/discover"] != 0 || second["initialize"] != 1 {
 			t.Errorf("first connect sent %v, second %v; want the second without server/discover", first, second)
 		}
-		if info.ProtocolVersion != mcptest.Version2025Jun || !info.Handshake.Remembered || info.Handshake.Transport != hostcore.TransportStdio {
+		if info.ProtocolVersion != mcptest.Version2025Jun || !info.Handshake.Remembered || info.Handshake.Transport != config.TransportStdio {
 			t.Errorf("second connect: version %q, handshake %+v", info.ProtocolVersion, info.Handshake)
 		}
 	})
 	t.Run("memory", func(t *testing.T) {
 		two := sc
-		two.Accounts = []hostcore.Account{{Name: "a"}, {Name: "b", Env: map[string]string{"X": "1"}}}
+		two.Accounts = []config.Account{{Name: "a"}, {Name: "b", Env: map[string]string{"X": "1"}}}
 		h := newHost(t, nil)
 		first, _ := sent(h, two, "a")
 		second, _ := sent(h, two, "b") // another connection to the same server identity
@@ -206,7 +207,7 @@ func TestHandshakeDiscoverTTL(t *testing.T) {
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(hs.Close)
-	sc := hostcore.ServerConfig{Name: "ttl", URL: hs.URL, Accounts: []hostcore.Account{
+	sc := config.ServerConfig{Name: "ttl", URL: hs.URL, Accounts: []config.Account{
 		{Name: "a", Headers: map[string]string{"X-A": "1"}}, {Name: "b", Headers: map[string]string{"X-B": "1"}},
 		{Name: "c", Headers: map[string]string{"X-C": "1"}}}}
 	clk := newClock()
@@ -221,7 +222,7 @@ func TestHandshakeDiscoverTTL(t *testing.T) {
 		got = append(got, c.Info().Handshake)
 		clk.Advance(40 * time.Second) // b within the 60 s, c past them
 	}
-	discover := hostcore.Handshake{Transport: hostcore.TransportStreamable, Opening: hostcore.OpeningDiscover}
+	discover := hostcore.Handshake{Transport: config.TransportStreamable, Opening: hostcore.OpeningDiscover}
 	remembered := discover
 	remembered.Remembered = true
 	// b connects 40 s after a, within the 60 s; c 80 s after a: what came

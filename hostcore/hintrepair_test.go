@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -58,13 +58,13 @@ func TestNullResultAndReasonedNotFound(t *testing.T) {
 		kind error
 		says string
 	}{
-		{mcptest.ModeNullResult, hostcore.ErrProtocol, "answered null instead of a result"},
-		{mcptest.ModeNotFoundReason, hostcore.ErrNotFound, "no such resource (the server says: " + mcptest.NotFoundReason + ")"},
-		{mcptest.ModeNotFound32002, hostcore.ErrNotFound, "no such resource"},
+		{mcptest.ModeNullResult, fault.ErrProtocol, "answered null instead of a result"},
+		{mcptest.ModeNotFoundReason, fault.ErrNotFound, "no such resource (the server says: " + mcptest.NotFoundReason + ")"},
+		{mcptest.ModeNotFound32002, fault.ErrNotFound, "no such resource"},
 	} {
 		c := conn(t, newHost(t, nil), mcptestMem(t, tt.mode, nil), "")
 		_, err := c.ReadServer(context.Background(), mcptest.RawResourceURI)
-		var he *hostcore.Error
+		var he *fault.Error
 		if !errors.Is(err, tt.kind) || !errors.As(err, &he) || !strings.HasSuffix(he.Message(), tt.says) {
 			t.Errorf("%s: %v; want %v ending %q", tt.mode, err, tt.kind, tt.says)
 		}

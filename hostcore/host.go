@@ -12,7 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/hooks"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
@@ -32,7 +34,7 @@ type HostOptions struct {
 	// go-sdk supports (the server may negotiate down).
 	ProtocolVersion string
 	// Builtin servers are offered beside the configured ones (the demo).
-	Builtin []ServerConfig
+	Builtin []config.ServerConfig
 	// BuiltinProviders are model providers offered after the configured
 	// ones (DemoProvider); a configured provider of the same name hides
 	// one.
@@ -40,7 +42,7 @@ type HostOptions struct {
 	// PromptInput asks the person for a VS Code input's value. Values are
 	// kept in memory for the Host's life and never written anywhere. Nil
 	// makes a server that needs one fail to start with a clear error.
-	PromptInput func(ctx context.Context, server string, in Input) (string, error)
+	PromptInput func(ctx context.Context, server string, in config.Input) (string, error)
 	// HTTPTransport is the base round tripper for HTTP servers; nil means
 	// http.DefaultTransport.
 	HTTPTransport http.RoundTripper
@@ -56,8 +58,8 @@ type HostOptions struct {
 	// OAuth signs in to servers that ask for it; nil turns OAuth off.
 	OAuth *signin.Options
 	// Transport, if set, gives the transport of a connect instead of the
-	// server's command or URL (see TransportFactory): tests connect
-	// in-process servers through mcp.NewInMemoryTransports.
+	// server's command or URL (see TransportFactory and Dialer): tests
+	// connect in-process servers, as go-sdk's in-memory transports do.
 	Transport TransportFactory
 	// Elicit asks the person when a server asks for input (elicitation,
 	// form mode: elicit.go). The host declares the elicitation capability
@@ -76,7 +78,7 @@ type HostOptions struct {
 // Host owns the connections to MCP servers, one per (server, account). It
 // is safe for concurrent use.
 type Host struct {
-	cfg  *Config
+	cfg  *config.Config
 	opts HostOptions
 	log  *slog.Logger
 
@@ -126,9 +128,9 @@ type Host struct {
 type connKey struct{ server, identity, account, creds string }
 
 // NewHost returns a host over cfg (which may be nil for ad-hoc servers only).
-func NewHost(cfg *Config, opts *HostOptions) *Host {
+func NewHost(cfg *config.Config, opts *HostOptions) *Host {
 	if cfg == nil {
-		cfg = &Config{}
+		cfg = &config.Config{}
 	}
 	h := &Host{cfg: cfg, conns: map[connKey]*Conn{}, inputs: map[string]map[string]string{}, questions: map[string]*question{},
 		generations: map[CacheKey]uint64{}}
@@ -161,7 +163,7 @@ func NewHost(cfg *Config, opts *HostOptions) *Host {
 	h.guard = &watchdog{log: h.log}
 	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	h.consent, h.hostCall = consent.New(consent.Options{Grants: h.opts.Grants, Now: h.opts.Now,
-		Find: func(name string) (ServerConfig, error) { return h.cfg.Find(name, h.opts.Builtin...) }, IsAdHoc: IsAdHocName})
+		Find: func(name string) (config.ServerConfig, error) { return h.cfg.Find(name, h.opts.Builtin...) }, IsAdHoc: IsAdHocName})
 	h.subs = subrecord.New(h.opts.Now)
 	return h
 }
@@ -184,14 +186,14 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 }
 
 // Config returns the host's config.
-func (h *Host) Config() *Config { return h.cfg }
+func (h *Host) Config() *config.Config { return h.cfg }
 
 // Clock returns the host's clock (HostOptions.Now; nil means time.Now),
 // for the features over the host that keep its time.
 func (h *Host) Clock() Clock { return h.opts.Now }
 
 // Servers returns every server the host knows: configured, imported, built in.
-func (h *Host) Servers() []ServerConfig { return h.cfg.All(h.opts.Builtin...) }
+func (h *Host) Servers() []config.ServerConfig { return h.cfg.All(h.opts.Builtin...) }
 
 // Conn returns the connection to the named server as account ("" means the
 // server's first account). It does not connect yet: the first use does.
@@ -204,7 +206,7 @@ func (h *Host) Conn(server, account string) (*Conn, error) {
 }
 
 // ConnFor returns the connection to an ad-hoc or configured server.
-func (h *Host) ConnFor(sc ServerConfig, account string) (*Conn, error) {
+func (h *Host) ConnFor(sc config.ServerConfig, account string) (*Conn, error) {
 	if err := sc.Validate(); err != nil {
 		return nil, err
 	}
@@ -284,7 +286,7 @@ func (h *Host) Shutdown(ctx context.Context) error {
 // concurrent connections that need the same input share one question, and
 // each stops waiting when its own context ends. The question itself (a
 // dialog, a terminal prompt) is withdrawn when no one waits any more.
-func (h *Host) inputValue(ctx context.Context, server string, in Input) (string, error) {
+func (h *Host) inputValue(ctx context.Context, server string, in config.Input) (string, error) {
 	if h.opts.PromptInput == nil {
 		h.mu.Lock()
 		v, ok := h.inputs[server][in.ID]
@@ -292,7 +294,7 @@ func (h *Host) inputValue(ctx context.Context, server string, in Input) (string,
 		if ok {
 			return v, nil
 		}
-		return "", newError(KindUsage, nil, "server %q needs the input %q (%s) and nothing can ask for it", server, in.ID, in.Description)
+		return "", newError(fault.KindUsage, nil, "server %q needs the input %q (%s) and nothing can ask for it", server, in.ID, in.Description)
 	}
 	key := server + "\x00" + in.ID
 	h.mu.Lock()
@@ -302,7 +304,7 @@ func (h *Host) inputValue(ctx context.Context, server string, in Input) (string,
 	}
 	if h.closed {
 		h.mu.Unlock()
-		return "", newError(KindCanceled, nil, "asking for input %s: the host is closed", in.ID)
+		return "", newError(fault.KindCanceled, nil, "asking for input %s: the host is closed", in.ID)
 	}
 	q := h.questions[key]
 	if q == nil {
@@ -337,7 +339,7 @@ type question struct {
 }
 
 // ask puts the question to the person and records the answer.
-func (h *Host) ask(ctx context.Context, key, server string, in Input, q *question) {
+func (h *Host) ask(ctx context.Context, key, server string, in config.Input, q *question) {
 	defer q.cancel()
 	v, err := h.opts.PromptInput(ctx, server, in)
 	if err != nil {
@@ -362,4 +364,4 @@ func (h *Host) ask(ctx context.Context, key, server string, in Input, q *questio
 var clientImplementation = &mcp.Implementation{Name: "attache", Title: "Attaché", Version: "0.1.0"}
 
 // Builtin returns the built-in servers.
-func (h *Host) Builtin() []ServerConfig { return h.opts.Builtin }
+func (h *Host) Builtin() []config.ServerConfig { return h.opts.Builtin }

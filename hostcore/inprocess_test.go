@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -29,17 +30,17 @@ const inProcessCommand = "in-process"
 var inProcess struct {
 	mu   sync.Mutex
 	next atomic.Int64
-	by   map[string]func(hostcore.Account) mcp.Transport
+	by   map[string]func(config.Account) hostcore.Dialer
 }
 
 // serveInProcess registers a server for the test's life and returns its
 // config entry's command line: transport gives the transport of one connect
 // as an account.
-func serveInProcess(t testing.TB, name string, transport func(hostcore.Account) mcp.Transport) hostcore.ServerConfig {
+func serveInProcess(t testing.TB, name string, transport func(config.Account) hostcore.Dialer) config.ServerConfig {
 	key := fmt.Sprintf("%s-%d", name, inProcess.next.Add(1))
 	inProcess.mu.Lock()
 	if inProcess.by == nil {
-		inProcess.by = map[string]func(hostcore.Account) mcp.Transport{}
+		inProcess.by = map[string]func(config.Account) hostcore.Dialer{}
 	}
 	inProcess.by[key] = transport
 	inProcess.mu.Unlock()
@@ -48,11 +49,11 @@ func serveInProcess(t testing.TB, name string, transport func(hostcore.Account) 
 		delete(inProcess.by, key)
 		inProcess.mu.Unlock()
 	})
-	return hostcore.ServerConfig{Name: name, Command: inProcessCommand, Args: []string{key}}
+	return config.ServerConfig{Name: name, Command: inProcessCommand, Args: []string{key}}
 }
 
 // inProcessTransport is the factory every test host gets.
-func inProcessTransport(sc hostcore.ServerConfig, a hostcore.Account) mcp.Transport {
+func inProcessTransport(sc config.ServerConfig, a config.Account) hostcore.Dialer {
 	if sc.Command != inProcessCommand || len(sc.Args) != 1 {
 		return nil
 	}
@@ -81,15 +82,15 @@ func withInProcess(opts *hostcore.HostOptions) *hostcore.HostOptions {
 // threengramMem is the reference server in-process, as threengramStdio is
 // over stdio: two accounts on two tenants, a fresh seeded store. Each
 // account's tenant is its own server, as a stdio process per account is.
-func threengramMem(t testing.TB) hostcore.ServerConfig {
+func threengramMem(t testing.TB) config.ServerConfig {
 	return threengramMemOf(t, seededStore(t))
 }
 
 // threengramMemOf serves store in-process.
-func threengramMemOf(t testing.TB, store *threengram.Store) hostcore.ServerConfig {
+func threengramMemOf(t testing.TB, store *threengram.Store) config.ServerConfig {
 	var mu sync.Mutex
 	byTenant := map[string]*mcptest.ServerTransport{}
-	sc := serveInProcess(t, "threengram", func(a hostcore.Account) mcp.Transport {
+	sc := serveInProcess(t, "threengram", func(a config.Account) hostcore.Dialer {
 		tenant := a.Env["THREENGRAM_TENANT"]
 		mu.Lock()
 		defer mu.Unlock()
@@ -98,7 +99,7 @@ func threengramMemOf(t testing.TB, store *threengram.Store) hostcore.ServerConfi
 		}
 		return byTenant[tenant]
 	})
-	sc.Accounts = []hostcore.Account{
+	sc.Accounts = []config.Account{
 		{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}},
 		{Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "globex"}},
 	}
@@ -106,24 +107,24 @@ func threengramMemOf(t testing.TB, store *threengram.Store) hostcore.ServerConfi
 }
 
 // mcptestMem is a test mode in-process, as mcptestStdio is over stdio.
-func mcptestMem(t testing.TB, mode string, opts *mcptest.Options) hostcore.ServerConfig {
+func mcptestMem(t testing.TB, mode string, opts *mcptest.Options) config.ServerConfig {
 	sc, _ := mcptestMemT(t, mode, opts)
 	return sc
 }
 
 // mcptestMemT is mcptestMem, with the transport (to hang its servers up).
-func mcptestMemT(t testing.TB, mode string, opts *mcptest.Options) (hostcore.ServerConfig, *mcptest.ModeTransport) {
+func mcptestMemT(t testing.TB, mode string, opts *mcptest.Options) (config.ServerConfig, *mcptest.ModeTransport) {
 	t.Helper()
 	mt, err := mcptest.NewModeTransport(mode, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serveInProcess(t, mode, func(hostcore.Account) mcp.Transport { return mt }), mt
+	return serveInProcess(t, mode, func(config.Account) hostcore.Dialer { return mt }), mt
 }
 
 // serverMem serves one go-sdk server in-process, and returns the transport
 // too (to drop its sessions).
-func serverMem(t testing.TB, name string, srv *mcp.Server) (hostcore.ServerConfig, *mcptest.ServerTransport) {
+func serverMem(t testing.TB, name string, srv *mcp.Server) (config.ServerConfig, *mcptest.ServerTransport) {
 	st := mcptest.NewServerTransport(srv)
-	return serveInProcess(t, name, func(hostcore.Account) mcp.Transport { return st }), st
+	return serveInProcess(t, name, func(config.Account) hostcore.Dialer { return st }), st
 }

@@ -10,8 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/expand"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/npmpeer"
 )
 
@@ -19,8 +20,8 @@ import (
 // npmpeer.Entry).
 func peer(t *testing.T, pkg string) string { return npmpeer.Entry(t, pkg) }
 
-func everything(t *testing.T) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "everything", Command: "node", Args: []string{peer(t, "server-everything"), "stdio"}}
+func everything(t *testing.T) config.ServerConfig {
+	return config.ServerConfig{Name: "everything", Command: "node", Args: []string{peer(t, "server-everything"), "stdio"}}
 }
 
 func TestEverythingListsAllResourcesAndTemplates(t *testing.T) {
@@ -117,7 +118,7 @@ func TestEverythingCompletionAndNotFound(t *testing.T) {
 		}
 	}
 	_, err = c.ReadServer(ctx, "demo://resource/static/document/missing.md")
-	if !errors.Is(err, hostcore.ErrNotFound) {
+	if !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("missing resource = %v; want NotFound", err)
 	}
 }

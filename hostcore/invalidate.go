@@ -3,6 +3,8 @@ package hostcore
 import (
 	"context"
 	"errors"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // maxGenerations bounds h.generations: a long session invalidates many
@@ -64,7 +66,7 @@ func (h *Host) Invalidate(ctx context.Context, key CacheKey) {
 // say it again) and as information after.
 func (h *Host) cacheWriteFailed(msg string, args ...any) {
 	for _, a := range args {
-		if err, ok := a.(error); ok && errors.Is(err, ErrDiskFull) && h.diskFullTold.Swap(true) {
+		if err, ok := a.(error); ok && errors.Is(err, fault.ErrDiskFull) && h.diskFullTold.Swap(true) {
 			h.log.Info(msg, args...)
 			return
 		}
@@ -89,7 +91,7 @@ func (h *Host) storeIfCurrent(ctx context.Context, e CacheEntry, gen uint64) str
 	}
 	if err := h.opts.Cache.Put(ctx, e); err != nil {
 		h.cacheWriteFailed("cache write failed", "key", e.Key.Param, "err", err)
-		if errors.Is(err, ErrDiskFull) {
+		if errors.Is(err, fault.ErrDiskFull) {
 			return "the disk is full"
 		}
 		return "the cache could not store it"

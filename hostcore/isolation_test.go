@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 )
 
 // accountEcho is a server whose bodies name the account that asked (from an
@@ -40,11 +41,11 @@ func accountEcho(t *testing.T) string {
 // account that fetched it; a public one is shared (a hit for the others).
 func TestIsolationProperty(t *testing.T) {
 	accounts := []string{"ann", "bob", "cy"}
-	var servers []hostcore.ServerConfig
+	var servers []config.ServerConfig
 	for i := range 2 {
-		sc := hostcore.ServerConfig{Name: fmt.Sprintf("s%d", i), URL: accountEcho(t)}
+		sc := config.ServerConfig{Name: fmt.Sprintf("s%d", i), URL: accountEcho(t)}
 		for _, a := range accounts {
-			sc.Accounts = append(sc.Accounts, hostcore.Account{Name: a, Headers: map[string]string{"X-Account": a}})
+			sc.Accounts = append(sc.Accounts, config.Account{Name: a, Headers: map[string]string{"X-Account": a}})
 		}
 		servers = append(servers, sc)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -69,7 +70,7 @@ func (c *Conn) lifecycleOf(ctx context.Context, ids []string, states map[string]
 		return err
 	}
 	if res.IsError {
-		return newError(KindInvalidParams, nil, "%s: get_memories failed: %s", c.Server.Name, clip(strings.ReplaceAll(res.Text, "\n", " ")))
+		return newError(fault.KindInvalidParams, nil, "%s: get_memories failed: %s", c.Server.Name, clip(strings.ReplaceAll(res.Text, "\n", " ")))
 	}
 	raw := []byte(res.Structured)
 	if len(raw) == 0 {

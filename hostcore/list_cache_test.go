@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -79,7 +81,7 @@ func TestInvalidCursorDropsEveryPage(t *testing.T) {
 	ls := newListServer(t, 3)
 	bodies := openCache(t, t.TempDir())
 	h := newHost(t, &hostcore.HostOptions{Cache: bodies})
-	sc := hostcore.ServerConfig{Name: "lists", URL: ls.http.URL}
+	sc := config.ServerConfig{Name: "lists", URL: ls.http.URL}
 	c := conn(t, h, sc, "")
 	if n, err := listAll(t, c); n != 3 || err != nil {
 		t.Fatalf("first listing: %d, %v", n, err)
@@ -97,7 +99,7 @@ func TestInvalidCursorDropsEveryPage(t *testing.T) {
 	// again from a fresh page 1, whose cursor the server refuses too, which
 	// is then the server's fault.
 	_, err := listAll(t, c)
-	if !errors.Is(err, hostcore.ErrServerFault) || !strings.Contains(err.Error(), "refused the cursor it sent") {
+	if !errors.Is(err, fault.ErrServerFault) || !strings.Contains(err.Error(), "refused the cursor it sent") {
 		t.Fatalf("listing past a refused cursor: %v; want the server's fault", err)
 	}
 	after, _ := bodies.Stats(context.Background(), hostcore.CacheFilter{})
@@ -127,7 +129,7 @@ func secondCursor(t *testing.T, c *hostcore.Conn) string {
 func TestListChangedEvictsPages(t *testing.T) {
 	ls := newListServer(t, 2)
 	h := newHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir()), ProtocolVersion: "2025-11-25"})
-	c := conn(t, h, hostcore.ServerConfig{Name: "lists", URL: ls.http.URL}, "")
+	c := conn(t, h, config.ServerConfig{Name: "lists", URL: ls.http.URL}, "")
 	changed := make(chan struct{}, 10)
 	c.OnResourceListChanged(func() { changed <- struct{}{} })
 	if n, err := listAll(t, c); n != 2 || err != nil {
@@ -165,7 +167,7 @@ func TestListingThatWentToTheServerStaysThere(t *testing.T) {
 	ls := newListServer(t, 3)
 	bodies := &lookupCounter{BodyCache: openCache(t, t.TempDir())}
 	h := newHost(t, &hostcore.HostOptions{Cache: bodies})
-	sc := hostcore.ServerConfig{Name: "lists", URL: ls.http.URL}
+	sc := config.ServerConfig{Name: "lists", URL: ls.http.URL}
 	c := conn(t, h, sc, "")
 	steps := []struct {
 		name                    string

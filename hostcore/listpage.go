@@ -6,6 +6,8 @@ import (
 	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // A tester pages a list by hand, one page at a time, to see exactly what
@@ -39,7 +41,7 @@ func (c *Conn) ListPage(ctx context.Context, method, cursor string) (ListPage, e
 	mark := c.tap.Last()
 	p, err := c.listPage(ctx, method, cursor)
 	if errors.Is(err, ErrNotOffered) {
-		err = newError(KindUsage, ErrNotOffered, "listing %s of %s: the server does not declare what it lists", method, c.Server.Name)
+		err = newError(fault.KindUsage, ErrNotOffered, "listing %s of %s: the server does not declare what it lists", method, c.Server.Name)
 	}
 	p.Method, p.Cursor = method, cursor
 	if e, ok := c.tap.SentSince(mark, method); ok {
@@ -70,7 +72,7 @@ func (c *Conn) listPage(ctx context.Context, method, cursor string) (ListPage, e
 		}
 		return ListPage{}, ErrNotOffered
 	}
-	return ListPage{}, newError(KindUsage, nil, "%s is not a list the console pages; it pages %v", method, PagedMethods)
+	return ListPage{}, newError(fault.KindUsage, nil, "%s is not a list the console pages; it pages %v", method, PagedMethods)
 }
 
 func namedPage[T any](p page[T], name func(T) string) ListPage {

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/hooks"
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -222,7 +223,7 @@ func (l *Live) Reread(ctx context.Context, id int64) error { return l.rereadVia(
 func (l *Live) rereadVia(ctx context.Context, c *Conn, id int64) error {
 	it, ok := l.Item(id)
 	if !ok {
-		return newError(KindNotFound, nil, "attachment %d is not in conversation %d", id, l.conv)
+		return newError(fault.KindNotFound, nil, "attachment %d is not in conversation %d", id, l.conv)
 	}
 	return l.cv.reread(ctx, c, it.Attachment, rereadRefresh).item.ReadErr
 }

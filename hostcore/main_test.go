@@ -8,6 +8,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/testbin"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -19,13 +20,13 @@ func binary(t testing.TB, pkg string) string { return testbin.Build(t, pkg) }
 
 // threengramStdio is a config entry for the reference server over stdio,
 // with two accounts on two tenants, on a fresh seeded database.
-func threengramStdio(t testing.TB) hostcore.ServerConfig {
+func threengramStdio(t testing.TB) config.ServerConfig {
 	db := filepath.Join(t.TempDir(), "tg.db")
-	return hostcore.ServerConfig{
+	return config.ServerConfig{
 		Name:    "threengram",
 		Command: binary(t, "cmd/threengram"),
 		Args:    []string{"--db", db, "--seed", "--stdio"},
-		Accounts: []hostcore.Account{
+		Accounts: []config.Account{
 			{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}},
 			{Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "globex"}},
 		},
@@ -49,18 +50,18 @@ func seededStore(t testing.TB) *threengram.Store {
 
 // threengramHTTP serves the reference server on loopback and returns a
 // config entry with one account per tenant, each with its bearer token.
-func threengramHTTP(t testing.TB) (hostcore.ServerConfig, *threengram.Store) {
+func threengramHTTP(t testing.TB) (config.ServerConfig, *threengram.Store) {
 	s := seededStore(t)
 	ctx := context.Background()
 	srv := httptest.NewServer(threengram.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
-	sc := hostcore.ServerConfig{Name: "threengram-http", URL: srv.URL + "/mcp"}
+	sc := config.ServerConfig{Name: "threengram-http", URL: srv.URL + "/mcp"}
 	for _, tenant := range []string{"acme", "globex"} {
 		tok, err := s.IssueToken(ctx, tenant, []string{threengram.ScopeRead})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc.Accounts = append(sc.Accounts, hostcore.Account{Name: tenant, Headers: map[string]string{"Authorization": "Bearer " + tok}})
+		sc.Accounts = append(sc.Accounts, config.Account{Name: tenant, Headers: map[string]string{"Authorization": "Bearer " + tok}})
 	}
 	return sc, s
 }
@@ -72,7 +73,7 @@ func newHost(t testing.TB, opts *hostcore.HostOptions) *hostcore.Host {
 	return h
 }
 
-func conn(t testing.TB, h *hostcore.Host, sc hostcore.ServerConfig, account string) *hostcore.Conn {
+func conn(t testing.TB, h *hostcore.Host, sc config.ServerConfig, account string) *hostcore.Conn {
 	t.Helper()
 	c, err := h.ConnFor(sc, account)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -18,22 +19,22 @@ var faultCases = []struct {
 	says  string // in the message shown to a person
 	flags []string
 }{
-	{mcptest.ModeEmptyContents, hostcore.ErrProtocol, "empty contents array", nil},
-	{mcptest.ModeBothTextAndBlob, hostcore.ErrProtocol, "both text and blob", nil},
-	{mcptest.ModeNeitherTextNorBlob, hostcore.ErrProtocol, "neither text nor blob", nil},
-	{mcptest.ModeBadBase64, hostcore.ErrProtocol, "could not be understood", nil},
-	{mcptest.ModeResultNotObject, hostcore.ErrProtocol, "could not be understood", nil},
-	{mcptest.ModeNotJSON, hostcore.ErrProtocol, "which is not JSON-RPC", nil},
-	{mcptest.ModeOversize, hostcore.ErrProtocol, "size limit", []string{"--body-bytes", "3000000"}},
-	{mcptest.ModeWrongURI, hostcore.ErrProtocol, "another uri", nil},
-	{mcptest.ModeNotFound32002, hostcore.ErrNotFound, "no such resource", nil},
-	{mcptest.ModeNotFound32602, hostcore.ErrNotFound, "no such resource", nil},
+	{mcptest.ModeEmptyContents, fault.ErrProtocol, "empty contents array", nil},
+	{mcptest.ModeBothTextAndBlob, fault.ErrProtocol, "both text and blob", nil},
+	{mcptest.ModeNeitherTextNorBlob, fault.ErrProtocol, "neither text nor blob", nil},
+	{mcptest.ModeBadBase64, fault.ErrProtocol, "could not be understood", nil},
+	{mcptest.ModeResultNotObject, fault.ErrProtocol, "could not be understood", nil},
+	{mcptest.ModeNotJSON, fault.ErrProtocol, "which is not JSON-RPC", nil},
+	{mcptest.ModeOversize, fault.ErrProtocol, "size limit", []string{"--body-bytes", "3000000"}},
+	{mcptest.ModeWrongURI, fault.ErrProtocol, "another uri", nil},
+	{mcptest.ModeNotFound32002, fault.ErrNotFound, "no such resource", nil},
+	{mcptest.ModeNotFound32602, fault.ErrNotFound, "no such resource", nil},
 	// On resources/read the one parameter is the uri: -32602 is how
 	// 2026-07-28 says "no such resource", whatever the message says.
-	{mcptest.ModeInvalidParams, hostcore.ErrNotFound, "uri must not contain a fragment", nil},
-	{mcptest.ModeServerFault, hostcore.ErrServerFault, "-32603", nil},
-	{mcptest.ModeVersionMismatch, hostcore.ErrVersionMismatch, "protocol version", nil},
-	{mcptest.ModeDieOnRead, hostcore.ErrTransport, "connection", nil},
+	{mcptest.ModeInvalidParams, fault.ErrNotFound, "uri must not contain a fragment", nil},
+	{mcptest.ModeServerFault, fault.ErrServerFault, "-32603", nil},
+	{mcptest.ModeVersionMismatch, fault.ErrVersionMismatch, "protocol version", nil},
+	{mcptest.ModeDieOnRead, fault.ErrTransport, "connection", nil},
 }
 
 func TestMalformedReplies(t *testing.T) {
@@ -50,7 +51,7 @@ func TestMalformedReplies(t *testing.T) {
 				// A limit of 1 MB makes the oversize case cheap.
 				h := newHost(t, &hostcore.HostOptions{MaxBodyBytes: 1 << 20})
 				_, err := conn(t, h, sc, "").ReadServer(context.Background(), mcptest.RawResourceURI)
-				var he *hostcore.Error
+				var he *fault.Error
 				if !errors.Is(err, tt.kind) || !errors.As(err, &he) {
 					t.Fatalf("read = %v; want %v", err, tt.kind)
 				}
@@ -63,11 +64,11 @@ func TestMalformedReplies(t *testing.T) {
 }
 
 func TestHTTPUnauthorizedAndForbidden(t *testing.T) {
-	for mode, want := range map[string]error{mcptest.ModeUnauthorized: hostcore.ErrUnauthorized, mcptest.ModeForbidden: hostcore.ErrForbidden} {
+	for mode, want := range map[string]error{mcptest.ModeUnauthorized: fault.ErrUnauthorized, mcptest.ModeForbidden: fault.ErrForbidden} {
 		t.Run(mode, func(t *testing.T) {
 			h := newHost(t, nil)
 			_, err := conn(t, h, mcptestHTTP(t, mode), "").ReadServer(context.Background(), mcptest.RawResourceURI)
-			var he *hostcore.Error
+			var he *fault.Error
 			if !errors.Is(err, want) || !errors.As(err, &he) || he.HTTPStatus == 0 {
 				t.Errorf("read = %v; want %v with its HTTP status", err, want)
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -149,14 +150,14 @@ func (c *Conn) SearchMemories(ctx context.Context, query, cursor string, limit i
 // protocol error. what names the tool and its server.
 func toolAnswer(res *ToolResult, v any, what string) error {
 	if res.IsError {
-		return newError(KindServerFault, nil, "%s failed: %s", what, pack.OneLine(clip(res.Text)))
+		return newError(fault.KindServerFault, nil, "%s failed: %s", what, pack.OneLine(clip(res.Text)))
 	}
 	raw := []byte(res.Structured)
 	if len(raw) == 0 {
 		raw = []byte(res.Text)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return newError(KindProtocol, err, "%s answered something that could not be understood", what)
+		return newError(fault.KindProtocol, err, "%s answered something that could not be understood", what)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -140,7 +141,7 @@ func TestSearchMemoriesWithoutTheTool(t *testing.T) {
 	h := newHost(t, nil)
 	c := conn(t, h, mcptestMem(t, "image", nil), "")
 	_, err := c.SearchMemories(context.Background(), "x", "", 0)
-	var he *hostcore.Error
+	var he *fault.Error
 	if !errors.As(err, &he) {
 		t.Fatalf("err = %v, want a host error", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // Multi round-trip results (SEP-2322, 2026-07-28). A resources/read or a
@@ -97,7 +99,7 @@ func multiRound[R mcp.Result](ctx context.Context, c *Conn, what string, send fu
 				what, c.Server.Name)
 		}
 		if n == maxInputRounds {
-			return zero, rounds, newError(KindServerFault, nil, "%s: %s still asked for input after %d rounds; the host stopped there",
+			return zero, rounds, newError(fault.KindServerFault, nil, "%s: %s still asked for input after %d rounds; the host stopped there",
 				what, c.Server.Name, maxInputRounds)
 		}
 		round := InputRound{State: rt.state != ""}

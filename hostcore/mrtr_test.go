@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/attache/attache/hostcore/form"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/form"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,9 +22,9 @@ import (
 )
 
 // ts2Servers are the TypeScript SDK 2.x test server over both transports.
-func ts2Servers(t *testing.T) map[string]hostcore.ServerConfig {
+func ts2Servers(t *testing.T) map[string]config.ServerConfig {
 	cmd, args := npmpeer.TS2Stdio(t)
-	return map[string]hostcore.ServerConfig{
+	return map[string]config.ServerConfig{
 		"stdio": {Name: "ts2", Command: cmd, Args: args},
 		"http":  {Name: "ts2", URL: npmpeer.TS2(t)},
 	}
@@ -176,15 +179,15 @@ func TestInputRoundsBoundedAndNamed(t *testing.T) {
 	var asked []hostcore.ElicitRequest
 	url := askingServer(t) // before the host: the host closes first
 	h := newHost(t, &hostcore.HostOptions{Elicit: acceptDefaults(&asked)})
-	c := conn(t, h, hostcore.ServerConfig{Name: "asking", URL: url}, "")
+	c := conn(t, h, config.ServerConfig{Name: "asking", URL: url}, "")
 	for _, tt := range []struct {
 		uri  string
 		kind error
 		says string
 	}{
-		{"x://forever", hostcore.ErrServerFault, "still asked for input after 10 rounds"},
-		{"x://nothing", hostcore.ErrProtocol, "neither inputRequests nor a requestState"},
-		{"x://sampling", hostcore.ErrProtocol, "sampling/createMessage"},
+		{"x://forever", fault.ErrServerFault, "still asked for input after 10 rounds"},
+		{"x://nothing", fault.ErrProtocol, "neither inputRequests nor a requestState"},
+		{"x://sampling", fault.ErrProtocol, "sampling/createMessage"},
 	} {
 		_, err := c.ReadServer(context.Background(), tt.uri)
 		if !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.says) {

@@ -18,6 +18,8 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/secretstore"
 	"github.com/attache/attache/internal/threengram"
@@ -26,7 +28,7 @@ import (
 // tgServer is the reference server over loopback HTTP with OAuth, for the
 // rules the host keeps when it signs in.
 type tgServer struct {
-	sc     hostcore.ServerConfig
+	sc     config.ServerConfig
 	issuer string
 	clock  *serverClock
 	seen   *tgRequests
@@ -87,7 +89,7 @@ func serveTG(t *testing.T, wrap func(issuer string, next http.Handler) http.Hand
 	srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { seen.add(r); h.ServeHTTP(w, r) })
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &tgServer{sc: hostcore.ServerConfig{Name: "tg", URL: issuer + "/mcp", Accounts: []hostcore.Account{{Name: "me"}}},
+	return &tgServer{sc: config.ServerConfig{Name: "tg", URL: issuer + "/mcp", Accounts: []config.Account{{Name: "me"}}},
 		issuer: issuer, clock: clock, seen: seen}
 }
 
@@ -107,7 +109,7 @@ func TestNoSignInUnlessAsked(t *testing.T) {
 	h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Present: approving(&pages)}})
 	c := conn(t, h, tg.sc, "")
 	_, err := c.Complete(context.Background(), threengram.MemoryTemplate, "id", "m", nil)
-	var he *hostcore.Error
+	var he *fault.Error
 	if !errors.Is(err, signin.ErrNeeded) || !errors.As(err, &he) || !strings.HasPrefix(he.Hint(), "Sign in to read this") || pages.Load() != 0 {
 		t.Fatalf("a background request: %v (pages %d); want sign-in needed, Sign in to read this, no page", err, pages.Load())
 	}
@@ -133,7 +135,7 @@ func TestNoSignInAfterLogout(t *testing.T) {
 	asked := signin.MayStart(context.Background())
 	for name, c := range map[string]*hostcore.Conn{"the closed connection": old, "a new connection": conn(t, h, tg.sc, "")} {
 		_, err := c.Complete(asked, threengram.MemoryTemplate, "id", "m", nil)
-		var he *hostcore.Error
+		var he *fault.Error
 		if !errors.Is(err, signin.ErrNeeded) || !errors.As(err, &he) || !strings.Contains(he.Message(), "you signed out") ||
 			!strings.HasPrefix(he.Hint(), "Sign in to read this") {
 			t.Errorf("%s after Logout: %v; want you signed out, Sign in to read this", name, err)
@@ -163,7 +165,7 @@ func TestSignInWaitKeepsTheCallersDeadline(t *testing.T) {
 	defer cancel()
 	_, err := conn(t, h, tg.sc, "").Complete(ctx, threengram.MemoryTemplate, "id", "m", nil)
 	<-shown
-	if !errors.Is(err, hostcore.ErrTimeout) || !strings.Contains(err.Error(), "waiting for the sign-in") {
+	if !errors.Is(err, fault.ErrTimeout) || !strings.Contains(err.Error(), "waiting for the sign-in") {
 		t.Errorf("a sign-in nobody answers, under a 1 s deadline: %v; want a timeout while waiting for the sign-in", err)
 	}
 }
@@ -260,9 +262,9 @@ func TestRefusalsSayWhy(t *testing.T) {
 			var pages atomic.Int32
 			h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Present: approving(&pages)}})
 			_, err := h.Login(context.Background(), tg.sc, "")
-			var he *hostcore.Error
+			var he *fault.Error
 			if !errors.As(err, &he) || !strings.Contains(he.Message(), tt.says) || strings.Contains(he.Message(), "refused the credentials") ||
-				!errors.Is(err, hostcore.ErrProtocol) || pages.Load() != 0 {
+				!errors.Is(err, fault.ErrProtocol) || pages.Load() != 0 {
 				t.Errorf("Login: %v (%d pages); want a protocol refusal saying %q, no page", err, pages.Load(), tt.says)
 			}
 		})
@@ -293,8 +295,8 @@ func TestStepUpLimitSaysTheScope(t *testing.T) {
 	var pages atomic.Int32
 	h := newHost(t, &hostcore.HostOptions{OAuth: &signin.Options{Present: approving(&pages)}})
 	_, err := h.Login(context.Background(), tg.sc, "")
-	var he *hostcore.Error
-	if !errors.Is(err, hostcore.ErrForbidden) || !errors.As(err, &he) || !strings.Contains(he.Message(), "memory:write") || pages.Load() > 3 {
+	var he *fault.Error
+	if !errors.Is(err, fault.ErrForbidden) || !errors.As(err, &he) || !strings.Contains(he.Message(), "memory:write") || pages.Load() > 3 {
 		t.Errorf("a server that always wants more scope: %v (%d pages); want forbidden, naming memory:write, and a bounded number of sign-ins", err, pages.Load())
 	}
 }
@@ -324,7 +326,7 @@ func TestTokensOnlyOverTLS(t *testing.T) {
 
 	// Signing in: refused before any page, registration or token request.
 	_, err := h.Login(context.Background(), far, "")
-	if !errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), "plain http") || pages.Load() != 0 {
+	if !errors.Is(err, fault.ErrUsage) || !strings.Contains(err.Error(), "plain http") || pages.Load() != 0 {
 		t.Errorf("signing in to %s: %v (%d pages); want a refusal that says plain http", far.URL, err, pages.Load())
 	}
 	if seen := tg.seen.all(); strings.Contains(seen, "/authorize") || strings.Contains(seen, "/token") || strings.Contains(seen, "/register") {
@@ -341,7 +343,7 @@ func TestTokensOnlyOverTLS(t *testing.T) {
 	mem.Save(context.Background(), g)
 	before := strings.Count(tg.seen.all(), "with a bearer")
 	_, err = conn(t, h, far, "").Complete(signin.MayStart(context.Background()), threengram.MemoryTemplate, "id", "m", nil)
-	if !errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), "plain http") {
+	if !errors.Is(err, fault.ErrUsage) || !strings.Contains(err.Error(), "plain http") {
 		t.Errorf("a read of %s with a kept grant: %v; want a refusal that says plain http", far.URL, err)
 	}
 	if after := strings.Count(tg.seen.all(), "with a bearer"); after != before {

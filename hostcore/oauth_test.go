@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -20,7 +22,7 @@ import (
 // threengramOAuth serves the reference server on loopback with OAuth,
 // approving tenant=NAME on a GET of its login page (a test's stand-in for
 // the person), and returns a config entry with one account that signs in.
-func threengramOAuth(t *testing.T) hostcore.ServerConfig {
+func threengramOAuth(t *testing.T) config.ServerConfig {
 	t.Helper()
 	s := seededStore(t)
 	srv := httptest.NewUnstartedServer(nil)
@@ -29,7 +31,7 @@ func threengramOAuth(t *testing.T) hostcore.ServerConfig {
 		OAuth: &threengram.OAuthOptions{Issuer: issuer, AutoApprove: true}})
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return hostcore.ServerConfig{Name: "tg", URL: issuer + "/mcp", Accounts: []hostcore.Account{{Name: "me"}}}
+	return config.ServerConfig{Name: "tg", URL: issuer + "/mcp", Accounts: []config.Account{{Name: "me"}}}
 }
 
 // approveAcme opens page as a browser would, approving tenant acme. The
@@ -130,7 +132,7 @@ func TestCanceledSignIn(t *testing.T) {
 	mode.Store(1)
 	lctx, cancel := context.WithCancel(ctx)
 	cancelLogin = cancel
-	if _, err := h.Login(lctx, sc, ""); !errors.Is(err, hostcore.ErrCanceled) || strings.Contains(err.Error(), "refused") {
+	if _, err := h.Login(lctx, sc, ""); !errors.Is(err, fault.ErrCanceled) || strings.Contains(err.Error(), "refused") {
 		t.Errorf("a Login canceled while its page is up: %v; want canceled, not refused", err)
 	}
 	mode.Store(2)
@@ -149,17 +151,17 @@ func TestCanSignIn(t *testing.T) {
 	tests := []struct {
 		name string
 		h    *hostcore.Host
-		sc   hostcore.ServerConfig
+		sc   config.ServerConfig
 		want bool
 	}{
-		{"http", on, hostcore.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp"}, true},
-		{"oauth off", off, hostcore.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp"}, false},
-		{"stdio", on, hostcore.ServerConfig{Name: "s", Command: "server"}, false},
-		{"own header", on, hostcore.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp",
-			Accounts: []hostcore.Account{{Name: "a", Headers: map[string]string{"authorization": "Bearer x"}}}}, false},
-		{"server header", on, hostcore.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp",
+		{"http", on, config.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp"}, true},
+		{"oauth off", off, config.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp"}, false},
+		{"stdio", on, config.ServerConfig{Name: "s", Command: "server"}, false},
+		{"own header", on, config.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp",
+			Accounts: []config.Account{{Name: "a", Headers: map[string]string{"authorization": "Bearer x"}}}}, false},
+		{"server header", on, config.ServerConfig{Name: "s", URL: "http://127.0.0.1:1/mcp",
 			Headers: map[string]string{"Authorization": "Bearer x"}}, false},
-		{"userinfo", on, hostcore.ServerConfig{Name: "s", URL: "http://u:p@127.0.0.1:1/mcp"}, false},
+		{"userinfo", on, config.ServerConfig{Name: "s", URL: "http://u:p@127.0.0.1:1/mcp"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -189,7 +191,7 @@ func TestSignInOutlastsTheConnectTimeout(t *testing.T) {
 		t.Fatalf("a sign-in longer than the connect timeout: %v", err)
 	}
 	c, _ := h.ConnFor(sc, "")
-	if _, err := c.Read(context.Background(), "threengram://memory/nope", hostcore.ReadUse); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := c.Read(context.Background(), "threengram://memory/nope", hostcore.ReadUse); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("a read after signing in as %s: %v; want the server's not found", g.Account, err)
 	}
 }

@@ -9,7 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/models"
 )
 
@@ -23,7 +24,7 @@ func TestProvidersConfig(t *testing.T) {
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := hostcore.LoadConfig(path)
+	cfg, err := config.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,20 +36,20 @@ func TestProvidersConfig(t *testing.T) {
 	if err != nil || claude.ReplyBound() != 2048 {
 		t.Errorf("FindProvider(claude) = %+v, %v", claude, err)
 	}
-	if _, err := cfg.FindProvider("nope"); !errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), "local, claude") {
+	if _, err := cfg.FindProvider("nope"); !errors.Is(err, fault.ErrUsage) || !strings.Contains(err.Error(), "local, claude") {
 		t.Errorf("an unknown provider: %v", err)
 	}
 	if err := cfg.Save(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := hostcore.LoadConfig(path)
+	again, err := config.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(cfg.ProviderList(), again.ProviderList()); diff != "" {
 		t.Errorf("providers after Save (-before +after):\n%s", diff)
 	}
-	if _, err := hostcore.LoadConfig(filepath.Join(t.TempDir(), "none.json")); err != nil {
+	if _, err := config.LoadConfig(filepath.Join(t.TempDir(), "none.json")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -71,14 +72,14 @@ func TestProviderValidate(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "config.json")
 	os.WriteFile(path, []byte(`{"providers":[{"name":"a","kind":"openai","model":"m"},{"name":"a","kind":"openai","model":"m"}]}`), 0o600)
-	if _, err := hostcore.LoadConfig(path); err == nil || !strings.Contains(err.Error(), `two providers are named "a"`) {
+	if _, err := config.LoadConfig(path); err == nil || !strings.Contains(err.Error(), `two providers are named "a"`) {
 		t.Errorf("duplicate names: %v", err)
 	}
 }
 
 func TestNoProvider(t *testing.T) {
-	cfg, _ := hostcore.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
-	if _, err := cfg.FindProvider(""); !errors.Is(err, hostcore.ErrUsage) || !strings.Contains(err.Error(), "no model provider is configured") {
+	cfg, _ := config.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
+	if _, err := cfg.FindProvider(""); !errors.Is(err, fault.ErrUsage) || !strings.Contains(err.Error(), "no model provider is configured") {
 		t.Errorf("FindProvider with none = %v", err)
 	}
 }
@@ -87,7 +88,7 @@ func TestNoProvider(t *testing.T) {
 // entry; Save writes them.
 func TestUpsertProvider(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.json")
-	cfg, _ := hostcore.LoadConfig(path)
+	cfg, _ := config.LoadConfig(path)
 	local := models.Provider{Name: "local", Kind: models.OpenAI, Model: "a"}
 	for _, p := range []models.Provider{local, {Name: "claude", Kind: models.Anthropic, Model: "b"}} {
 		if err := cfg.UpsertProvider(p); err != nil {
@@ -105,7 +106,7 @@ func TestUpsertProvider(t *testing.T) {
 	if err := cfg.Save(); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := hostcore.LoadConfig(path)
+	again, _ := config.LoadConfig(path)
 	if diff := cmp.Diff([]models.Provider{local}, again.ProviderList()); diff != "" {
 		t.Errorf("providers saved (-want +got):\n%s", diff)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/models"
 )
 
@@ -21,7 +22,7 @@ func (h *Host) AddProvider(ctx context.Context, pc models.Provider) error {
 		return err
 	}
 	if h.hasProvider(pc.Name) {
-		return newError(KindUsage, nil, "a provider named %q already exists", pc.Name)
+		return newError(fault.KindUsage, nil, "a provider named %q already exists", pc.Name)
 	}
 	return h.editProviders(func() error { return h.cfg.UpsertProvider(pc) })
 }
@@ -33,7 +34,7 @@ func (h *Host) ReplaceProvider(ctx context.Context, pc models.Provider) error {
 		return err
 	}
 	if !h.hasProvider(pc.Name) {
-		return newError(KindNotFound, nil, "no provider named %q to replace", pc.Name)
+		return newError(fault.KindNotFound, nil, "no provider named %q to replace", pc.Name)
 	}
 	return h.editProviders(func() error { return h.cfg.UpsertProvider(pc) })
 }
@@ -42,7 +43,7 @@ func (h *Host) ReplaceProvider(ctx context.Context, pc models.Provider) error {
 // already sent with it keep its name.
 func (h *Host) RemoveProvider(ctx context.Context, name string) error {
 	if !h.hasProvider(name) {
-		return newError(KindNotFound, nil, "no provider named %q", name)
+		return newError(fault.KindNotFound, nil, "no provider named %q", name)
 	}
 	return h.editProviders(func() error {
 		h.cfg.RemoveProvider(name)

@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/models"
 )
 
@@ -19,7 +21,7 @@ import (
 // providers as they were.
 func TestHostEditsProviders(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.json")
-	cfg, err := hostcore.LoadConfig(path)
+	cfg, err := config.LoadConfig(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +32,7 @@ func TestHostEditsProviders(t *testing.T) {
 	claude := models.Provider{Name: "claude", Kind: models.Anthropic, Model: "claude-sonnet-4-5"}
 	saved := func() []models.Provider {
 		t.Helper()
-		again, err := hostcore.LoadConfig(path)
+		again, err := config.LoadConfig(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +43,7 @@ func TestHostEditsProviders(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := h.AddProvider(ctx, local); !errors.Is(err, hostcore.ErrUsage) {
+	if err := h.AddProvider(ctx, local); !errors.Is(err, fault.ErrUsage) {
 		t.Errorf("adding local twice: %v; want a usage error", err)
 	}
 	local.Model = "qwen3"
@@ -51,16 +53,16 @@ func TestHostEditsProviders(t *testing.T) {
 	if diff := cmp.Diff([]models.Provider{local, claude}, saved()); diff != "" {
 		t.Errorf("saved after replacing local, in its place (-want +got):\n%s", diff)
 	}
-	if err := h.ReplaceProvider(ctx, models.Provider{Name: "ghost", Kind: models.OpenAI, Model: "m"}); !errors.Is(err, hostcore.ErrNotFound) {
+	if err := h.ReplaceProvider(ctx, models.Provider{Name: "ghost", Kind: models.OpenAI, Model: "m"}); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("replacing a provider that is not there: %v; want not found", err)
 	}
-	if err := h.AddProvider(ctx, models.Provider{Name: "bad", Kind: "x", Model: "m"}); !errors.Is(err, hostcore.ErrUsage) {
+	if err := h.AddProvider(ctx, models.Provider{Name: "bad", Kind: "x", Model: "m"}); !errors.Is(err, fault.ErrUsage) {
 		t.Errorf("adding an invalid provider: %v; want a usage error", err)
 	}
 	if err := h.RemoveProvider(ctx, "local"); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.RemoveProvider(ctx, "local"); !errors.Is(err, hostcore.ErrNotFound) {
+	if err := h.RemoveProvider(ctx, "local"); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("removing local twice: %v; want not found", err)
 	}
 	if diff := cmp.Diff([]models.Provider{claude}, saved()); diff != "" {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -192,7 +193,7 @@ func (c *Conn) ReadServer(ctx context.Context, uri string) (*ReadResult, error) 
 	if ok, err := c.Offers(ctx, FeatureResources); err != nil {
 		return nil, err
 	} else if !ok {
-		e := newError(KindNotFound, ErrNotOffered, "%s: %s offers no resources", op, c.Server.Name)
+		e := newError(fault.KindNotFound, ErrNotOffered, "%s: %s offers no resources", op, c.Server.Name)
 		e.URI = uri
 		return nil, e
 	}

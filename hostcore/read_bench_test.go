@@ -7,13 +7,14 @@ import (
 
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/threengram"
 )
 
 // benchRead measures one resources/read of a threengram memory through the
 // host (no cache: every iteration reaches the server).
-func benchRead(b *testing.B, sc hostcore.ServerConfig) {
+func benchRead(b *testing.B, sc config.ServerConfig) {
 	h := newHost(b, nil)
 	c := conn(b, h, sc, "acme")
 	uri := threengram.MemoryURI(someIDs(b, c)[0])

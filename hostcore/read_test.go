@@ -12,6 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -47,7 +49,7 @@ func countSent(c *hostcore.Conn, method string) int {
 
 func TestReadThreengramBothTransports(t *testing.T) {
 	httpSC, _ := threengramHTTP(t)
-	for _, sc := range []hostcore.ServerConfig{threengramStdio(t), httpSC} {
+	for _, sc := range []config.ServerConfig{threengramStdio(t), httpSC} {
 		t.Run(sc.Name, func(t *testing.T) {
 			h := newHost(t, nil)
 			c := conn(t, h, sc, "acme")
@@ -82,15 +84,15 @@ func TestReadThreengramBothTransports(t *testing.T) {
 
 func TestReadNotFoundIsTyped(t *testing.T) {
 	httpSC, _ := threengramHTTP(t)
-	for _, sc := range []hostcore.ServerConfig{threengramStdio(t), httpSC} {
+	for _, sc := range []config.ServerConfig{threengramStdio(t), httpSC} {
 		t.Run(sc.Name, func(t *testing.T) {
 			h := newHost(t, nil)
 			acme, globex := conn(t, h, sc, "acme"), conn(t, h, sc, "globex")
 			foreign := threengram.MemoryURI(someIDs(t, globex)[0])
 			for _, uri := range []string{foreign, threengram.MemoryURI("mmissing")} {
 				_, err := acme.ReadServer(context.Background(), uri)
-				var he *hostcore.Error
-				if !errors.Is(err, hostcore.ErrNotFound) || !errors.As(err, &he) || he.Code != -32602 || he.URI != uri {
+				var he *fault.Error
+				if !errors.Is(err, fault.ErrNotFound) || !errors.As(err, &he) || he.Code != -32602 || he.URI != uri {
 					t.Errorf("read %s = %v; want NotFound with code -32602", uri, err)
 				}
 			}
@@ -100,10 +102,10 @@ func TestReadNotFoundIsTyped(t *testing.T) {
 
 func TestHTTPUnauthorized(t *testing.T) {
 	sc, _ := threengramHTTP(t)
-	sc.Accounts = []hostcore.Account{{Name: "nobody", Headers: map[string]string{"Authorization": "Bearer tg_wrong"}}}
+	sc.Accounts = []config.Account{{Name: "nobody", Headers: map[string]string{"Authorization": "Bearer tg_wrong"}}}
 	h := newHost(t, nil)
 	_, err := conn(t, h, sc, "nobody").ReadServer(context.Background(), threengram.MemoryURI("m1"))
-	if !errors.Is(err, hostcore.ErrUnauthorized) {
+	if !errors.Is(err, fault.ErrUnauthorized) {
 		t.Fatalf("read with a bad token = %v; want Unauthorized", err)
 	}
 }
@@ -175,7 +177,7 @@ func TestReconnectAfterProcessDies(t *testing.T) {
 	for c.Info().State == hostcore.StateConnected && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if info := c.Info(); info.State != hostcore.StateDisconnected || !errors.Is(info.LastError, hostcore.ErrTransport) {
+	if info := c.Info(); info.State != hostcore.StateDisconnected || !errors.Is(info.LastError, fault.ErrTransport) {
 		t.Fatalf("after the server died: state %s, last error %v; want disconnected by a transport error", info.State, info.LastError)
 	}
 	if _, err := c.ReadServer(ctx, uri); err != nil {

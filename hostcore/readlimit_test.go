@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -51,8 +52,8 @@ func newStuckServer(t *testing.T) *stuckServer {
 	return st
 }
 
-func (st *stuckServer) config() hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "stuck", URL: st.srv.URL}
+func (st *stuckServer) config() config.ServerConfig {
+	return config.ServerConfig{Name: "stuck", URL: st.srv.URL}
 }
 
 // inFlight returns the reads waiting in the server now, and the most at once.

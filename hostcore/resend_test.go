@@ -9,6 +9,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/resend"
 	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/mcptest"
@@ -79,7 +80,7 @@ func TestResendGetsANewID(t *testing.T) {
 	if _, _, p := sentRequest(t, c, got.Seq); p["uri"] != other {
 		t.Errorf("the edited request went as %v; want uri %s", p, other)
 	}
-	if _, err := resendRaw(t, c, `{"id":1,"method":"resources/read","params":{"uri":"demo://resource/static/document/none.md"}}`, nil); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := resendRaw(t, c, `{"id":1,"method":"resources/read","params":{"uri":"demo://resource/static/document/none.md"}}`, nil); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("a resent read of a missing resource = %v; want not found", err)
 	}
 }
@@ -104,7 +105,7 @@ func TestResendCallPassesTheGate(t *testing.T) {
 	mark := lastSeq(c)
 	destroy := `{"id":10,"method":"tools/call","params":{"name":"delete_entities","arguments":{"entityNames":["Ada"]}}}`
 	got, err = resendRaw(t, c, destroy, nil)
-	if !errors.Is(err, hostcore.ErrNotApproved) || got.Decision == nil || got.Decision.Refusal != consent.RefusedNotConfirmed || got.ID != "" {
+	if !errors.Is(err, fault.ErrNotApproved) || got.Decision == nil || got.Decision.Refusal != consent.RefusedNotConfirmed || got.ID != "" {
 		t.Errorf("an unconfirmed destructive call: %+v, %v; want not approved, not confirmed, nothing sent", got, err)
 	}
 	for _, m := range c.Tap().Messages() {
@@ -145,7 +146,7 @@ func TestResendSubscription(t *testing.T) {
 	if err != nil || got.ID != "" || c.Subscriptions()[graphURI] != 1 {
 		t.Errorf("the resent unsubscribe: %+v, %v, %d borrowers; want the watch's left, nothing sent", got, err, c.Subscriptions()[graphURI])
 	}
-	if _, err := resendRaw(t, c, unsub, nil); !errors.Is(err, hostcore.ErrUsage) {
+	if _, err := resendRaw(t, c, unsub, nil); !errors.Is(err, fault.ErrUsage) {
 		t.Errorf("unsubscribing what the person does not hold = %v; want a usage error", err)
 	}
 	if err := c.Unsubscribe(ctx, graphURI); err != nil {

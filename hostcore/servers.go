@@ -8,6 +8,7 @@ import (
 
 	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/signin"
 )
 
@@ -18,9 +19,9 @@ import (
 
 // AddServer adds a server to the config and saves it. A server of that
 // name must not exist yet.
-func (h *Host) AddServer(ctx context.Context, sc ServerConfig) error {
+func (h *Host) AddServer(ctx context.Context, sc config.ServerConfig) error {
 	if _, err := h.cfg.Find(sc.Name, h.opts.Builtin...); err == nil {
-		return newError(KindUsage, nil, "a server named %q already exists", sc.Name)
+		return newError(fault.KindUsage, nil, "a server named %q already exists", sc.Name)
 	}
 	if err := h.cfg.Upsert(sc); err != nil {
 		return err
@@ -35,7 +36,7 @@ func (h *Host) AddServer(ctx context.Context, sc ServerConfig) error {
 // now starts differently (another command or URL) logs out every account.
 // A server that now runs, points or authenticates differently for any
 // account loses every "Always" grant given to it (see Consent).
-func (h *Host) ReplaceServer(ctx context.Context, sc ServerConfig) error {
+func (h *Host) ReplaceServer(ctx context.Context, sc config.ServerConfig) error {
 	old, findErr := h.cfg.Find(sc.Name, h.opts.Builtin...)
 	if err := h.cfg.Upsert(sc); err != nil {
 		return err
@@ -68,7 +69,7 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 		return err
 	}
 	if !h.cfg.Remove(name) {
-		return newError(KindUsage, nil, "%q is not in the config (built-in and imported servers are removed where they are defined)", name)
+		return newError(fault.KindUsage, nil, "%q is not in the config (built-in and imported servers are removed where they are defined)", name)
 	}
 	errs := []error{h.logoutAll(ctx, sc), h.consent.ForgetServer(ctx, name)}
 	if h.opts.Cache != nil {
@@ -90,7 +91,7 @@ func (h *Host) RemoveServer(ctx context.Context, name string) error {
 // An account that signs in (OAuth) has signed out: a wait for its sign-in
 // ends, and no request signs it in again until Login; its closed
 // connections say "you signed out; Sign in to read this".
-func (h *Host) Logout(ctx context.Context, server ServerConfig, account string) error {
+func (h *Host) Logout(ctx context.Context, server config.ServerConfig, account string) error {
 	acct, err := server.Account(account)
 	if err != nil {
 		return err
@@ -119,7 +120,7 @@ func (h *Host) connsOf(server, account string) []*Conn {
 	return out
 }
 
-func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) error {
+func (h *Host) logout(ctx context.Context, sc config.ServerConfig, account string) error {
 	if account == "" {
 		account = sc.AccountNames()[0]
 	}
@@ -150,7 +151,7 @@ func (h *Host) logout(ctx context.Context, sc ServerConfig, account string) erro
 }
 
 // logoutAll logs every account of sc out.
-func (h *Host) logoutAll(ctx context.Context, sc ServerConfig) error {
+func (h *Host) logoutAll(ctx context.Context, sc config.ServerConfig) error {
 	var errs []error
 	for _, name := range sc.AccountNames() {
 		errs = append(errs, h.logout(ctx, sc, name))
@@ -199,7 +200,7 @@ func (h *Host) purgeContext(ctx context.Context, c *Conn) error {
 
 // sameGrantIdentity reports whether every account of old keeps its grant
 // identity in now (see consent.Identity).
-func sameGrantIdentity(old, now ServerConfig) bool {
+func sameGrantIdentity(old, now config.ServerConfig) bool {
 	for _, name := range old.AccountNames() {
 		a, _ := old.Account(name)
 		b, err := now.Account(name)
@@ -210,13 +211,13 @@ func sameGrantIdentity(old, now ServerConfig) bool {
 	return true
 }
 
-func sameCredentials(a, b Account) bool {
+func sameCredentials(a, b config.Account) bool {
 	return maps.Equal(a.Env, b.Env) && maps.Equal(a.Headers, b.Headers)
 }
 
 // AddImport records another host's config file as a source of servers and
 // saves the config.
-func (h *Host) AddImport(ctx context.Context, src ImportSource) ([]ServerConfig, error) {
+func (h *Host) AddImport(ctx context.Context, src config.ImportSource) ([]config.ServerConfig, error) {
 	servers, err := h.cfg.AddImport(ctx, src)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package hostcore
 import (
 	"context"
 
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/signin"
 )
 
@@ -23,7 +25,7 @@ func newOAuthHandler(c *Conn, a *authContext) *signin.Handler {
 		Name: c.String(), Server: c.Server.Name, Account: c.Account.Name, URL: a.url,
 		Client: c.Server.OAuth, Secret: a.expandSecret,
 		Purge:   func(ctx context.Context, grantID string) { c.purgeGrant(ctx, a, grantID) },
-		Refused: func(ctx context.Context, err *Error) { statusOf(ctx).refused(err) },
+		Refused: func(ctx context.Context, err *fault.Error) { statusOf(ctx).refused(err) },
 		Explain: func(err error) error { return classify(err, "refreshing the sign-in to "+c.Server.Name, "", 0) },
 	})
 }
@@ -56,7 +58,7 @@ func (h *Host) SignIns() *signin.Keeper { return h.signIns }
 // go), then connects, which runs the sign-in when the server asks for one.
 // It is the person asking: it clears what ended the last sign-in (a
 // sign-out, a cancel). It returns the new grant.
-func (h *Host) Login(ctx context.Context, sc ServerConfig, account string) (*signin.Grant, error) {
+func (h *Host) Login(ctx context.Context, sc config.ServerConfig, account string) (*signin.Grant, error) {
 	var c *Conn
 	connect := func(ctx context.Context) (*signin.Handler, error) {
 		if c == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/npmpeer"
 )
 
@@ -65,12 +66,12 @@ func TestEverythingOverSSE(t *testing.T) {
 		name, transport string
 		wantFirst       []string // the first requests of the first connect
 	}{
-		{"config", hostcore.TransportSSE, []string{"GET /sse", "POST /message"}},
-		{"probe", hostcore.TransportAuto, []string{"POST /sse", "POST /sse", "GET /sse", "POST /message"}},
+		{"config", config.TransportSSE, []string{"GET /sse", "POST /message"}},
+		{"probe", config.TransportAuto, []string{"POST /sse", "POST /sse", "GET /sse", "POST /message"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			log := &wireLog{}
-			sc := hostcore.ServerConfig{Name: "everything-sse", URL: endpoint, Transport: tt.transport,
+			sc := config.ServerConfig{Name: "everything-sse", URL: endpoint, Transport: tt.transport,
 				Headers: map[string]string{"X-Attache-Test": "credential-1"}}
 			c := conn(t, newHost(t, &hostcore.HostOptions{HTTPTransport: log}), sc, "")
 			n := 0
@@ -85,7 +86,7 @@ func TestEverythingOverSSE(t *testing.T) {
 			if n != 7 {
 				t.Errorf("listed %d static documents; want 7", n)
 			}
-			if hs := c.Info().Handshake; hs.Transport != hostcore.TransportSSE {
+			if hs := c.Info().Handshake; hs.Transport != config.TransportSSE {
 				t.Errorf("handshake %+v; want the sse transport", hs)
 			}
 			got := log.lines()
@@ -116,7 +117,7 @@ func TestEverythingOverSSE(t *testing.T) {
 func TestSSEProbeRemembered(t *testing.T) {
 	endpoint := npmpeer.EverythingSSE(t)
 	cache := openCache(t, t.TempDir())
-	sc := hostcore.ServerConfig{Name: "everything-sse", URL: endpoint}
+	sc := config.ServerConfig{Name: "everything-sse", URL: endpoint}
 	var first []string
 	for i := range 2 {
 		log := &wireLog{}
@@ -132,7 +133,7 @@ func TestSSEProbeRemembered(t *testing.T) {
 			continue
 		}
 		got := log.lines()
-		if len(got) == 0 || got[0] != "GET /sse" || !hs.Remembered || hs.Transport != hostcore.TransportSSE ||
+		if len(got) == 0 || got[0] != "GET /sse" || !hs.Remembered || hs.Transport != config.TransportSSE ||
 			hs.Opening != hostcore.OpeningInitialize {
 			t.Errorf("second connect: requests %v, handshake %+v; want GET /sse first, remembered", got, hs)
 		}
@@ -156,7 +157,7 @@ func sentCount(lines []string, line string) int {
 // outlives the connect.
 func TestSSESubscriptionUpdates(t *testing.T) {
 	endpoint := npmpeer.EverythingSSE(t)
-	c := conn(t, newHost(t, nil), hostcore.ServerConfig{Name: "everything-sse", URL: endpoint, Transport: hostcore.TransportSSE}, "")
+	c := conn(t, newHost(t, nil), config.ServerConfig{Name: "everything-sse", URL: endpoint, Transport: config.TransportSSE}, "")
 	ctx := context.Background()
 	if ok, err := c.Offers(ctx, hostcore.FeatureSubscribe); !ok || err != nil {
 		t.Fatalf("Offers(subscribe) = %v, %v", ok, err)
@@ -192,14 +193,14 @@ func TestSSESubscriptionUpdates(t *testing.T) {
 func TestTransportInConfig(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		sc   hostcore.ServerConfig
+		sc   config.ServerConfig
 		ok   bool
 	}{
-		{"auto", hostcore.ServerConfig{Name: "a", URL: "http://h/mcp"}, true},
-		{"streamable", hostcore.ServerConfig{Name: "a", URL: "http://h/mcp", Transport: "streamable"}, true},
-		{"sse", hostcore.ServerConfig{Name: "a", URL: "http://h/sse", Transport: "sse"}, true},
-		{"unknown", hostcore.ServerConfig{Name: "a", URL: "http://h/mcp", Transport: "websocket"}, false},
-		{"sse for a command", hostcore.ServerConfig{Name: "a", Command: "srv", Transport: "sse"}, false},
+		{"auto", config.ServerConfig{Name: "a", URL: "http://h/mcp"}, true},
+		{"streamable", config.ServerConfig{Name: "a", URL: "http://h/mcp", Transport: "streamable"}, true},
+		{"sse", config.ServerConfig{Name: "a", URL: "http://h/sse", Transport: "sse"}, true},
+		{"unknown", config.ServerConfig{Name: "a", URL: "http://h/mcp", Transport: "websocket"}, false},
+		{"sse for a command", config.ServerConfig{Name: "a", Command: "srv", Transport: "sse"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := tt.sc.Validate(); (err == nil) != tt.ok {
@@ -217,7 +218,7 @@ func TestTransportInConfig(t *testing.T) {
 	if err := os.WriteFile(src, []byte(data), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	servers, err := hostcore.ReadImport(context.Background(), hostcore.ImportSource{Kind: "vscode", Path: src})
+	servers, err := config.ReadImport(context.Background(), config.ImportSource{Kind: "vscode", Path: src})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +226,7 @@ func TestTransportInConfig(t *testing.T) {
 	for _, s := range servers {
 		got[s.Name] = s.Transport
 	}
-	want := map[string]string{"legacy": hostcore.TransportSSE, "modern": hostcore.TransportAuto, "local": hostcore.TransportAuto}
+	want := map[string]string{"legacy": config.TransportSSE, "modern": config.TransportAuto, "local": config.TransportAuto}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("imported transports (-want +got):\n%s", diff)
 	}

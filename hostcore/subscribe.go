@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // Subscribe asks the server to notify changes to uri, once per connection
@@ -25,7 +27,7 @@ func (c *Conn) Subscribe(ctx context.Context, uri string) error {
 	if ok, err := c.Offers(ctx, FeatureSubscribe); err != nil {
 		return err
 	} else if !ok {
-		return newError(KindUsage, ErrNotOffered, "%s to %s: %s does not offer subscriptions", op, uri, c.Server.Name)
+		return newError(fault.KindUsage, ErrNotOffered, "%s to %s: %s does not offer subscriptions", op, uri, c.Server.Name)
 	}
 	for {
 		s, wait, err := c.joinSubscription(op, uri)

@@ -9,15 +9,17 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/mcptest"
 )
 
 // memoryServer is the npm server-memory over stdio, on a fresh graph file.
-func memoryServer(t *testing.T) hostcore.ServerConfig {
+func memoryServer(t *testing.T) config.ServerConfig {
 	file := filepath.Join(t.TempDir(), "memory.jsonl")
-	return hostcore.ServerConfig{Name: "memory", Command: "node", Args: []string{peer(t, "server-memory")},
+	return config.ServerConfig{Name: "memory", Command: "node", Args: []string{peer(t, "server-memory")},
 		Env: map[string]string{"MEMORY_FILE_PATH": file}}
 }
 
@@ -108,7 +110,7 @@ func TestSubscriptionsAreCountedBorrows(t *testing.T) {
 	if err := subs.Unsubscribe(ctx, c, graphURI); err != nil {
 		t.Fatal(err)
 	}
-	if err := subs.Unsubscribe(ctx, c, graphURI); !errors.Is(err, hostcore.ErrUsage) {
+	if err := subs.Unsubscribe(ctx, c, graphURI); !errors.Is(err, fault.ErrUsage) {
 		t.Errorf("a second Unsubscribe = %v; want a usage error (the person holds none)", err)
 	}
 	sub, ok = subs.Find(c, graphURI)

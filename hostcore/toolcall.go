@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/listmemo"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The host knows each tool's definition before it calls it (SEP-2243,
@@ -38,18 +42,18 @@ func (c *Conn) Tools(ctx context.Context) ([]toolcall.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	kept, ok, ticket, err := c.lists.take(ctx, methodListTools, partition, c.sessionNow)
+	kept, ok, ticket, err := c.lists.Take(ctx, methodListTools, partition, c.sessionNow)
 	if err != nil {
 		return nil, err
 	} else if ok {
 		return slices.Clone(kept.([]toolcall.Tool)), nil
 	}
 	tools, err := c.listTools(ctx, partition)
-	if err != nil || len(tools) > maxMemoItems {
-		ticket.drop()
+	if err != nil || len(tools) > listmemo.MaxItems {
+		ticket.Drop()
 		return tools, err
 	}
-	ticket.keep(slices.Clone(tools), c.sessionNow())
+	ticket.Keep(slices.Clone(tools), c.sessionNow())
 	return tools, nil
 }
 
@@ -82,7 +86,7 @@ func (c *Conn) listTools(ctx context.Context, partition string) ([]toolcall.Tool
 		case seen[cursor]:
 			return nil, protocolError("", "%s: tools/list repeated the cursor %q", c.Server.Name, clip(cursor))
 		case len(defs) > DefaultMaxListItems:
-			return nil, newError(KindServerFault, nil, "%s lists more than %d tools; the host stopped there", c.Server.Name, DefaultMaxListItems)
+			return nil, newError(fault.KindServerFault, nil, "%s lists more than %d tools; the host stopped there", c.Server.Name, DefaultMaxListItems)
 		}
 		seen[cursor] = true
 	}
@@ -162,7 +166,7 @@ func (c *Conn) cachedToolDef(ctx context.Context, name string) (toolcall.Def, bo
 // SEP-2243 headers: Streamable HTTP at 2026-07-28 or later.
 func (c *Conn) headersOnWire() bool {
 	info := c.Info()
-	return c.Server.IsHTTP() && info.Handshake.Transport == TransportStreamable && info.ProtocolVersion >= protocolVersionDiscover
+	return c.Server.IsHTTP() && info.Handshake.Transport == config.TransportStreamable && info.ProtocolVersion >= protocolVersionDiscover
 }
 
 // toolHeaders returns the Mcp-Param-* headers of a call of name with args,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -48,11 +49,11 @@ func TestToolCallMirrorsHeaders(t *testing.T) {
 			t.Errorf("the tool with an invalid x-mcp-header is listed")
 		}
 	}
-	if _, err := personCall(t, h, c, "broken_header", map[string]any{"ratio": 0.5}); !errors.Is(err, hostcore.ErrNotApproved) {
+	if _, err := personCall(t, h, c, "broken_header", map[string]any{"ratio": 0.5}); !errors.Is(err, fault.ErrNotApproved) {
 		t.Errorf("a person's call of the invalid tool: %v; want it refused by the gate (not listed)", err)
 	}
 	_, err = hostcore.HostCallTool(ctx, c2, "broken_header", map[string]any{"ratio": 0.5})
-	if !errors.Is(err, hostcore.ErrProtocol) || !strings.Contains(err.Error(), "x-mcp-header") {
+	if !errors.Is(err, fault.ErrProtocol) || !strings.Contains(err.Error(), "x-mcp-header") {
 		t.Errorf("the host's call of the invalid tool: %v; want it refused, naming the annotation", err)
 	}
 	for _, conn := range []*hostcore.Conn{c, c2} {

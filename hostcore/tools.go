@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Attaché attaches resources; tools are the model's. The host lists and
@@ -39,7 +41,7 @@ type ToolResult struct {
 
 // Entry returns the connection's server entry and account, as the
 // consent gate knows a connection (consent.Conn).
-func (c *Conn) Entry() (ServerConfig, Account) { return c.Server, c.Account }
+func (c *Conn) Entry() (config.ServerConfig, config.Account) { return c.Server, c.Account }
 
 // CallTool runs the call the consent gate decided on (Scope.Decide), on
 // this connection, with the arguments the gate approved; a decision runs

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/cmdfile"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/wire"
 )
 
@@ -147,12 +150,36 @@ func counted(bg *background, f func()) {
 }
 
 // command is the process's command; nil for a nil process.
-func (p *process) command() *exec.Cmd {
+// missingScript is the first argument of p's command that names a file
+// that does not exist (see cmdfile.Missing), or "".
+func (p *process) missingScript() string {
 	if p == nil {
-		return nil
+		return ""
 	}
-	return p.cmd
+	return cmdfile.Missing(p.cmd.Dir, p.cmd.Args[1:])
 }
+
+// startError explains a command that could not be started: a missing
+// file is named, anything else is left as it is.
+func startError(cmd *exec.Cmd, err error) error {
+	wrapped := &startFailure{path: cmd.Path, err: err}
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return newError(fault.KindUsage, wrapped, "the server's command %s was not found on PATH", cmd.Path)
+	case errors.Is(err, fs.ErrNotExist):
+		return newError(fault.KindUsage, wrapped, "the server's command names %s, which does not exist", cmdfile.Resolve(cmd.Dir, cmd.Path))
+	}
+	return wrapped
+}
+
+// startFailure is a command that could not be started.
+type startFailure struct {
+	path string
+	err  error
+}
+
+func (e *startFailure) Error() string { return "starting " + e.path + ": " + e.err.Error() }
+func (e *startFailure) Unwrap() error { return e.err }
 
 // exitError explains why the process ended, with the tail of its stderr.
 func (p *process) exitError() error {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -29,18 +31,18 @@ func TestHTTPStatusesSayWhatHappened(t *testing.T) {
 		kind   error
 		says   []string
 	}{
-		{"404", http.StatusNotFound, "text/plain", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 404)", "check the URL"}},
-		{"405", http.StatusMethodNotAllowed, "text/plain", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 405)"}},
-		{"400", http.StatusBadRequest, "text/plain", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 400)", "check the URL"}},
-		{"400 as a web page", http.StatusBadRequest, "text/html", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 400)"}},
-		{"415", http.StatusUnsupportedMediaType, "text/html", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 415)"}},
-		{"501", http.StatusNotImplemented, "text/html", hostcore.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 501)"}},
-		{"500 as a web page", http.StatusInternalServerError, "text/html", hostcore.ErrServerFault, []string{"the server failed (HTTP 500)"}},
-		{"a web page", http.StatusOK, "text/html; charset=utf-8", hostcore.ErrTransport, []string{"{url} answered with text/html, which is not MCP", "check the URL"}},
-		{"no content type", http.StatusOK, "", hostcore.ErrTransport, []string{"{url} answered with no Content-Type, which is not MCP"}},
-		{"500", http.StatusInternalServerError, "text/plain", hostcore.ErrServerFault, []string{"the server failed (HTTP 500)"}},
-		{"503", http.StatusServiceUnavailable, "text/plain", hostcore.ErrServerFault, []string{"the server failed (HTTP 503)"}},
-		{"429", http.StatusTooManyRequests, "text/plain", hostcore.ErrServerFault, []string{"the server is busy (HTTP 429 Too Many Requests)"}},
+		{"404", http.StatusNotFound, "text/plain", fault.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 404)", "check the URL"}},
+		{"405", http.StatusMethodNotAllowed, "text/plain", fault.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 405)"}},
+		{"400", http.StatusBadRequest, "text/plain", fault.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 400)", "check the URL"}},
+		{"400 as a web page", http.StatusBadRequest, "text/html", fault.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 400)"}},
+		{"415", http.StatusUnsupportedMediaType, "text/html", fault.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 415)"}},
+		{"501", http.StatusNotImplemented, "text/html", fault.ErrTransport, []string{"no MCP endpoint at {url}", "(HTTP 501)"}},
+		{"500 as a web page", http.StatusInternalServerError, "text/html", fault.ErrServerFault, []string{"the server failed (HTTP 500)"}},
+		{"a web page", http.StatusOK, "text/html; charset=utf-8", fault.ErrTransport, []string{"{url} answered with text/html, which is not MCP", "check the URL"}},
+		{"no content type", http.StatusOK, "", fault.ErrTransport, []string{"{url} answered with no Content-Type, which is not MCP"}},
+		{"500", http.StatusInternalServerError, "text/plain", fault.ErrServerFault, []string{"the server failed (HTTP 500)"}},
+		{"503", http.StatusServiceUnavailable, "text/plain", fault.ErrServerFault, []string{"the server failed (HTTP 503)"}},
+		{"429", http.StatusTooManyRequests, "text/plain", fault.ErrServerFault, []string{"the server is busy (HTTP 429 Too Many Requests)"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -52,8 +54,8 @@ func TestHTTPStatusesSayWhatHappened(t *testing.T) {
 			shown := srv.URL + "/wrong/path"
 			u := strings.Replace(srv.URL, "http://", "http://someone:s3cret@", 1) + "/wrong/path?key=k3y"
 			h := newHost(t, &hostcore.HostOptions{ConnectTimeout: 10 * time.Second})
-			_, err := conn(t, h, hostcore.ServerConfig{Name: "wrong", URL: u}, "").Session(context.Background())
-			var he *hostcore.Error
+			_, err := conn(t, h, config.ServerConfig{Name: "wrong", URL: u}, "").Session(context.Background())
+			var he *fault.Error
 			if !errors.Is(err, tt.kind) || !errors.As(err, &he) {
 				t.Fatalf("connect = %v; want %v", err, tt.kind)
 			}
@@ -154,11 +156,11 @@ func TestRetryAfterHonouredOnce(t *testing.T) {
 					waits = append(waits, d)
 					return ctx.Err()
 				}})
-			_, err := conn(t, h, hostcore.ServerConfig{Name: "busy", URL: b.serve(t)}, "").Session(context.Background())
+			_, err := conn(t, h, config.ServerConfig{Name: "busy", URL: b.serve(t)}, "").Session(context.Background())
 			switch {
 			case tt.fails == "" && err != nil:
 				t.Fatalf("connect = %v; want it to succeed after the wait", err)
-			case tt.fails != "" && (!errors.Is(err, hostcore.ErrServerFault) || !strings.Contains(err.Error(), tt.fails)):
+			case tt.fails != "" && (!errors.Is(err, fault.ErrServerFault) || !strings.Contains(err.Error(), tt.fails)):
 				t.Fatalf("connect = %v; want a server fault saying %q", err, tt.fails)
 			}
 			mu.Lock()
@@ -181,7 +183,7 @@ func TestRetryAfterHonouredOnce(t *testing.T) {
 // and succeeds.
 func TestRetryAfterOnARead(t *testing.T) {
 	b := &busyOnce{method: "resources/read", retryAfter: "1", times: 1}
-	c := conn(t, newHost(t, nil), hostcore.ServerConfig{Name: "busy", URL: b.serve(t)}, "")
+	c := conn(t, newHost(t, nil), config.ServerConfig{Name: "busy", URL: b.serve(t)}, "")
 	if _, err := c.Session(context.Background()); err != nil {
 		t.Fatal(err)
 	}

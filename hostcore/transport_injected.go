@@ -2,17 +2,21 @@ package hostcore
 
 import (
 	"context"
+	"io"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/wire"
 )
 
 // A test (or an embedder) can hand the host the transport of a server
 // instead of letting it start the server's command or dial its URL:
 // HostOptions.Transport. go-sdk's own tests connect a real client and a
-// real server through mcp.NewInMemoryTransports, and so can the host's:
+// real server through mcp.NewInMemoryTransports (newline-delimited JSON-RPC
+// over a net.Pipe), and so can the host's, through a Dialer of such a
+// stream:
 // the session, the cache, subscriptions, the consent gate and everything
 // above them run as they do over stdio, with no process started. What is
 // particular to a transport (a stdio process, its stderr and signals; the
@@ -23,10 +27,20 @@ import (
 // transport from HostOptions.Transport.
 const TransportInjected = "injected"
 
-// TransportFactory returns the transport of one connect to sc as account,
-// or nil to leave the server to its command or URL. It is called for each
+// TransportFactory returns the Dialer of one connect to sc as account, or
+// nil to leave the server to its command or URL. It is called for each
 // connect (a reconnect gets a new transport), from any goroutine.
-type TransportFactory func(sc ServerConfig, account Account) mcp.Transport
+type TransportFactory func(sc config.ServerConfig, account config.Account) Dialer
+
+// A Dialer connects the host to a server it does not start: Dial returns
+// the host's end of a byte stream to a new session of the server, which
+// carries newline-delimited JSON-RPC as a stdio server's stdin and stdout
+// do (a net.Pipe whose other end a go-sdk server serves, as
+// mcp.NewInMemoryTransports makes). The host owns the stream: it closes
+// it when the session ends. Dial is called once per connect.
+type Dialer interface {
+	Dial(ctx context.Context) (io.ReadWriteCloser, error)
+}
 
 // injected returns the factory's transport for c, tapped, or nil.
 func (c *Conn) injected() mcp.Transport {
@@ -34,12 +48,30 @@ func (c *Conn) injected() mcp.Transport {
 	if f == nil {
 		return nil
 	}
-	t := f(c.Server, c.Account)
-	if t == nil {
+	d := f(c.Server, c.Account)
+	if d == nil {
 		return nil
 	}
-	return &tappedTransport{inner: t, tap: c.tap}
+	return &tappedTransport{inner: dialerTransport{d}, tap: c.tap}
 }
+
+// dialerTransport speaks MCP over the stream a Dialer returns, as go-sdk's
+// in-memory transports do.
+type dialerTransport struct{ d Dialer }
+
+func (t dialerTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	rwc, err := t.d.Dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return (&mcp.IOTransport{Reader: rwc, Writer: writeEnd{rwc}}).Connect(ctx)
+}
+
+// writeEnd is the writing half of a stream whose reading half closes it:
+// the stream is closed once.
+type writeEnd struct{ io.Writer }
+
+func (writeEnd) Close() error { return nil }
 
 // tappedTransport records every message of an injected transport in the
 // connection's tap, as JSON-RPC encodes it. Unlike stdio and HTTP, an

@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -18,7 +17,7 @@ import (
 func TestInjectedTransport(t *testing.T) {
 	var asked []string
 	sc := threengramMem(t)
-	h := newHost(t, &hostcore.HostOptions{Transport: func(s hostcore.ServerConfig, a hostcore.Account) mcp.Transport {
+	h := newHost(t, &hostcore.HostOptions{Transport: func(s config.ServerConfig, a config.Account) hostcore.Dialer {
 		asked = append(asked, s.Name+"/"+a.Name)
 		return inProcessTransport(s, a)
 	}})
@@ -49,12 +48,12 @@ func TestInjectedTransport(t *testing.T) {
 
 // A factory that returns nil leaves the server to its command.
 func TestInjectedTransportNilFallsBack(t *testing.T) {
-	h := newHost(t, &hostcore.HostOptions{Transport: func(hostcore.ServerConfig, hostcore.Account) mcp.Transport { return nil }})
+	h := newHost(t, &hostcore.HostOptions{Transport: func(config.ServerConfig, config.Account) hostcore.Dialer { return nil }})
 	c := conn(t, h, threengramStdio(t), "acme")
 	if _, err := c.Session(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if info := c.Info(); info.Handshake.Transport != hostcore.TransportStdio || info.PID == 0 {
+	if info := c.Info(); info.Handshake.Transport != config.TransportStdio || info.PID == 0 {
 		t.Errorf("info = %+v; want the server started over stdio", info)
 	}
 }

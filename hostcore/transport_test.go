@@ -13,7 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/mcptest"
 )
 
@@ -27,7 +28,7 @@ func TestGarbageIsAProtocolError(t *testing.T) {
 	banner.Command, banner.Name = "sh", "banner"
 	for _, tt := range []struct {
 		name string
-		sc   hostcore.ServerConfig
+		sc   config.ServerConfig
 		says string
 	}{
 		{"banner/stdio", banner, `wrote "Server started on stdio" on stdout, which is not JSON-RPC`},
@@ -38,8 +39,8 @@ func TestGarbageIsAProtocolError(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := conn(t, newHost(t, nil), tt.sc, "").ReadServer(context.Background(), mcptest.RawResourceURI)
-			var he *hostcore.Error
-			if !errors.Is(err, hostcore.ErrProtocol) || !errors.As(err, &he) || !strings.Contains(he.Message(), tt.says) {
+			var he *fault.Error
+			if !errors.Is(err, fault.ErrProtocol) || !errors.As(err, &he) || !strings.Contains(he.Message(), tt.says) {
 				t.Fatalf("read = %v; want a protocol error saying %s", err, tt.says)
 			}
 		})
@@ -56,20 +57,20 @@ func TestConnectFailureShowsStderr(t *testing.T) {
 		}
 		return lines
 	}
-	exits := hostcore.ServerConfig{Name: "exits", Command: "sh",
+	exits := config.ServerConfig{Name: "exits", Command: "sh",
 		Args: []string{"-c", `i=1; while [ $i -le 30 ]; do echo "failing $i" >&2; i=$((i+1)); done; exit 3`}}
 	for _, tt := range []struct {
 		name string
-		sc   hostcore.ServerConfig
+		sc   config.ServerConfig
 		kind error
 		want []string
 	}{
-		{"garbage", mcptestStdio(t, mcptest.ModeNotJSONInit), hostcore.ErrProtocol, last20(mcptest.InitStderrLines, "stderr line %d")},
-		{"exit", exits, hostcore.ErrTransport, last20(30, "failing %d")},
+		{"garbage", mcptestStdio(t, mcptest.ModeNotJSONInit), fault.ErrProtocol, last20(mcptest.InitStderrLines, "stderr line %d")},
+		{"exit", exits, fault.ErrTransport, last20(30, "failing %d")},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := conn(t, newHost(t, nil), tt.sc, "").Session(context.Background())
-			var he *hostcore.Error
+			var he *fault.Error
 			if !errors.Is(err, tt.kind) || !errors.As(err, &he) {
 				t.Fatalf("connect = %v; want %v", err, tt.kind)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 )
 
 // withoutTTL is a read result marshalled without ttlMs, as a server of
@@ -34,7 +35,7 @@ func (r *withoutTTL) MarshalJSON() ([]byte, error) {
 
 // ttlServer answers x://ttl/N with ttlMs N (public), and x://ttl/absent
 // with no ttlMs at all.
-func ttlServer(t *testing.T) hostcore.ServerConfig {
+func ttlServer(t *testing.T) config.ServerConfig {
 	s := mcp.NewServer(&mcp.Implementation{Name: "ttl"}, nil)
 	s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "x://ttl/{ms}", Name: "ttl"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -56,7 +57,7 @@ func ttlServer(t *testing.T) hostcore.ServerConfig {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	t.Cleanup(srv.Close)
-	return hostcore.ServerConfig{Name: "ttl", URL: srv.URL}
+	return config.ServerConfig{Name: "ttl", URL: srv.URL}
 }
 
 // TestTTLArithmetic reads bodies whose ttlMs spans every int64 value that

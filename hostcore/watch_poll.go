@@ -9,6 +9,7 @@ import (
 
 	"github.com/pmezard/go-difflib/difflib"
 
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -115,7 +116,7 @@ func (w *Watcher) Reread(ctx context.Context, id int64) error {
 	it, ok := w.items[id]
 	w.mu.Unlock()
 	if !ok || it.conn == nil {
-		return newError(KindNotFound, nil, "attachment %d is not watched", id)
+		return newError(fault.KindNotFound, nil, "attachment %d is not watched", id)
 	}
 	return w.live.rereadVia(ctx, it.conn, id)
 }

@@ -22,6 +22,8 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/config"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
@@ -228,7 +230,7 @@ func (a *App) defaultConn() *hostcore.Conn {
 	if c, err := h.Conn(a.sh.prefs.String(prefServer), a.sh.prefs.String(prefAccount)); err == nil && a.sh.prefs.String(prefServer) != "" {
 		return c
 	}
-	for _, group := range [][]hostcore.ServerConfig{h.Builtin(), h.Servers()} {
+	for _, group := range [][]config.ServerConfig{h.Builtin(), h.Servers()} {
 		for _, sc := range group {
 			if c, err := h.ConnFor(sc, ""); err == nil {
 				return c
@@ -310,7 +312,7 @@ func (a *App) notify(msg string) {
 }
 
 func (a *App) fail(err error) {
-	if errors.Is(err, context.Canceled) || errors.Is(err, hostcore.ErrCanceled) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, fault.ErrCanceled) {
 		a.notify("Canceled")
 		return
 	}

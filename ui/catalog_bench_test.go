@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
@@ -25,8 +26,8 @@ import (
 const catalogSize = 50_000
 
 // catalogServer is mcptestd's paged mode with the large catalog.
-func catalogServer(b *testing.B) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "catalog", Title: "catalog", Source: "builtin",
+func catalogServer(b *testing.B) config.ServerConfig {
+	return config.ServerConfig{Name: "catalog", Title: "catalog", Source: "builtin",
 		Command: testbin.Build(b, "internal/mcptest/mcptestd"),
 		Args:    []string{"--mode", "paged", "--resources", fmt.Sprint(catalogSize), "--page-size", "100", "--stdio"}}
 }
@@ -39,10 +40,10 @@ type catalogApp struct {
 	tab *resourcesTab
 }
 
-func newCatalogApp(b *testing.B, sc hostcore.ServerConfig) *catalogApp {
+func newCatalogApp(b *testing.B, sc config.ServerConfig) *catalogApp {
 	dir := b.TempDir()
 	fa := test.NewTempApp(b)
-	cfg, err := hostcore.LoadConfig(filepath.Join(dir, "config.json"))
+	cfg, err := config.LoadConfig(filepath.Join(dir, "config.json"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func newCatalogApp(b *testing.B, sc hostcore.ServerConfig) *catalogApp {
 	if err != nil {
 		b.Fatal(err)
 	}
-	host := hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Builtin: []hostcore.ServerConfig{sc}})
+	host := hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Builtin: []config.ServerConfig{sc}})
 	ca := &catalogApp{b: b}
 	locked(func() {
 		ca.app = New(fa, hostcore.NewConversations(host, st), &Options{Icons: &icon.Fetcher{}})
@@ -211,7 +212,7 @@ func timed(b *testing.B, name string, f func()) timing {
 }
 
 // timeBare times a bare listing of sc's 50,000 resources.
-func timeBare(b *testing.B, sc hostcore.ServerConfig) timing {
+func timeBare(b *testing.B, sc config.ServerConfig) timing {
 	return timed(b, "bare", func() {
 		if n := bareListing(b, sc); n != catalogSize {
 			b.Fatalf("bare listing: %d resources, want %d", n, catalogSize)
@@ -221,7 +222,7 @@ func timeBare(b *testing.B, sc hostcore.ServerConfig) timing {
 
 // bareListing connects a plain go-sdk client to sc over stdio and lists
 // every page: the server's paging time, and nothing of the host's.
-func bareListing(b *testing.B, sc hostcore.ServerConfig) int {
+func bareListing(b *testing.B, sc config.ServerConfig) int {
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(sc.Command, sc.Args...)}, nil)

@@ -13,9 +13,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -243,7 +243,7 @@ func (c *chatView) ended(gen uint64, t chat.Turn, err error) {
 	}
 	switch {
 	case err == nil:
-	case errors.Is(err, context.Canceled) || errors.Is(err, hostcore.ErrCanceled):
+	case errors.Is(err, context.Canceled) || errors.Is(err, fault.ErrCanceled):
 		c.say(theme.MediaStopIcon(), "Stopped. What arrived is kept.")
 	default:
 		c.say(theme.ErrorIcon(), "Error: "+oneLine(err))

@@ -18,11 +18,14 @@ import (
 // (chat.SendOptions.Approve): a dialog with the tool, its server and
 // the arguments, and Allow once, Always for this tool in this
 // conversation, or Deny. It waits on the turn's goroutine for the answer or
-// for ctx to end (Stop), which takes the dialog down and denies.
+// for ctx to end (Stop), which takes the dialog down and denies. A window
+// closed before the dialog could be shown denies at once.
 func (c *chatView) approve(ctx context.Context, req consent.ToolRequest) (consent.Approval, error) {
 	got := make(chan consent.Approval, 1)
 	shown := make(chan dialog.Dialog, 1)
-	deliver(func() {
+	ran := false // f and after run on one goroutine: the main one, or this when no window is open
+	deliverThen(func() {
+		ran = true
 		if c.win == nil {
 			got <- consent.ApproveDeny
 			close(shown)
@@ -63,6 +66,11 @@ func (c *chatView) approve(ctx context.Context, req consent.ToolRequest) (consen
 		c.pending = func(a consent.Approval) { answer(a)() }
 		d.Show()
 		shown <- d
+	}, func() {
+		if !ran { // the window closed first: no dialog, and no one to answer
+			got <- consent.ApproveDeny
+			close(shown)
+		}
 	})
 	select {
 	case a := <-got:

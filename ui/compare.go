@@ -16,6 +16,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
@@ -172,7 +173,7 @@ func (c *compareView) chooseReplay() {
 			return
 		}
 		defer r.Close()
-		b, err := hostcore.ReadNamedStream(c.sh.ctx, r.URI().Name(), r, lab.MaxReplayBytes) // refused over the cap, never cut
+		b, err := config.ReadNamedStream(c.sh.ctx, r.URI().Name(), r, lab.MaxReplayBytes) // refused over the cap, never cut
 		if err == nil {
 			err = c.useReplay(r.URI().Name(), b)
 		}

@@ -10,8 +10,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/resend"
 	"github.com/attache/attache/hostcore/wire"
 )
@@ -149,7 +149,7 @@ func resentWords(res resend.Result, was string, meta bool, err error) (string, w
 		s += " · the session wrote its own _meta"
 	}
 	if err != nil {
-		if errors.Is(err, hostcore.ErrNotApproved) || res.ID == "" {
+		if errors.Is(err, fault.ErrNotApproved) || res.ID == "" {
 			return s + " · " + oneLine(err), widget.DangerImportance
 		}
 		return s + " · the server answered with an error: " + oneLine(err), widget.WarningImportance

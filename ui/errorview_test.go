@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/testbin"
 )
@@ -19,7 +20,7 @@ func TestErrorViewShowsServerStderr(t *testing.T) {
 	test.NewTempApp(t)
 	h := hostcore.NewHost(nil, nil)
 	t.Cleanup(func() { h.Close() })
-	c, err := h.ConnFor(hostcore.ServerConfig{Name: "garbage", Command: testbin.Build(t, "internal/mcptest/mcptestd"),
+	c, err := h.ConnFor(config.ServerConfig{Name: "garbage", Command: testbin.Build(t, "internal/mcptest/mcptestd"),
 		Args: []string{"--mode", mcptest.ModeNotJSONInit, "--stdio"}}, "")
 	if err != nil {
 		t.Fatal(err)

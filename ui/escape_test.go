@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/testbin"
 )
@@ -17,7 +17,7 @@ import (
 // button).
 func TestEscapeCancelsARead(t *testing.T) {
 	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir()}
-	h.extra = []hostcore.ServerConfig{{Name: "slow", Title: "slow", Source: "builtin",
+	h.extra = []config.ServerConfig{{Name: "slow", Title: "slow", Source: "builtin",
 		Command: testbin.Build(t, "internal/mcptest/mcptestd"), Args: []string{"--mode", mcptest.ModeSlow, "--delay", "10s", "--stdio"}}}
 	h.open()
 	slow, err := h.host.Conn("slow", "")

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -146,7 +147,7 @@ func capabilities(caps hostcore.Capabilities) string {
 }
 
 // kindTitle is an error kind as a heading: "Not found".
-func kindTitle(k hostcore.Kind) string {
+func kindTitle(k fault.Kind) string {
 	s := string(k)
 	if s == "" {
 		return "Error"
@@ -155,10 +156,10 @@ func kindTitle(k hostcore.Kind) string {
 }
 
 // explain splits err into what a person sees: the kind, the message, what to
-// do next and the detail. Errors that are not a hostcore.Error are shown as
+// do next and the detail. Errors that are not a fault.Error are shown as
 // they are, without a kind.
-func explain(err error) (kind hostcore.Kind, msg, hint, detail string) {
-	var he *hostcore.Error
+func explain(err error) (kind fault.Kind, msg, hint, detail string) {
+	var he *fault.Error
 	if !errors.As(err, &he) {
 		return "", err.Error(), "", ""
 	}

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/testbin"
 )
@@ -18,7 +18,7 @@ import (
 // says the read was canceled.
 func TestSlowReadClearsThePrevious(t *testing.T) {
 	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir()}
-	h.extra = []hostcore.ServerConfig{{Name: "slow", Title: "slow", Source: "builtin",
+	h.extra = []config.ServerConfig{{Name: "slow", Title: "slow", Source: "builtin",
 		Command: testbin.Build(t, "internal/mcptest/mcptestd"), Args: []string{"--mode", mcptest.ModeSlow, "--delay", "5s", "--stdio"}}}
 	h.open()
 	id := h.memoryIDs("acme", "m5", 1)[0]

@@ -9,7 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/modeltest"
@@ -33,7 +33,7 @@ func TestLiveDriftAfterATurn(t *testing.T) {
 		modeltest.Say(modeltest.Reply{Text: "The graph holds Attaché now."}))
 	t.Cleanup(srv.Close)
 	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir()}
-	h.extra = []hostcore.ServerConfig{{Name: "memory", Title: "memory", Source: "builtin", Command: "node", Args: []string{entry},
+	h.extra = []config.ServerConfig{{Name: "memory", Title: "memory", Source: "builtin", Command: "node", Args: []string{entry},
 		Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(h.dir, "memory.jsonl")}}}
 	h.open()
 	if err := h.host.Config().UpsertProvider(models.Provider{Name: "scripted", Kind: models.OpenAI,

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
@@ -49,7 +50,7 @@ type harness struct {
 	app  *App
 	// extra are built-in servers beside the usual ones, and oauth the
 	// host's sign-in options (nil: off); set them before open.
-	extra []hostcore.ServerConfig
+	extra []config.ServerConfig
 	oauth *signin.Options
 	// openURL is Options.OpenURL: the browser the sign-in pages go to.
 	openURL func(*url.URL) error
@@ -66,11 +67,11 @@ type harness struct {
 // demoServer is the reference server as the built-in demo: two accounts on
 // two tenants, a fresh seeded database in dir (relative to its working
 // directory, so that what the servers panel shows is the same on every run).
-func demoServer(t *testing.T, dir string) hostcore.ServerConfig {
-	return hostcore.ServerConfig{
+func demoServer(t *testing.T, dir string) config.ServerConfig {
+	return config.ServerConfig{
 		Name: hostcore.DemoServerName, Title: "threengram demo", Source: "builtin",
 		Command: testbin.Build(t, "cmd/threengram"), Args: []string{"--db", "demo.db", "--seed", "--stdio"}, Cwd: dir,
-		Accounts: []hostcore.Account{
+		Accounts: []config.Account{
 			{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}},
 			{Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "globex"}},
 		},
@@ -79,21 +80,21 @@ func demoServer(t *testing.T, dir string) hostcore.ServerConfig {
 
 // imageServer is mcptestd's image mode: a PNG and a JPEG as blobs, each with
 // a data: icon.
-func imageServer(t *testing.T) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "images", Title: "images", Source: "builtin",
+func imageServer(t *testing.T) config.ServerConfig {
+	return config.ServerConfig{Name: "images", Title: "images", Source: "builtin",
 		Command: testbin.Build(t, "internal/mcptest/mcptestd"), Args: []string{"--mode", "image", "--stdio"}}
 }
 
 // eraServer is mcptestd's 2026-07-28 mode: annotated resources, resource
 // subscriptions, and a touch tool that says a resource changed.
-func eraServer(t *testing.T) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "era", Title: "era", Source: "builtin",
+func eraServer(t *testing.T) config.ServerConfig {
+	return config.ServerConfig{Name: "era", Title: "era", Source: "builtin",
 		Command: testbin.Build(t, "internal/mcptest/mcptestd"), Args: []string{"--mode", "v2026", "--stdio"}}
 }
 
 // pagedServer is mcptestd's paged mode: n resources, 100 a page.
-func pagedServer(t *testing.T, name string, n int) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: name, Title: name, Source: "builtin",
+func pagedServer(t *testing.T, name string, n int) config.ServerConfig {
+	return config.ServerConfig{Name: name, Title: name, Source: "builtin",
 		Command: testbin.Build(t, "internal/mcptest/mcptestd"),
 		Args:    []string{"--mode", "paged", "--resources", fmt.Sprint(n), "--page-size", "100", "--stdio"}}
 }
@@ -110,7 +111,7 @@ func newHarness(t *testing.T) *harness {
 // open builds the host and the window over h.dir (again, for a restart).
 func (h *harness) open() {
 	t := h.t
-	cfg, err := hostcore.LoadConfig(filepath.Join(h.dir, "config.json"))
+	cfg, err := config.LoadConfig(filepath.Join(h.dir, "config.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func (h *harness) open() {
 		t.Fatal(err)
 	}
 	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock, OAuth: h.oauth,
-		Builtin: append([]hostcore.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
+		Builtin: append([]config.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
 			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...), BuiltinProviders: h.builtinProviders()})
 	h.st, h.cv = st, hostcore.NewConversations(h.host, st)
 	opts := &Options{Icons: &icon.Fetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,

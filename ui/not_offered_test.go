@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/npmpeer"
 )
 
@@ -16,7 +16,7 @@ import (
 func TestServerWithoutResourcesEmptyState(t *testing.T) {
 	entry := npmpeer.Entry(t, "server-filesystem")
 	h := newHarness(t)
-	files := hostcore.ServerConfig{Name: "files", Title: "files", Command: "node", Args: []string{entry, t.TempDir()}}
+	files := config.ServerConfig{Name: "files", Title: "files", Command: "node", Args: []string{entry, t.TempDir()}}
 	if err := h.host.AddServer(context.Background(), files); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 )
 
 // errNoInput is a prompt the person dismissed.
@@ -19,7 +19,7 @@ var errNoInput = errors.New("no value given")
 // waits for the answer or for ctx to end, which closes the dialog (no one
 // waits for the answer any more). The host calls it from the goroutine that
 // connects, never from the main goroutine, which it would block.
-func (a *App) PromptInput(ctx context.Context, server string, in hostcore.Input) (string, error) {
+func (a *App) PromptInput(ctx context.Context, server string, in config.Input) (string, error) {
 	type answer struct {
 		value string
 		ok    bool

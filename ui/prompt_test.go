@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 )
 
 // TestPromptClosesWhenItsContextEnds: a dialog asking for a VS Code input
@@ -16,7 +16,7 @@ func TestPromptClosesWhenItsContextEnds(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := h.app.PromptInput(ctx, "vs", hostcore.Input{ID: "token", Description: "API token", Password: true})
+		_, err := h.app.PromptInput(ctx, "vs", config.Input{ID: "token", Description: "API token", Password: true})
 		done <- err
 	}()
 	overlay := func() bool {

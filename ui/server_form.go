@@ -15,6 +15,7 @@ import (
 	"github.com/google/shlex"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 )
 
 // serverForm adds or edits a configured server: how to reach it (a command
@@ -23,7 +24,7 @@ import (
 // An account's pairs are environment variables of a stdio server, headers
 // of an HTTP one.
 type serverForm struct {
-	orig     hostcore.ServerConfig
+	orig     config.ServerConfig
 	name     *keyEntry // the one-line fields close the form on Escape
 	title    *keyEntry
 	command  *keyEntry
@@ -35,7 +36,7 @@ type serverForm struct {
 	dlg      dialog.Dialog
 }
 
-func newServerForm(sc hostcore.ServerConfig) *serverForm {
+func newServerForm(sc config.ServerConfig) *serverForm {
 	f := &serverForm{orig: sc, name: newKeyEntry(), title: newKeyEntry(), command: newKeyEntry(),
 		url: newKeyEntry(), env: newMultiLineKeyEntry(), accounts: newMultiLineKeyEntry(),
 		problem: widget.NewLabel("")}
@@ -73,7 +74,7 @@ func newServerForm(sc hostcore.ServerConfig) *serverForm {
 	return f
 }
 
-func (f *serverForm) buildUI(onSave func(hostcore.ServerConfig)) fyne.CanvasObject {
+func (f *serverForm) buildUI(onSave func(config.ServerConfig)) fyne.CanvasObject {
 	form := widget.NewForm(
 		widget.NewFormItem("Name", f.name),
 		widget.NewFormItem("Title", f.title),
@@ -98,7 +99,7 @@ func (f *serverForm) buildUI(onSave func(hostcore.ServerConfig)) fyne.CanvasObje
 }
 
 // show opens the form in a dialog over w.
-func (f *serverForm) show(w fyne.Window, onSave func(hostcore.ServerConfig)) {
+func (f *serverForm) show(w fyne.Window, onSave func(config.ServerConfig)) {
 	title := "Add a server"
 	if f.orig.Name != "" {
 		title = "Edit " + f.orig.Name
@@ -115,8 +116,8 @@ func (f *serverForm) show(w fyne.Window, onSave func(hostcore.ServerConfig)) {
 }
 
 // config reads the form back into a server entry and validates it.
-func (f *serverForm) config() (hostcore.ServerConfig, error) {
-	sc := hostcore.ServerConfig{Name: strings.TrimSpace(f.name.Text), Title: strings.TrimSpace(f.title.Text),
+func (f *serverForm) config() (config.ServerConfig, error) {
+	sc := config.ServerConfig{Name: strings.TrimSpace(f.name.Text), Title: strings.TrimSpace(f.title.Text),
 		URL: strings.TrimSpace(f.url.Text), Cwd: f.orig.Cwd}
 	if line := strings.TrimSpace(f.command.Text); line != "" {
 		words, err := shlex.Split(line)
@@ -141,8 +142,8 @@ func (f *serverForm) config() (hostcore.ServerConfig, error) {
 }
 
 // parseAccounts reads "name: K=V; K=V" lines.
-func parseAccounts(text string, http bool) ([]hostcore.Account, error) {
-	var out []hostcore.Account
+func parseAccounts(text string, http bool) ([]config.Account, error) {
+	var out []config.Account
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
@@ -157,7 +158,7 @@ func parseAccounts(text string, http bool) ([]hostcore.Account, error) {
 		if err != nil {
 			return nil, err
 		}
-		a := hostcore.Account{Name: name}
+		a := config.Account{Name: name}
 		if http {
 			a.Headers = pairs
 		} else {

@@ -6,7 +6,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 )
 
 // Editing a server shows its entry in the form, and saving the form
@@ -15,14 +15,14 @@ func TestServerFormRoundTrip(t *testing.T) {
 	test.NewTempApp(t)
 	tests := []struct {
 		name string
-		sc   hostcore.ServerConfig
+		sc   config.ServerConfig
 	}{
-		{"stdio", hostcore.ServerConfig{Name: "mem", Title: "Memory", Command: "npx", Args: []string{"-y", "server memory", "it's"},
+		{"stdio", config.ServerConfig{Name: "mem", Title: "Memory", Command: "npx", Args: []string{"-y", "server memory", "it's"},
 			Env:      map[string]string{"DEBUG": "1"},
-			Accounts: []hostcore.Account{{Name: "acme", Env: map[string]string{"TENANT": "acme", "KEY": "k=v"}}, {Name: "globex"}}}},
-		{"http", hostcore.ServerConfig{Name: "web", URL: "https://example.com/mcp",
+			Accounts: []config.Account{{Name: "acme", Env: map[string]string{"TENANT": "acme", "KEY": "k=v"}}, {Name: "globex"}}}},
+		{"http", config.ServerConfig{Name: "web", URL: "https://example.com/mcp",
 			Headers:  map[string]string{"X-Trace": "on"},
-			Accounts: []hostcore.Account{{Name: "me", Headers: map[string]string{"Authorization": "Bearer abc def"}}}}},
+			Accounts: []config.Account{{Name: "me", Headers: map[string]string{"Authorization": "Bearer abc def"}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

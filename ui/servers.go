@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/redact"
 )
@@ -40,7 +41,7 @@ type serversPanel struct {
 
 // serverCard shows one server.
 type serverCard struct {
-	sc       hostcore.ServerConfig
+	sc       config.ServerConfig
 	title    *tapLabel
 	source   *widget.Label
 	state    *widget.Label
@@ -117,7 +118,7 @@ func (p *serversPanel) reload() {
 	followFocus(p.scroll) // Tab through the cards keeps the focus in view
 }
 
-func (p *serversPanel) newCard(sc hostcore.ServerConfig) *serverCard {
+func (p *serversPanel) newCard(sc config.ServerConfig) *serverCard {
 	c := &serverCard{sc: sc, title: newTapLabel(serverTitle(sc), fyne.TextStyle{Bold: true}, nil),
 		source: widget.NewLabel(sourceText(sc)), state: widget.NewLabel(""), process: widget.NewLabel(""), caps: widget.NewLabel("")}
 	c.title.Truncation = fyne.TextTruncateEllipsis
@@ -174,8 +175,8 @@ func (c *serverCard) buildUI(p *serversPanel) fyne.CanvasObject {
 
 // builtinFirst orders servers as the panel shows them: the built-in demo
 // first, then the configured and imported ones in the host's order.
-func builtinFirst(all []hostcore.ServerConfig) []hostcore.ServerConfig {
-	var out, rest []hostcore.ServerConfig
+func builtinFirst(all []config.ServerConfig) []config.ServerConfig {
+	var out, rest []config.ServerConfig
 	for _, sc := range all {
 		if sc.Source == "builtin" {
 			out = append(out, sc)
@@ -187,7 +188,7 @@ func builtinFirst(all []hostcore.ServerConfig) []hostcore.ServerConfig {
 }
 
 // serverTitle is a server's title and, when it differs, its name.
-func serverTitle(sc hostcore.ServerConfig) string {
+func serverTitle(sc config.ServerConfig) string {
 	if sc.Title != "" && sc.Title != sc.Name {
 		return sc.Title + " (" + sc.Name + ")"
 	}
@@ -195,7 +196,7 @@ func serverTitle(sc hostcore.ServerConfig) string {
 }
 
 // sourceText says where a server comes from and how it is reached.
-func sourceText(sc hostcore.ServerConfig) string {
+func sourceText(sc config.ServerConfig) string {
 	how := "stdio: " + filepath.Base(sc.Command) + " " + strings.Join(sc.Args, " ")
 	if sc.IsHTTP() {
 		how = redact.URL(sc.URL)
@@ -287,7 +288,7 @@ func connState(info hostcore.ConnInfo) (string, widget.Importance, string) {
 	switch info.State {
 	case hostcore.StateConnected:
 		s := "● connected · protocol " + info.ProtocolVersion
-		if info.Handshake.Transport == hostcore.TransportSSE {
+		if info.Handshake.Transport == config.TransportSSE {
 			s += " · legacy HTTP+SSE" // the deprecated transport: worth knowing
 		}
 		return s, widget.SuccessImportance, capabilities(info.Capabilities)
@@ -335,9 +336,9 @@ func (p *serversPanel) chooseImport(kind string) {
 
 // importFile adds an import source to the config and saves it.
 func (p *serversPanel) importFile(kind, path string) {
-	run(p.sh.work, p.sh.ctx, func(ctx context.Context) ([]hostcore.ServerConfig, error) {
-		return p.sh.host.AddImport(ctx, hostcore.ImportSource{Kind: kind, Path: path})
-	}, func(servers []hostcore.ServerConfig, err error) {
+	run(p.sh.work, p.sh.ctx, func(ctx context.Context) ([]config.ServerConfig, error) {
+		return p.sh.host.AddImport(ctx, config.ImportSource{Kind: kind, Path: path})
+	}, func(servers []config.ServerConfig, err error) {
 		if err != nil {
 			p.sh.fail(err)
 			return
@@ -348,7 +349,7 @@ func (p *serversPanel) importFile(kind, path string) {
 }
 
 // remove deletes a configured server, after asking.
-func (p *serversPanel) remove(sc hostcore.ServerConfig) {
+func (p *serversPanel) remove(sc config.ServerConfig) {
 	showConfirm("Remove server", "Remove “"+sc.Name+"” from the config?", func(ok bool) {
 		if !ok {
 			return
@@ -359,14 +360,14 @@ func (p *serversPanel) remove(sc hostcore.ServerConfig) {
 }
 
 // add and edit open the server form.
-func (p *serversPanel) add() { p.showForm(hostcore.ServerConfig{}) }
+func (p *serversPanel) add() { p.showForm(config.ServerConfig{}) }
 
-func (p *serversPanel) edit(sc hostcore.ServerConfig) { p.showForm(sc) }
+func (p *serversPanel) edit(sc config.ServerConfig) { p.showForm(sc) }
 
-func (p *serversPanel) showForm(sc hostcore.ServerConfig) {
+func (p *serversPanel) showForm(sc config.ServerConfig) {
 	f := newServerForm(sc)
 	p.form = f
-	f.show(p.sh.win, func(next hostcore.ServerConfig) {
+	f.show(p.sh.win, func(next config.ServerConfig) {
 		// ReplaceServer logs out every account whose credentials changed,
 		// purging its private cache partition.
 		p.save("Saved "+next.Name, func(ctx context.Context) error { return p.sh.host.ReplaceServer(ctx, next) })

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/testbin"
 )
 
@@ -17,7 +18,7 @@ func TestTwentyServers(t *testing.T) {
 	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir()}
 	bin := testbin.Build(t, "internal/mcptest/mcptestd")
 	for i := range 20 {
-		h.extra = append(h.extra, hostcore.ServerConfig{Name: fmt.Sprintf("s%02d", i), Source: "builtin",
+		h.extra = append(h.extra, config.ServerConfig{Name: fmt.Sprintf("s%02d", i), Source: "builtin",
 			Command: bin, Args: []string{"--mode", "paged", "--resources", "3", "--stdio"}})
 	}
 	h.open()

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/testbin"
 )
 
@@ -118,13 +119,13 @@ func TestImportClaudeDesktop(t *testing.T) {
 	}
 }
 
-func readConfig(t *testing.T, path string) *hostcore.Config {
+func readConfig(t *testing.T, path string) *config.Config {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c hostcore.Config
+	var c config.Config
 	if err := json.Unmarshal(data, &c); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -158,9 +159,9 @@ func TestNoSignInForANonEndpoint(t *testing.T) {
 		io.WriteString(w, "<html><body>Bad Request</body></html>")
 	}))
 	t.Cleanup(web.Close)
-	sc := hostcore.ServerConfig{Name: "web", URL: web.URL + "/mcp"}
+	sc := config.ServerConfig{Name: "web", URL: web.URL + "/mcp"}
 	h := newOAuthHarnessWith(t, func(h *harness) { h.extra = append(h.extra, sc) })
-	r := h.app.servers.rowOf(signInKey{"web", hostcore.DefaultAccount})
+	r := h.app.servers.rowOf(signInKey{"web", config.DefaultAccount})
 	if r == nil {
 		t.Fatal("an HTTP server gets no sign-in row before it is tried")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -53,7 +54,7 @@ func newOAuthHarness(t *testing.T) *harness { t.Helper(); return newOAuthHarness
 func newOAuthHarnessWith(t *testing.T, edit func(*harness)) *harness {
 	t.Helper()
 	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir()}
-	h.extra = []hostcore.ServerConfig{hostcore.DemoOAuthServer(oauthServer(t))}
+	h.extra = []config.ServerConfig{hostcore.DemoOAuthServer(oauthServer(t))}
 	h.oauth = &signin.Options{Timeout: waitTimeout,
 		Present: func(ctx context.Context, page signin.Page) error { return h.app.PresentSignIn(ctx, page) }}
 	h.openURL = func(u *url.URL) error { // the browser: it takes the page, and the test plays the person

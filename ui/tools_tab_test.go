@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/toolform"
 	"github.com/attache/attache/hostcore/wire"
 	"github.com/attache/attache/internal/npmpeer"
@@ -19,13 +20,13 @@ import (
 // server-memory over real stdio, in the window, through the consent gate.
 
 // memoryServer is the npm server-memory, keeping its graph in file.
-func memoryServer(t *testing.T, file string) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "memory", Title: "memory", Command: "node",
+func memoryServer(t *testing.T, file string) config.ServerConfig {
+	return config.ServerConfig{Name: "memory", Title: "memory", Command: "node",
 		Args: []string{npmpeer.Entry(t, "server-memory")}, Env: map[string]string{"MEMORY_FILE_PATH": file}}
 }
 
 // browse adds sc (once) and makes it the server the picker browses.
-func (h *harness) browse(sc hostcore.ServerConfig) {
+func (h *harness) browse(sc config.ServerConfig) {
 	h.t.Helper()
 	if _, err := h.host.Conn(sc.Name, ""); err != nil {
 		if err := h.host.AddServer(context.Background(), sc); err != nil {

@@ -9,7 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/npmpeer"
@@ -21,7 +21,7 @@ import (
 // npm server-everything (Markdown documents, a text/plain blob).
 
 // readFrom adds server (once) and reads uri from it in the inspector.
-func (h *harness) readFrom(sc hostcore.ServerConfig, uri string) *bodyViewer {
+func (h *harness) readFrom(sc config.ServerConfig, uri string) *bodyViewer {
 	h.t.Helper()
 	if _, err := h.host.Conn(sc.Name, ""); err != nil {
 		if err := h.host.AddServer(context.Background(), sc); err != nil {
@@ -40,13 +40,13 @@ func (h *harness) readFrom(sc hostcore.ServerConfig, uri string) *bodyViewer {
 	return h.app.inspector.viewer
 }
 
-func bodiesServer(t *testing.T) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "bodies", Title: "bodies",
+func bodiesServer(t *testing.T) config.ServerConfig {
+	return config.ServerConfig{Name: "bodies", Title: "bodies",
 		Command: testbin.Build(t, "internal/mcptest/mcptestd"), Args: []string{"--mode", mcptest.ModeBodies, "--stdio"}}
 }
 
-func everythingServer(t *testing.T) hostcore.ServerConfig {
-	return hostcore.ServerConfig{Name: "everything", Title: "everything",
+func everythingServer(t *testing.T) config.ServerConfig {
+	return config.ServerConfig{Name: "everything", Title: "everything",
 		Command: "node", Args: []string{npmpeer.Entry(t, "server-everything"), "stdio"}}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/testbin"
 )
 
@@ -15,7 +16,7 @@ func TestMain(m *testing.M) { testbin.Main(m) }
 // tenants apart.
 func TestDemoServer(t *testing.T) {
 	sc := hostcore.DemoServer(testbin.Build(t, "cmd/attache"), t.TempDir())
-	h := hostcore.NewHost(nil, &hostcore.HostOptions{Builtin: []hostcore.ServerConfig{sc}})
+	h := hostcore.NewHost(nil, &hostcore.HostOptions{Builtin: []config.ServerConfig{sc}})
 	defer h.Close()
 	ctx := context.Background()
 	ids := map[string][]string{}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -84,7 +85,7 @@ func (ch *Chat) Turn(ctx context.Context, conv int64, seq int) (Turn, error) {
 			return t, nil
 		}
 	}
-	return Turn{}, hostcore.Errorf(hostcore.KindNotFound, nil, "turn %d is not in the conversation any more", seq)
+	return Turn{}, fault.New(fault.KindNotFound, nil, "turn %d is not in the conversation any more", seq)
 }
 
 // SendOptions are one Send's.
@@ -204,13 +205,13 @@ func (ch *Chat) Send(ctx context.Context, conv int64, text string, opts SendOpti
 func (o SendOptions) check(text string) error {
 	switch {
 	case o.Model == nil:
-		return hostcore.Errorf(hostcore.KindUsage, nil, "no model to send to: configure a provider")
+		return fault.New(fault.KindUsage, nil, "no model to send to: configure a provider")
 	case strings.TrimSpace(text) == "":
-		return hostcore.Errorf(hostcore.KindUsage, nil, "there is nothing to send: the message is empty")
+		return fault.New(fault.KindUsage, nil, "there is nothing to send: the message is empty")
 	case o.Tools != "" && o.Tools != consent.ToolsOff && o.Tools != consent.ToolsReadOnly && o.Tools != consent.ToolsAsk && o.Tools != consent.ToolsAuto:
-		return hostcore.Errorf(hostcore.KindUsage, nil, "tools %q: use off, read-only, ask or auto", o.Tools)
+		return fault.New(fault.KindUsage, nil, "tools %q: use off, read-only, ask or auto", o.Tools)
 	case o.Tools == consent.ToolsAsk && o.Approve == nil:
-		return hostcore.Errorf(hostcore.KindUsage, nil, "tools are to be asked about, but nothing asks the person")
+		return fault.New(fault.KindUsage, nil, "tools are to be asked about, but nothing asks the person")
 	}
 	return nil
 }
@@ -266,7 +267,7 @@ func (r *turnRun) loop(ctx context.Context, msgs []Message) error {
 		case len(reply.ToolCalls) == 0:
 			return nil
 		case last:
-			return hostcore.Errorf(hostcore.KindServerFault, nil, "the model called tools again after %d tool rounds, the limit of a turn", r.ch.opts.MaxToolRounds)
+			return fault.New(fault.KindServerFault, nil, "the model called tools again after %d tool rounds, the limit of a turn", r.ch.opts.MaxToolRounds)
 		}
 		for _, call := range reply.ToolCalls {
 			if ctx.Err() != nil {
@@ -315,16 +316,16 @@ func (r *turnRun) count(req ModelRequest) RequestTokens {
 func (r *turnRun) finish(ctx context.Context, runErr error) (Turn, error) {
 	t := r.turn
 	t.Status, t.FinishedAt = TurnDone, now(r.ch.opts.Now)
-	var he *hostcore.Error
+	var he *fault.Error
 	if runErr != nil {
 		if !errors.As(runErr, &he) {
-			he = hostcore.Errorf(hostcore.KindServerFault, runErr, "the turn failed")
+			he = fault.New(fault.KindServerFault, runErr, "the turn failed")
 		}
-		if ctx.Err() != nil && he.Kind() != hostcore.KindCanceled && he.Kind() != hostcore.KindTimeout {
+		if ctx.Err() != nil && he.Kind() != fault.KindCanceled && he.Kind() != fault.KindTimeout {
 			he = modelStopped(ctx, runErr)
 		}
 		t.Status, t.ErrorKind, t.Error = TurnFailed, he.Kind(), he.Message()
-		if he.Kind() == hostcore.KindCanceled {
+		if he.Kind() == fault.KindCanceled {
 			t.Status = TurnStopped
 		}
 	}
@@ -405,7 +406,7 @@ func ReplayRequest(turns []Turn, seq int) (ModelRequest, error) {
 			continue
 		}
 		if len(t.Messages) == 0 || t.Messages[0].Role != RoleUser {
-			return ModelRequest{}, hostcore.Errorf(hostcore.KindProtocol, nil, "turn %d has no message of the person's", seq)
+			return ModelRequest{}, fault.New(fault.KindProtocol, nil, "turn %d has no message of the person's", seq)
 		}
 		req := ModelRequest{System: t.Context.System, Messages: append(historyOf(turns[:i]), t.Messages[0]),
 			Images: t.Context.Images}
@@ -414,7 +415,7 @@ func ReplayRequest(turns []Turn, seq int) (ModelRequest, error) {
 		}
 		return req, nil
 	}
-	return ModelRequest{}, hostcore.Errorf(hostcore.KindNotFound, nil, "no turn %d", seq)
+	return ModelRequest{}, fault.New(fault.KindNotFound, nil, "no turn %d", seq)
 }
 
 // now reads c, the host's clock when the options gave none.

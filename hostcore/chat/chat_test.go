@@ -16,7 +16,9 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/hosttest"
 	"github.com/attache/attache/internal/mcptest"
@@ -44,7 +46,7 @@ func newChatFixture(t *testing.T, opts *chat.Options) chatFixture {
 	}
 	srv := httptest.NewServer(annotated)
 	t.Cleanup(srv.Close)
-	ann := hostcore.ServerConfig{Name: "annotated", URL: srv.URL + "/mcp"}
+	ann := config.ServerConfig{Name: "annotated", URL: srv.URL + "/mcp"}
 	st := hosttest.State(t)
 	h := hosttest.Host(t, &hostcore.HostOptions{Cache: hosttest.Cache(t), Grants: st}, tg, ann)
 	cv := hostcore.NewConversations(h, st)
@@ -175,7 +177,7 @@ func TestSendRunsTheWholeTurn(t *testing.T) {
 	if after, _ := f.ch.Turns(context.Background(), f.conv); len(after) != 1 {
 		t.Errorf("Replay stored a turn: %d turns", len(after))
 	}
-	if _, err := f.ch.Replay(context.Background(), f.conv, 7, again, nil); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := f.ch.Replay(context.Background(), f.conv, 7, again, nil); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("Replay of a turn that does not exist: %v, want not found", err)
 	}
 }
@@ -263,24 +265,24 @@ func TestSendFailureKeepsTheTranscript(t *testing.T) {
 	f := newChatFixture(t, nil)
 	ctx := context.Background()
 	refused := func(chat.ModelRequest) (chat.ModelReply, error) {
-		return chat.ModelReply{}, chat.NewModelError(hostcore.KindUnauthorized, 401, nil, "provider x refused the API key (HTTP 401)")
+		return chat.ModelReply{}, chat.NewModelError(fault.KindUnauthorized, 401, nil, "provider x refused the API key (HTTP 401)")
 	}
 	cut := func(chat.ModelRequest) (chat.ModelReply, error) {
-		return chat.ModelReply{Text: "half an ans"}, chat.NewModelError(hostcore.KindProtocol, 0, nil, "the stream ended early")
+		return chat.ModelReply{Text: "half an ans"}, chat.NewModelError(fault.KindProtocol, 0, nil, "the stream ended early")
 	}
 	model := (&hosttest.ScriptModel{}).Then(refused, cut, hosttest.Say("whole"))
 	opts := chat.SendOptions{Model: model}
-	if _, err := f.ch.Send(ctx, f.conv, "lost?", opts); !errors.Is(err, hostcore.ErrUnauthorized) {
+	if _, err := f.ch.Send(ctx, f.conv, "lost?", opts); !errors.Is(err, fault.ErrUnauthorized) {
 		t.Fatalf("err = %v; want unauthorized", err)
 	}
-	if _, err := f.ch.Send(ctx, f.conv, "again", opts); !errors.Is(err, hostcore.ErrProtocol) {
+	if _, err := f.ch.Send(ctx, f.conv, "again", opts); !errors.Is(err, fault.ErrProtocol) {
 		t.Fatalf("err = %v; want protocol", err)
 	}
 	if _, err := f.ch.Send(ctx, f.conv, "third", opts); err != nil {
 		t.Fatal(err)
 	}
 	turns, _ := f.ch.Turns(ctx, f.conv)
-	if len(turns) != 3 || turns[0].Status != chat.TurnFailed || turns[0].ErrorKind != hostcore.KindUnauthorized ||
+	if len(turns) != 3 || turns[0].Status != chat.TurnFailed || turns[0].ErrorKind != fault.KindUnauthorized ||
 		turns[0].Messages[0].Text != "lost?" || turns[1].Messages[1].Text != "half an ans" {
 		t.Fatalf("stored turns = %+v", turns)
 	}
@@ -300,10 +302,10 @@ func TestSendStop(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	model := (&hosttest.ScriptModel{}).Then(func(chat.ModelRequest) (chat.ModelReply, error) {
 		cancel()
-		return chat.ModelReply{Text: "so far"}, chat.NewModelError(hostcore.KindCanceled, 0, context.Canceled, "stopped")
+		return chat.ModelReply{Text: "so far"}, chat.NewModelError(fault.KindCanceled, 0, context.Canceled, "stopped")
 	})
 	turn, err := f.ch.Send(ctx, f.conv, "x", chat.SendOptions{Model: model})
-	if !errors.Is(err, hostcore.ErrCanceled) || turn.Status != chat.TurnStopped {
+	if !errors.Is(err, fault.ErrCanceled) || turn.Status != chat.TurnStopped {
 		t.Fatalf("turn %s, %v; want stopped", turn.Status, err)
 	}
 	stored, _ := f.ch.Turns(context.Background(), f.conv)
@@ -321,7 +323,7 @@ func TestSendToolRoundLimit(t *testing.T) {
 	model := (&hosttest.ScriptModel{}).Then(always, always, always, hosttest.Say("fine"))
 	ctx := context.Background()
 	_, err := f.ch.Send(ctx, f.conv, "loop", chat.SendOptions{Model: model, Tools: consent.ToolsAuto})
-	if !errors.Is(err, hostcore.ErrServerFault) || !strings.Contains(err.Error(), "after 2 tool rounds") {
+	if !errors.Is(err, fault.ErrServerFault) || !strings.Contains(err.Error(), "after 2 tool rounds") {
 		t.Fatalf("err = %v; want the round limit", err)
 	}
 	reqs := model.Sent()
@@ -339,7 +341,7 @@ func TestSendToolRoundLimit(t *testing.T) {
 
 // mutableServer is a go-sdk server whose one resource, mem://doc, has
 // the body in *body.
-func mutableServer(t *testing.T, body *atomic.Value) hostcore.ServerConfig {
+func mutableServer(t *testing.T, body *atomic.Value) config.ServerConfig {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mutable", Version: "1"}, nil)
 	srv.AddResource(&mcp.Resource{URI: "mem://doc", Name: "doc", MIMEType: "text/plain"},
 		func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -347,7 +349,7 @@ func mutableServer(t *testing.T, body *atomic.Value) hostcore.ServerConfig {
 		})
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	t.Cleanup(hs.Close)
-	return hostcore.ServerConfig{Name: "mutable", URL: hs.URL}
+	return config.ServerConfig{Name: "mutable", URL: hs.URL}
 }
 
 // Staleness reaches the model: a body that changed since a turn sent it

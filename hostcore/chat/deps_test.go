@@ -30,12 +30,13 @@ func TestDependencies(t *testing.T) {
 }
 
 // It speaks hostcore's types, never go-sdk's: its own code imports no
-// go-sdk package (hostcore, which does, and the consent gate, whose config
-// entries name URLs, are set apart), nor a network.
+// go-sdk package (hostcore, which does, and the consent gate and the config,
+// whose entries name URLs, are set apart), nor a network.
 func TestOwnDependencies(t *testing.T) {
 	layering.CheckOwn(t, self, layering.OwnRule{
 		Apart: []string{"github.com/attache/attache/hostcore$", "github.com/attache/attache/hostcore/pack",
-			"github.com/attache/attache/hostcore/toolcall", "github.com/attache/attache/hostcore/consent"}, // toolcall and consent have their own deps tests; jsonschema-go (toolcall) and config (consent) import net/url
+			"github.com/attache/attache/hostcore/toolcall", "github.com/attache/attache/hostcore/consent",
+			"github.com/attache/attache/hostcore/config"}, // toolcall, consent and config have their own deps tests; jsonschema-go (toolcall) and config (a server entry's URL) import net/url
 		Forbidden: []string{"github.com/modelcontextprotocol", "net", "os/exec"},
 	})
 }

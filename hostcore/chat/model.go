@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -136,19 +136,19 @@ type Usage struct {
 // safe to show, cause is the detail (for --verbose and the inspector), and
 // status is the HTTP status that explains the failure, if any. Provider
 // adapters use it to speak the host's error kinds.
-func NewModelError(kind hostcore.Kind, status int, cause error, format string, args ...any) *hostcore.Error {
-	e := hostcore.Errorf(kind, cause, format, args...)
+func NewModelError(kind fault.Kind, status int, cause error, format string, args ...any) *fault.Error {
+	e := fault.New(kind, cause, format, args...)
 	e.HTTPStatus = status
 	return e
 }
 
 // modelStopped is the error of a turn whose ctx ended: stopped by the
 // person (canceled), or out of the caller's time (its deadline passed).
-func modelStopped(ctx context.Context, cause error) *hostcore.Error {
+func modelStopped(ctx context.Context, cause error) *fault.Error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return hostcore.Errorf(hostcore.KindTimeout, cause, "the turn did not end in time")
+		return fault.New(fault.KindTimeout, cause, "the turn did not end in time")
 	}
-	return hostcore.Errorf(hostcore.KindCanceled, cause, "stopped")
+	return fault.New(fault.KindCanceled, cause, "stopped")
 }
 
 // String describes a tool call for logs: the name and the arguments.

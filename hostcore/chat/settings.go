@@ -5,7 +5,9 @@ import (
 	"slices"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // A conversation's tool settings, as the person edits them: which servers'
@@ -56,8 +58,8 @@ func (ch *Chat) ToolSettings(ctx context.Context, conv int64) (ToolSettings, err
 // conv, for its later turns. A server the host does not know is an error
 // of kind usage.
 func (ch *Chat) SwitchServerTools(ctx context.Context, conv int64, server string, on bool) error {
-	if !slices.ContainsFunc(ch.cv.Host().Servers(), func(sc hostcore.ServerConfig) bool { return sc.Name == server }) {
-		return hostcore.Errorf(hostcore.KindUsage, nil, "no server named %q", server)
+	if !slices.ContainsFunc(ch.cv.Host().Servers(), func(sc config.ServerConfig) bool { return sc.Name == server }) {
+		return fault.New(fault.KindUsage, nil, "no server named %q", server)
 	}
 	if _, err := ch.cv.Conversation(ctx, conv); err != nil {
 		return err

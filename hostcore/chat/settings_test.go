@@ -9,6 +9,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/hosttest"
 )
 
@@ -54,13 +55,13 @@ func TestServerSwitches(t *testing.T) {
 	if diff := cmp.Diff(want, got()); diff != "" {
 		t.Errorf("switched (-want +got):\n%s", diff)
 	}
-	if err := ch.SwitchServerTools(ctx, conv.ID, "nowhere", true); !errors.Is(err, hostcore.ErrUsage) {
+	if err := ch.SwitchServerTools(ctx, conv.ID, "nowhere", true); !errors.Is(err, fault.ErrUsage) {
 		t.Errorf("switching an unknown server: %v, want a usage error", err)
 	}
 	if err := ch.SwitchServerTools(ctx, conv.ID+100, "other", true); err == nil {
 		t.Error("switched a server in a conversation that does not exist")
 	}
-	if _, err := ch.Turn(ctx, conv.ID, 1); !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := ch.Turn(ctx, conv.ID, 1); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("a turn that was never sent: %v, want not found", err)
 	}
 }

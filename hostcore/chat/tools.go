@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/attache/attache/hostcore/fault"
+
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
@@ -63,7 +65,7 @@ func (r *turnRun) runTool(ctx context.Context, round int, call ToolCall) Message
 func (r *turnRun) call(ctx context.Context, c *hostcore.Conn, d *consent.Permit, m *Message) {
 	res, err := c.CallTool(ctx, d)
 	if err != nil {
-		m.Text, m.IsError = "The call failed: "+hostcore.MessageOf(err)+".", true
+		m.Text, m.IsError = "The call failed: "+fault.Message(err)+".", true
 		return
 	}
 	m.Text, m.IsError = ToolResultText(res, r.ch.opts.MaxToolResultBytes), res.IsError

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/attache/attache/hostcore/fault"
+
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/pack"
@@ -60,7 +62,7 @@ func toolServers(cv *hostcore.Conversations, reads []hostcore.AttachmentRead, se
 		}
 		c, err := conn()
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", name, hostcore.MessageOf(err)))
+			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", name, fault.Message(err)))
 			return
 		}
 		out = append(out, toolServer{name, c})
@@ -98,7 +100,7 @@ func offerTools(ctx context.Context, scope *consent.Scope, servers []toolServer)
 	for _, s := range servers {
 		tools, _, err := scope.Offer(ctx, s.conn)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", s.name, hostcore.MessageOf(err)))
+			warnings = append(warnings, fmt.Sprintf("the tools of %s are not offered: %s", s.name, fault.Message(err)))
 			continue
 		}
 		conns[s.name] = s.conn

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -41,8 +42,8 @@ type Turn struct {
 	FinishedAt time.Time  `json:"finishedAt,omitzero"`
 	Status     TurnStatus `json:"status"`
 	// ErrorKind and Error say why a failed or stopped turn ended.
-	ErrorKind hostcore.Kind `json:"errorKind,omitempty"`
-	Error     string        `json:"error,omitempty"`
+	ErrorKind fault.Kind `json:"errorKind,omitempty"`
+	Error     string     `json:"error,omitempty"`
 	// Context is the context sent with the turn.
 	Context SentContext `json:"context"`
 	// Tools are the tools offered with every request of the turn, and
@@ -180,7 +181,7 @@ type TurnStore interface {
 	// AddRequest records a request of turn id.
 	AddRequest(ctx context.Context, turnID int64, r RequestRecord) error
 	// FinishTurn records how turn id ended.
-	FinishTurn(ctx context.Context, turnID int64, status TurnStatus, kind hostcore.Kind, msg string, at time.Time) error
+	FinishTurn(ctx context.Context, turnID int64, status TurnStatus, kind fault.Kind, msg string, at time.Time) error
 	// Turns returns a conversation's turns, oldest first, whole.
 	Turns(ctx context.Context, conversationID int64) ([]Turn, error)
 
@@ -216,7 +217,7 @@ type ToolSettings struct {
 // another) makes of the same context now. onText is as for Model.Complete.
 func (ch *Chat) Replay(ctx context.Context, conv int64, seq int, m Model, onText func(string)) (ModelReply, error) {
 	if m == nil {
-		return ModelReply{}, hostcore.Errorf(hostcore.KindUsage, nil, "no model to send to: configure a provider")
+		return ModelReply{}, fault.New(fault.KindUsage, nil, "no model to send to: configure a provider")
 	}
 	turns, err := ch.store.Turns(ctx, conv)
 	if err != nil {
@@ -234,7 +235,7 @@ func (ch *Chat) Replay(ctx context.Context, conv int64, seq int, m Model, onText
 func (ch *Chat) MarkRelevant(ctx context.Context, turnID int64, uri string, relevant bool) error {
 	rs, ok := ch.store.(RelevanceStore)
 	if !ok {
-		return hostcore.Errorf(hostcore.KindUsage, nil, "this turn store keeps no relevance marks")
+		return fault.New(fault.KindUsage, nil, "this turn store keeps no relevance marks")
 	}
 	return rs.SetRelevant(ctx, turnID, uri, relevant)
 }

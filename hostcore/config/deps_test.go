@@ -9,8 +9,8 @@ import (
 const self = "github.com/attache/attache/hostcore/config"
 
 // The config is a file and its entries: it knows nothing of sessions,
-// transports, stores or screens. hostcore connects to what it lists and
-// names its types again; the config never imports hostcore.
+// transports, stores or screens. hostcore connects to what it lists;
+// the config never imports hostcore.
 func TestDependencies(t *testing.T) {
 	layering.Check(t, self,
 		"github.com/attache/attache/hostcore$",

@@ -2,9 +2,9 @@
 // Kind a person can act on (not found, unauthorized, transport...), a
 // message safe to show, and the detail for the log and the inspector. It
 // sits under hostcore and the packages beside it (the config, the model
-// loop, the model providers), so that they all speak the same kinds;
-// hostcore names them again (hostcore.Error, hostcore.KindUsage...), as
-// os names io/fs's, and classifies go-sdk's failures into them.
+// loop, the model providers, the screens and commands), so that they all
+// speak the same kinds (fault.Error, fault.KindUsage...); hostcore
+// classifies go-sdk's failures into them.
 package fault
 
 import (

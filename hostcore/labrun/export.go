@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/lab"
 )
 
@@ -67,13 +67,13 @@ func FromTurns(session string, turns []chat.Turn, relevant map[int][]string) []l
 func ParseRelevance(b []byte) (map[int][]string, error) {
 	var raw map[string][]string
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return nil, hostcore.Errorf(hostcore.KindUsage, err, "the relevance file is not a JSON object of turn numbers to URI lists: %v", err)
+		return nil, fault.New(fault.KindUsage, err, "the relevance file is not a JSON object of turn numbers to URI lists: %v", err)
 	}
 	out := map[int][]string{}
 	for k, v := range raw {
 		var n int
 		if _, err := fmt.Sscanf(k, "%d", &n); err != nil || n <= 0 || fmt.Sprint(n) != k {
-			return nil, hostcore.Errorf(hostcore.KindUsage, nil, "the relevance file names turn %q: use positive turn numbers", k)
+			return nil, fault.New(fault.KindUsage, nil, "the relevance file names turn %q: use positive turn numbers", k)
 		}
 		out[n] = v
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -110,14 +111,14 @@ const SyntheticNote = "Synthetic: the turns and their recorded tool calls were g
 func Run(ctx context.Context, c *hostcore.Conn, turns []lab.Turn, opts *Options) (*Report, error) {
 	o := defaults(opts)
 	if len(turns) == 0 {
-		return nil, hostcore.Errorf(hostcore.KindUsage, nil, "the replay has no turn")
+		return nil, fault.New(fault.KindUsage, nil, "the replay has no turn")
 	}
 	scope, err := c.Host().Consent().Scope(consent.ScopeOptions{Caller: consent.CallerLab, Policy: o.Tools, Ask: o.Ask})
 	if err != nil {
 		return nil, err
 	}
 	if scope.Policy() == consent.ToolsOff {
-		return nil, hostcore.Errorf(hostcore.KindUsage, nil, "tools off: the lab's tool strategies need tools; replay --strategies host alone instead")
+		return nil, fault.New(fault.KindUsage, nil, "tools off: the lab's tool strategies need tools; replay --strategies host alone instead")
 	}
 	tools, withheld, err := scope.Offer(ctx, c)
 	if err != nil {
@@ -137,9 +138,9 @@ func Run(ctx context.Context, c *hostcore.Conn, turns []lab.Turn, opts *Options)
 		obs := make([]lab.Observation, 0, len(turns))
 		for _, t := range turns {
 			if err := ctx.Err(); errors.Is(err, context.DeadlineExceeded) {
-				return nil, hostcore.Errorf(hostcore.KindTimeout, err, "the replay ran out of time")
+				return nil, fault.New(fault.KindTimeout, err, "the replay ran out of time")
 			} else if err != nil {
-				return nil, hostcore.Errorf(hostcore.KindCanceled, err, "the replay was stopped")
+				return nil, fault.New(fault.KindCanceled, err, "the replay was stopped")
 			}
 			ob, err := run.turn(ctx, t)
 			if err != nil {
@@ -353,7 +354,7 @@ func (r *strategyRun) callTool(ctx context.Context, c *hostcore.Conn, o lab.Orig
 	st.ob.Calls = append(st.ob.Calls, lab.Call{Tool: d.Tool, Run: d.Run, Decision: d.String()})
 	if !d.Run {
 		if err := ctx.Err(); err != nil {
-			return "", hostcore.Errorf(hostcore.KindCanceled, err, "the replay was stopped")
+			return "", fault.New(fault.KindCanceled, err, "the replay was stopped")
 		}
 		text := d.ModelText()
 		st.exchange += r.o.Tokens.Count(text)
@@ -366,7 +367,7 @@ func (r *strategyRun) callTool(ctx context.Context, c *hostcore.Conn, o lab.Orig
 			return "", err
 		}
 		st.ob.Failed++
-		text := "The call failed: " + hostcore.MessageOf(err) + "."
+		text := "The call failed: " + fault.Message(err) + "."
 		st.exchange += r.o.Tokens.Count(text)
 		return text, nil
 	}
@@ -392,12 +393,12 @@ func (r *strategyRun) callTool(ctx context.Context, c *hostcore.Conn, o lab.Orig
 // fatal reports whether err ends a replay rather than a turn: the
 // server could not be reached, or the replay was stopped.
 func fatal(err error) bool {
-	var he *hostcore.Error
+	var he *fault.Error
 	if !errors.As(err, &he) {
 		return true
 	}
 	switch he.Kind() {
-	case hostcore.KindTransport, hostcore.KindTimeout, hostcore.KindCanceled, hostcore.KindUnauthorized:
+	case fault.KindTransport, fault.KindTimeout, fault.KindCanceled, fault.KindUnauthorized:
 		return true
 	}
 	return false

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/pack"
 )
@@ -98,10 +99,10 @@ func (g *origins) failed(ctx context.Context, o lab.Origin, t lab.Turn, err erro
 
 // refuse marks o unusable for err, with t as its first turn.
 func (g *origins) refuse(o lab.Origin, t lab.Turn, err error) {
-	var he *hostcore.Error
+	var he *fault.Error
 	reason := err.Error()
 	if errors.As(err, &he) {
-		reason = hostcore.MessageOf(err)
+		reason = fault.Message(err)
 	}
 	g.reasons[o] = reason
 	g.unusable = append(g.unusable, o)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/internal/hosttest"
@@ -22,7 +22,7 @@ import (
 // it as held back; a link delivers no data.
 func TestRunLabToolResultResources(t *testing.T) {
 	h := hosttest.Host(t, nil)
-	sc := hostcore.ServerConfig{Name: mcptest.ModeV2026, Command: testbin.Build(t, "internal/mcptest/mcptestd"),
+	sc := config.ServerConfig{Name: mcptest.ModeV2026, Command: testbin.Build(t, "internal/mcptest/mcptestd"),
 		Args: []string{"--mode", mcptest.ModeV2026, "--stdio"}}
 	c := hosttest.Conn(t, h, sc, "")
 	call := fmt.Sprintf(`"toolCalls":[{"name":%q,"arguments":{}}]`, mcptest.DeliverTool)

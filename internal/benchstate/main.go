@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/state"
@@ -70,8 +71,8 @@ func run(ctx context.Context, dir, mcptestd string) error {
 	return writePrefs(filepath.Join(dir, "xdg", "fyne", "dev.attache.app", "preferences.json"), last)
 }
 
-func writeConfig(path, mcptestd string) (*hostcore.Config, error) {
-	cfg, err := hostcore.LoadConfig(path)
+func writeConfig(path, mcptestd string) (*config.Config, error) {
+	cfg, err := config.LoadConfig(path)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +85,7 @@ func writeConfig(path, mcptestd string) (*hostcore.Config, error) {
 		if i == 0 {
 			args = append(args, "--list-ttl", catalogTTL)
 		}
-		sc := hostcore.ServerConfig{Name: name, Command: mcptestd, Args: args}
+		sc := config.ServerConfig{Name: name, Command: mcptestd, Args: args}
 		if err := cfg.Upsert(sc); err != nil {
 			return nil, err
 		}
@@ -121,7 +122,7 @@ func writeState(ctx context.Context, path string) (int64, error) {
 
 // warmCatalog lists every page of the catalog through a host with the
 // data directory's cache, so that they are cached as the app keeps them.
-func warmCatalog(ctx context.Context, cfg *hostcore.Config, data string) error {
+func warmCatalog(ctx context.Context, cfg *config.Config, data string) error {
 	store, bodies, err := hostcache.Open(data, 0, nil)
 	if err != nil {
 		return err

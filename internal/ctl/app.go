@@ -17,6 +17,7 @@ import (
 
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/hostcache"
 	"github.com/attache/attache/internal/state"
@@ -139,7 +140,7 @@ func (a *app) configPath() (string, error) {
 	if p := os.Getenv("ATTACHE_CONFIG"); p != "" {
 		return p, nil
 	}
-	return hostcore.DefaultConfigPath()
+	return config.DefaultConfigPath()
 }
 
 func (a *app) dataDir() (string, error) {
@@ -161,7 +162,7 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := hostcore.LoadConfigContext(a.ctx(), path)
+	cfg, err := config.LoadConfigContext(a.ctx(), path)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +196,7 @@ func (a *app) hostFor() (*hostcore.Host, error) {
 		Logger:           a.logger(),
 		ConnectTimeout:   a.flags.timeout,
 		RequestTimeout:   a.flags.timeout,
-		Builtin:          []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)},
+		Builtin:          []config.ServerConfig{hostcore.DemoServer(exe, dataDir)},
 		BuiltinProviders: []models.Provider{models.DemoProvider()},
 		PromptInput:      a.promptInput,
 		Elicit:           a.elicitor(elicit),
@@ -257,30 +258,30 @@ func (a *app) conn(args []string) (*hostcore.Conn, []string, error) {
 	return c, args, err
 }
 
-func (a *app) adHocServer() (hostcore.ServerConfig, error) {
+func (a *app) adHocServer() (config.ServerConfig, error) {
 	if a.flags.stdio != "" && a.flags.url != "" {
-		return hostcore.ServerConfig{}, usageError("give --stdio or --url, not both")
+		return config.ServerConfig{}, usageError("give --stdio or --url, not both")
 	}
 	if a.flags.url != "" {
 		headers, err := keyValues(a.flags.headers)
 		if err != nil {
-			return hostcore.ServerConfig{}, err
+			return config.ServerConfig{}, err
 		}
 		transport := a.flags.transport
 		if transport == "auto" {
-			transport = hostcore.TransportAuto
+			transport = config.TransportAuto
 		}
-		return hostcore.AdHoc(hostcore.ServerConfig{URL: a.flags.url, Headers: headers, Transport: transport}), nil
+		return hostcore.AdHoc(config.ServerConfig{URL: a.flags.url, Headers: headers, Transport: transport}), nil
 	}
 	if a.flags.transport != "auto" {
-		return hostcore.ServerConfig{}, usageError("--transport is for --url; a --stdio server is reached over stdio")
+		return config.ServerConfig{}, usageError("--transport is for --url; a --stdio server is reached over stdio")
 	}
 	words, err := shlex.Split(a.flags.stdio)
 	env, words := assignments(words)
 	if err != nil || len(words) == 0 {
-		return hostcore.ServerConfig{}, usageError(fmt.Sprintf("--stdio %q is not a command line", a.flags.stdio))
+		return config.ServerConfig{}, usageError(fmt.Sprintf("--stdio %q is not a command line", a.flags.stdio))
 	}
-	return hostcore.AdHoc(hostcore.ServerConfig{Command: words[0], Args: words[1:], Env: env}), nil
+	return hostcore.AdHoc(config.ServerConfig{Command: words[0], Args: words[1:], Env: env}), nil
 }
 
 // assignments takes the NAME=value words that lead a command line off it,
@@ -329,7 +330,7 @@ func keyValues(args []string) (map[string]string, error) {
 // password input is not echoed: when stdin is a terminal it is read with
 // echo off; other inputs are echoed so a person sees what they typed. When
 // stdin is not a terminal (a pipe, a script), a line is read as is.
-func (a *app) promptInput(_ context.Context, server string, in hostcore.Input) (string, error) {
+func (a *app) promptInput(_ context.Context, server string, in config.Input) (string, error) {
 	fmt.Fprintf(a.stderr, "%s needs %s (%s): ", a.line(server), a.line(in.ID), a.line(in.Description))
 	if f, ok := a.stdin.(*os.File); ok && in.Password && term.IsTerminal(int(f.Fd())) {
 		b, err := term.ReadPassword(int(f.Fd()))

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -86,7 +87,7 @@ func scenarioCalls(scenario, rawContext string, tools []toolcall.Tool) ([]confor
 	case "json-schema-2020-12-preservation":
 		i := slices.IndexFunc(tools, func(t toolcall.Tool) bool { return t.Name == "json_schema_2020_12_tool" })
 		if i < 0 {
-			return nil, hostcore.NewError(hostcore.KindProtocol, "the server lists no json_schema_2020_12_tool")
+			return nil, hostcore.NewError(fault.KindProtocol, "the server lists no json_schema_2020_12_tool")
 		}
 		return []conformanceCall{{Name: "json_schema_echo", Arguments: map[string]any{"schema": tools[i].InputSchema}}}, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
@@ -232,9 +233,9 @@ func TestTwoAdHocServersInOneConversation(t *testing.T) {
 func TestAlwaysFollowsTheServerNotItsName(t *testing.T) {
 	tg := testbin.Build(t, "cmd/threengram")
 	dir := t.TempDir()
-	server := func(name, db string) hostcore.ServerConfig {
-		return hostcore.ServerConfig{Name: name, Command: tg, Args: []string{"--stdio", "--seed", "--db", filepath.Join(dir, db)},
-			Accounts: []hostcore.Account{{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}}}}
+	server := func(name, db string) config.ServerConfig {
+		return config.ServerConfig{Name: name, Command: tg, Args: []string{"--stdio", "--seed", "--db", filepath.Join(dir, db)},
+			Accounts: []config.Account{{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}}}}
 	}
 	srv := modeltest.New(&modeltest.Options{Key: "sk-test"})
 	defer srv.Close()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 	"github.com/attache/attache/internal/state"
 )
@@ -118,7 +119,7 @@ func (a *app) conversationID(cmd *cobra.Command, cv *hostcore.Conversations, arg
 }
 
 func notFound(format string, args ...any) error {
-	return hostcore.NewError(hostcore.KindNotFound, fmt.Sprintf(format, args...))
+	return hostcore.NewError(fault.KindNotFound, fmt.Sprintf(format, args...))
 }
 
 func (a *app) contextCmd() *cobra.Command {

@@ -16,7 +16,9 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/hostcore/labrun"
 	"github.com/attache/attache/hostcore/pack"
@@ -139,10 +141,10 @@ func (a *app) readReplay(ctx context.Context, args []string, bundled bool) ([]la
 	case len(args) != 1:
 		return nil, "", false, usageError("name a replay file (JSON Lines; - for stdin), or give --bundled")
 	case args[0] == "-":
-		data, err = hostcore.ReadNamedStream(ctx, "the replay on stdin", a.stdin, lab.MaxReplayBytes)
+		data, err = config.ReadNamedStream(ctx, "the replay on stdin", a.stdin, lab.MaxReplayBytes)
 		source = "stdin"
 	default:
-		data, err = hostcore.ReadNamedFile(ctx, "the replay", args[0], lab.MaxReplayBytes)
+		data, err = config.ReadNamedFile(ctx, "the replay", args[0], lab.MaxReplayBytes)
 		source = args[0]
 	}
 	if err != nil {
@@ -151,9 +153,9 @@ func (a *app) readReplay(ctx context.Context, args []string, bundled bool) ([]la
 	turns, err := lab.ParseContext(ctx, bytes.NewReader(data))
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return nil, "", false, hostcore.NewError(hostcore.KindTimeout, "the time ran out while reading "+source)
+		return nil, "", false, hostcore.NewError(fault.KindTimeout, "the time ran out while reading "+source)
 	case ctx.Err() != nil:
-		return nil, "", false, hostcore.NewError(hostcore.KindCanceled, "stopped while reading "+source)
+		return nil, "", false, hostcore.NewError(fault.KindCanceled, "stopped while reading "+source)
 	case err != nil:
 		return nil, "", false, usageError(fmt.Sprintf("%s is not a replay: %v", source, err))
 	}
@@ -314,7 +316,7 @@ Compare window), and needs nothing without any.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var relevant map[int][]string
 			if relevantFile != "" {
-				b, err := hostcore.ReadNamedFile(cmd.Context(), "the relevance file", relevantFile, lab.MaxReplayBytes)
+				b, err := config.ReadNamedFile(cmd.Context(), "the relevance file", relevantFile, lab.MaxReplayBytes)
 				if err != nil {
 					return err
 				}

@@ -21,6 +21,7 @@ import (
 	"os"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/signin"
 )
 
@@ -74,21 +75,21 @@ func exitCode(err error) int {
 	if isShortfall(err) {
 		return exitThreshold
 	}
-	if errors.Is(err, hostcore.ErrDiskFull) { // a store's error, or a host's
+	if errors.Is(err, fault.ErrDiskFull) { // a store's error, or a host's
 		return exitDiskFull
 	}
-	var he *hostcore.Error
+	var he *fault.Error
 	if !errors.As(err, &he) {
 		return exitUsage // cobra's own errors: unknown command, bad flag
 	}
 	switch he.Kind() {
-	case hostcore.KindNotFound:
+	case fault.KindNotFound:
 		return exitNotFound
-	case hostcore.KindUnauthorized, hostcore.KindForbidden, hostcore.KindNotApproved:
+	case fault.KindUnauthorized, fault.KindForbidden, fault.KindNotApproved:
 		return exitUnauthorized
-	case hostcore.KindServerFault, hostcore.KindProtocol, hostcore.KindVersionMismatch:
+	case fault.KindServerFault, fault.KindProtocol, fault.KindVersionMismatch:
 		return exitServer
-	case hostcore.KindTransport, hostcore.KindTimeout, hostcore.KindCanceled:
+	case fault.KindTransport, fault.KindTimeout, fault.KindCanceled:
 		return exitTransport
 	default:
 		return exitUsage
@@ -100,9 +101,9 @@ func exitCode(err error) int {
 // Messages carry what servers said, so they are printed escaped (see
 // terminal.go).
 func (a *app) report(err error) {
-	var he *hostcore.Error
+	var he *fault.Error
 	if !errors.As(err, &he) {
-		if errors.Is(err, hostcore.ErrDiskFull) { // the state store's, which is no *hostcore.Error
+		if errors.Is(err, fault.ErrDiskFull) { // the state store's, which is no *fault.Error
 			he = hostcore.NewDiskFullError("saving the change", err)
 			fmt.Fprintf(a.stderr, "attachectl: %s (%s)\n", a.line(he.Message()), he.Kind())
 			a.details(he)
@@ -117,7 +118,7 @@ func (a *app) report(err error) {
 
 // details prints, with --verbose, an error's detail, what to do next and
 // the last lines a failed stdio server wrote to stderr.
-func (a *app) details(he *hostcore.Error) {
+func (a *app) details(he *fault.Error) {
 	if a.flags.verbose {
 		if cause := errors.Unwrap(he); cause != nil {
 			fmt.Fprintf(a.stderr, "  detail: %s\n", a.line(cause.Error()))
@@ -135,13 +136,13 @@ func (a *app) details(he *hostcore.Error) {
 // whose cause is the reason (a config entry that fails validation, a config
 // that is not JSON), that reason too, without --verbose. Other causes are
 // detail, for --verbose.
-func message(he *hostcore.Error) string {
+func message(he *fault.Error) string {
 	msg := he.Message()
-	if he.Kind() != hostcore.KindUsage {
+	if he.Kind() != fault.KindUsage {
 		return msg
 	}
 	cause := errors.Unwrap(he)
-	var reason *hostcore.Error
+	var reason *fault.Error
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {

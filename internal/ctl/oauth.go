@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/redact"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/secretstore"
@@ -247,10 +248,10 @@ func withParams(raw string, params map[string]string) string {
 }
 
 // serverConfig resolves a named server (args[0]) or the ad-hoc one.
-func (a *app) serverConfig(args []string) (*hostcore.Host, hostcore.ServerConfig, error) {
+func (a *app) serverConfig(args []string) (*hostcore.Host, config.ServerConfig, error) {
 	h, err := a.hostFor()
 	if err != nil {
-		return nil, hostcore.ServerConfig{}, err
+		return nil, config.ServerConfig{}, err
 	}
 	if a.adHoc() {
 		sc, err := a.adHocServer()

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/modeltest"
@@ -24,7 +24,7 @@ import (
 // --request rebuilds it.
 func TestSendImageThroughCLI(t *testing.T) {
 	data := base64.StdEncoding.EncodeToString(mcptest.ImagePNG()) // 96×64
-	images := hostcore.ServerConfig{Name: "images", Command: testbin.Build(t, "internal/mcptest/mcptestd"),
+	images := config.ServerConfig{Name: "images", Command: testbin.Build(t, "internal/mcptest/mcptestd"),
 		Args: []string{"--mode", mcptest.ModeImage, "--stdio"}}
 	for _, tt := range []struct {
 		kind   string

@@ -14,6 +14,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/modeltest"
@@ -32,7 +33,7 @@ var modelKinds = []string{models.OpenAI, models.Anthropic}
 // modelEnv writes a config with the annotated server and a provider
 // "scripted" of kind pointing at srv (or at base, when not empty), and
 // returns the environment of a private attachectl run.
-func modelEnv(t *testing.T, kind string, srv *modeltest.Server, base string, extra ...hostcore.ServerConfig) []string {
+func modelEnv(t *testing.T, kind string, srv *modeltest.Server, base string, extra ...config.ServerConfig) []string {
 	t.Helper()
 	dir := t.TempDir()
 	if base == "" {
@@ -42,7 +43,7 @@ func modelEnv(t *testing.T, kind string, srv *modeltest.Server, base string, ext
 		}
 	}
 	zero := 0
-	servers := append([]hostcore.ServerConfig{{Name: "annotated", Command: testbin.Build(t, "internal/mcptest/mcptestd"),
+	servers := append([]config.ServerConfig{{Name: "annotated", Command: testbin.Build(t, "internal/mcptest/mcptestd"),
 		Args: []string{"--mode", mcptest.ModeV2025Nov, "--stdio"}}}, extra...)
 	cfg := map[string]any{"servers": servers, "providers": []models.Provider{
 		{Name: "scripted", Kind: kind, BaseURL: base, Model: "model-x", APIKeyEnv: "TEST_MODEL_KEY", MaxRetries: &zero}}}
@@ -351,7 +352,7 @@ func memoryServerPath(t *testing.T) string { return npmpeer.Entry(t, "server-mem
 // (create_entities); the second request carries the note and the new
 // body, and the third, with nothing changed, no note.
 func TestSupersessionThroughCLI(t *testing.T) {
-	kg := hostcore.ServerConfig{Name: "kg", Command: "node", Args: []string{memoryServerPath(t)},
+	kg := config.ServerConfig{Name: "kg", Command: "node", Args: []string{memoryServerPath(t)},
 		Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}}
 	for _, kind := range modelKinds {
 		t.Run(kind, func(t *testing.T) {
@@ -469,7 +470,7 @@ func TestSendTimeout(t *testing.T) {
 // it: the preamble, the update note of server-memory's graph that changed
 // since turn 1 sent it, then the context.
 func TestExportIsWhatSendSends(t *testing.T) {
-	kg := hostcore.ServerConfig{Name: "kg", Command: "node", Args: []string{memoryServerPath(t)},
+	kg := config.ServerConfig{Name: "kg", Command: "node", Args: []string{memoryServerPath(t)},
 		Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}}
 	srv := modeltest.New(&modeltest.Options{Key: "sk-test"}, modeltest.Say(modeltest.Reply{Text: "one"}),
 		modeltest.Say(modeltest.Reply{Text: "two"}))

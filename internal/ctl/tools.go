@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/toolcall"
 )
 
@@ -80,7 +82,7 @@ func (a *app) switchTools(cmd *cobra.Command, args []string, conv, set string) e
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(h.Servers(), func(s hostcore.ServerConfig) bool { return s.Name == args[0] }) {
+	if !slices.ContainsFunc(h.Servers(), func(s config.ServerConfig) bool { return s.Name == args[0] }) {
 		return usageError(fmt.Sprintf("no server named %q", args[0]))
 	}
 	if err := ch.SwitchServerTools(cmd.Context(), id, args[0], set == "on"); err != nil {
@@ -138,7 +140,7 @@ terminal first, or needs --yes in a script, and is not called otherwise
 				a.printToolResult(a.stdout, res)
 			}
 			if res.IsError {
-				return hostcore.NewError(hostcore.KindServerFault, fmt.Sprintf("the tool %s of %s reported an error", rest[0], c.Server.Name))
+				return hostcore.NewError(fault.KindServerFault, fmt.Sprintf("the tool %s of %s reported an error", rest[0], c.Server.Name))
 			}
 			return nil
 		},
@@ -191,12 +193,12 @@ func (a *app) decideCall(cmd *cobra.Command, c *hostcore.Conn, tool, rawArgs str
 	case d.Run:
 		return d, nil
 	case d.Refusal == consent.RefusedNotConfirmed && opts.Ask == nil:
-		return nil, hostcore.NewError(hostcore.KindNotApproved, fmt.Sprintf(
+		return nil, hostcore.NewError(fault.KindNotApproved, fmt.Sprintf(
 			"%s of %s was not called: the server says it is destructive; confirm it on a terminal, or give --yes", tool, c.Server.Name))
 	case d.Refusal == consent.RefusedNotListed:
 		return nil, usageError(fmt.Sprintf("%s lists no tool named %q (see tools)", c.Server.Name, tool))
 	}
-	return nil, hostcore.NewError(hostcore.KindNotApproved, fmt.Sprintf("%s of %s was not called: %s", tool, c.Server.Name, d.Refusal))
+	return nil, hostcore.NewError(fault.KindNotApproved, fmt.Sprintf("%s of %s was not called: %s", tool, c.Server.Name, d.Refusal))
 }
 
 // printToolResult prints a result as a body: its text, else its

@@ -12,13 +12,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/npmpeer"
 )
 
 // envWithConfig is privateEnv with a config that lists servers.
-func envWithConfig(t *testing.T, servers ...hostcore.ServerConfig) []string {
+func envWithConfig(t *testing.T, servers ...config.ServerConfig) []string {
 	t.Helper()
 	env := privateEnv(t)
 	b, err := json.Marshal(map[string]any{"servers": servers})
@@ -38,7 +38,7 @@ func envWithConfig(t *testing.T, servers ...hostcore.ServerConfig) []string {
 func TestServerWithoutResourcesThroughCLI(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("hello\n"), 0o600)
-	files := hostcore.ServerConfig{Name: "files", Command: "node", Args: []string{npmpeer.Entry(t, "server-filesystem"), dir}}
+	files := config.ServerConfig{Name: "files", Command: "node", Args: []string{npmpeer.Entry(t, "server-filesystem"), dir}}
 	env := envWithConfig(t, files)
 	for _, tt := range []struct {
 		args           []string
@@ -69,7 +69,7 @@ func TestSSEThroughCLI(t *testing.T) {
 	if stdio.code != 0 || stdio.stdout == "" {
 		t.Fatalf("read over stdio: %+v", stdio)
 	}
-	configured := envWithConfig(t, hostcore.ServerConfig{Name: "legacy", URL: endpoint, Transport: hostcore.TransportSSE})
+	configured := envWithConfig(t, config.ServerConfig{Name: "legacy", URL: endpoint, Transport: config.TransportSSE})
 	for _, tt := range []struct {
 		name   string
 		env    []string

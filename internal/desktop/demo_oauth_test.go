@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -38,7 +39,7 @@ func TestDemoOAuthServer(t *testing.T) {
 		mu    sync.Mutex
 		pages []signin.Page
 	)
-	h := hostcore.NewHost(nil, &hostcore.HostOptions{Builtin: []hostcore.ServerConfig{sc},
+	h := hostcore.NewHost(nil, &hostcore.HostOptions{Builtin: []config.ServerConfig{sc},
 		OAuth: &signin.Options{Present: func(_ context.Context, page signin.Page) error {
 			mu.Lock()
 			pages = append(pages, page)

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/icon"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/hostcore/signin"
@@ -80,7 +81,7 @@ type wiring struct {
 // database, and the window over the host, once warmed (ui.WarmFonts) has
 // closed. timing marks its parts.
 func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *startup.Timing, warmed <-chan struct{}) (*wiring, error) {
-	cfgPath, err := pick(f.config, "ATTACHE_CONFIG", hostcore.DefaultConfigPath)
+	cfgPath, err := pick(f.config, "ATTACHE_CONFIG", config.DefaultConfigPath)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +104,7 @@ func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *star
 		return nil, err
 	}
 	timing.Mark("stores")
-	builtin := []hostcore.ServerConfig{hostcore.DemoServer(exe, dataDir)}
+	builtin := []config.ServerConfig{hostcore.DemoServer(exe, dataDir)}
 	if d, err := startDemoOAuth(demoOAuthAddr, hostcore.DemoDatabase(dataDir), logger); err != nil {
 		logger.Warn("the demo over HTTP with OAuth is off", "err", err)
 	} else {
@@ -183,10 +184,10 @@ func (w *wiring) script(f flags, opts *Options, timing *startup.Timing) {
 const configBudget = 10 * time.Second
 
 // loadConfig reads the config at path within configBudget.
-func loadConfig(path string) (*hostcore.Config, error) {
+func loadConfig(path string) (*config.Config, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), configBudget)
 	defer cancel()
-	return hostcore.LoadConfigContext(ctx, path)
+	return config.LoadConfigContext(ctx, path)
 }
 
 // pick is the flag's value, else the environment variable's, else the
@@ -210,7 +211,7 @@ func newLogger(verbose bool) *slog.Logger {
 }
 
 // promptInput asks for a VS Code input through the window.
-func (w *wiring) promptInput(ctx context.Context, server string, in hostcore.Input) (string, error) {
+func (w *wiring) promptInput(ctx context.Context, server string, in config.Input) (string, error) {
 	return w.app.PromptInput(ctx, server, in)
 }
 

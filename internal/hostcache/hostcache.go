@@ -53,7 +53,7 @@ func readError(err error) error {
 
 // writeError maps the store's write errors to hostcore's: one that found
 // the disk full (or the store read-only because of it) is a disk-full
-// *hostcore.Error saying what was being written.
+// *fault.Error saying what was being written.
 func writeError(op string, err error) error {
 	if errors.Is(err, cache.ErrDiskFull) {
 		return hostcore.NewDiskFullError(op, err)

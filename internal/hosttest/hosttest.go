@@ -17,6 +17,7 @@ import (
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/cache"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
 	"github.com/attache/attache/internal/hostcache"
@@ -28,13 +29,13 @@ import (
 // ThreengramStdio is a config entry for the reference server over stdio,
 // with two accounts on two tenants (acme, globex), on a fresh seeded
 // database. The test binary's TestMain must call testbin.Main.
-func ThreengramStdio(t testing.TB) hostcore.ServerConfig {
+func ThreengramStdio(t testing.TB) config.ServerConfig {
 	db := filepath.Join(t.TempDir(), "tg.db")
-	return hostcore.ServerConfig{
+	return config.ServerConfig{
 		Name:    "threengram",
 		Command: testbin.Build(t, "cmd/threengram"),
 		Args:    []string{"--db", db, "--seed", "--stdio"},
-		Accounts: []hostcore.Account{
+		Accounts: []config.Account{
 			{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}},
 			{Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "globex"}},
 		},
@@ -44,7 +45,7 @@ func ThreengramStdio(t testing.TB) hostcore.ServerConfig {
 // ThreengramHTTP serves the reference server on loopback, on a fresh
 // seeded store, and returns a config entry with one account per tenant,
 // each with its bearer token, and the store.
-func ThreengramHTTP(t testing.TB) (hostcore.ServerConfig, *threengram.Store) {
+func ThreengramHTTP(t testing.TB) (config.ServerConfig, *threengram.Store) {
 	t.Helper()
 	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
 	if err != nil {
@@ -57,13 +58,13 @@ func ThreengramHTTP(t testing.TB) (hostcore.ServerConfig, *threengram.Store) {
 	}
 	srv := httptest.NewServer(threengram.NewHTTPHandler(s, nil))
 	t.Cleanup(srv.Close)
-	sc := hostcore.ServerConfig{Name: "threengram-http", URL: srv.URL + "/mcp"}
+	sc := config.ServerConfig{Name: "threengram-http", URL: srv.URL + "/mcp"}
 	for _, tenant := range []string{"acme", "globex"} {
 		tok, err := s.IssueToken(ctx, tenant, []string{threengram.ScopeRead})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc.Accounts = append(sc.Accounts, hostcore.Account{Name: tenant, Headers: map[string]string{"Authorization": "Bearer " + tok}})
+		sc.Accounts = append(sc.Accounts, config.Account{Name: tenant, Headers: map[string]string{"Authorization": "Bearer " + tok}})
 	}
 	return sc, s
 }
@@ -71,9 +72,9 @@ func ThreengramHTTP(t testing.TB) (hostcore.ServerConfig, *threengram.Store) {
 // Host returns a host whose config (in a temporary file) holds servers,
 // closed at the end of the test. Unless opts has a transport factory, the
 // host gets the one that reaches ThreengramMem's servers in-process.
-func Host(t testing.TB, opts *hostcore.HostOptions, servers ...hostcore.ServerConfig) *hostcore.Host {
+func Host(t testing.TB, opts *hostcore.HostOptions, servers ...config.ServerConfig) *hostcore.Host {
 	t.Helper()
-	cfg, err := hostcore.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
+	cfg, err := config.LoadConfig(filepath.Join(t.TempDir(), "config.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func Host(t testing.TB, opts *hostcore.HostOptions, servers ...hostcore.ServerCo
 }
 
 // Conn returns h's connection to sc as account.
-func Conn(t testing.TB, h *hostcore.Host, sc hostcore.ServerConfig, account string) *hostcore.Conn {
+func Conn(t testing.TB, h *hostcore.Host, sc config.ServerConfig, account string) *hostcore.Conn {
 	t.Helper()
 	c, err := h.ConnFor(sc, account)
 	if err != nil {

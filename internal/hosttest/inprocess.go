@@ -8,10 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/attache/attache/assets"
 	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/internal/mcptest"
 	"github.com/attache/attache/internal/threengram"
 )
@@ -24,14 +23,14 @@ const inProcessCommand = "in-process"
 var inProcess struct {
 	mu   sync.Mutex
 	next atomic.Int64
-	by   map[string]func(hostcore.Account) mcp.Transport
+	by   map[string]func(config.Account) hostcore.Dialer
 }
 
 // ThreengramMem is the reference server in-process, as ThreengramStdio is
 // over stdio: two accounts on two tenants (acme, globex), on a fresh
 // seeded store, reached through the host's transport factory (Host gives
 // every host the factory) with no process started.
-func ThreengramMem(t testing.TB) hostcore.ServerConfig {
+func ThreengramMem(t testing.TB) config.ServerConfig {
 	t.Helper()
 	s, err := threengram.OpenStore(filepath.Join(t.TempDir(), "tg.db"), nil)
 	if err != nil {
@@ -43,7 +42,7 @@ func ThreengramMem(t testing.TB) hostcore.ServerConfig {
 	}
 	var mu sync.Mutex
 	byTenant := map[string]*mcptest.ServerTransport{}
-	sc := serveInProcess(t, "threengram", func(a hostcore.Account) mcp.Transport {
+	sc := serveInProcess(t, "threengram", func(a config.Account) hostcore.Dialer {
 		tenant := a.Env["THREENGRAM_TENANT"]
 		mu.Lock()
 		defer mu.Unlock()
@@ -52,7 +51,7 @@ func ThreengramMem(t testing.TB) hostcore.ServerConfig {
 		}
 		return byTenant[tenant]
 	})
-	sc.Accounts = []hostcore.Account{
+	sc.Accounts = []config.Account{
 		{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}},
 		{Name: "globex", Env: map[string]string{"THREENGRAM_TENANT": "globex"}},
 	}
@@ -61,11 +60,11 @@ func ThreengramMem(t testing.TB) hostcore.ServerConfig {
 
 // serveInProcess registers a server for the test's life and returns its
 // config entry.
-func serveInProcess(t testing.TB, name string, transport func(hostcore.Account) mcp.Transport) hostcore.ServerConfig {
+func serveInProcess(t testing.TB, name string, transport func(config.Account) hostcore.Dialer) config.ServerConfig {
 	key := fmt.Sprintf("%s-%d", name, inProcess.next.Add(1))
 	inProcess.mu.Lock()
 	if inProcess.by == nil {
-		inProcess.by = map[string]func(hostcore.Account) mcp.Transport{}
+		inProcess.by = map[string]func(config.Account) hostcore.Dialer{}
 	}
 	inProcess.by[key] = transport
 	inProcess.mu.Unlock()
@@ -74,12 +73,12 @@ func serveInProcess(t testing.TB, name string, transport func(hostcore.Account) 
 		delete(inProcess.by, key)
 		inProcess.mu.Unlock()
 	})
-	return hostcore.ServerConfig{Name: name, Command: inProcessCommand, Args: []string{key}}
+	return config.ServerConfig{Name: name, Command: inProcessCommand, Args: []string{key}}
 }
 
 // inProcessTransport is the transport factory Host gives: the transport of
 // an in-process server's entry, else nil (the host starts the command).
-func inProcessTransport(sc hostcore.ServerConfig, a hostcore.Account) mcp.Transport {
+func inProcessTransport(sc config.ServerConfig, a config.Account) hostcore.Dialer {
 	if sc.Command != inProcessCommand || len(sc.Args) != 1 {
 		return nil
 	}

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // Step answers one request of a ScriptModel.
@@ -29,7 +29,7 @@ func (m *ScriptModel) Complete(ctx context.Context, req chat.ModelRequest, onTex
 	m.requests = append(m.requests, req)
 	if len(m.steps) == 0 {
 		m.mu.Unlock()
-		return chat.ModelReply{}, chat.NewModelError(hostcore.KindServerFault, 500, nil, "script exhausted")
+		return chat.ModelReply{}, chat.NewModelError(fault.KindServerFault, 500, nil, "script exhausted")
 	}
 	step := m.steps[0]
 	m.steps = m.steps[1:]

@@ -2,7 +2,9 @@ package mcptest
 
 import (
 	"context"
+	"errors"
 	"io"
+	"net"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,6 +39,22 @@ func (t *ServerTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	t.sessions = append(t.sessions, ss)
 	t.mu.Unlock()
 	return client.Connect(ctx)
+}
+
+// Dial connects a new session of the server and returns the client's end
+// of the stream (a hostcore.Dialer): newline-delimited JSON-RPC over a
+// net.Pipe, as mcp.NewInMemoryTransports connects.
+func (t *ServerTransport) Dial(ctx context.Context) (io.ReadWriteCloser, error) {
+	client, server := net.Pipe()
+	ss, err := t.srv.Connect(context.WithoutCancel(ctx), &mcp.IOTransport{Reader: server, Writer: server}, nil)
+	if err != nil {
+		client.Close()
+		return nil, err
+	}
+	t.mu.Lock()
+	t.sessions = append(t.sessions, ss)
+	t.mu.Unlock()
+	return client, nil
 }
 
 // Drop closes every session connected so far and reports how many there
@@ -82,6 +100,28 @@ func NewModeTransport(name string, opts *Options) (*ModeTransport, error) {
 // Connect starts the mode on a goroutine and returns the client's end; the
 // mode stops when the client closes its end.
 func (t *ModeTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	s := t.start()
+	return (&mcp.IOTransport{Reader: s.r, Writer: s.w}).Connect(ctx)
+}
+
+// Dial starts the mode on a goroutine and returns the client's end of the
+// stream (a hostcore.Dialer); the mode stops when the client closes it.
+func (t *ModeTransport) Dial(context.Context) (io.ReadWriteCloser, error) {
+	return t.start(), nil
+}
+
+// pipes are the client's ends of a mode's stdin and stdout.
+type pipes struct {
+	r *io.PipeReader
+	w *io.PipeWriter
+}
+
+func (p pipes) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipes) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipes) Close() error                { return errors.Join(p.r.Close(), p.w.Close()) }
+
+// start starts the mode on a goroutine.
+func (t *ModeTransport) start() pipes {
 	fromServer, serverOut := io.Pipe()
 	serverIn, toServer := io.Pipe()
 	hangUp := func() {
@@ -95,7 +135,7 @@ func (t *ModeTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		ServeStdio(context.Background(), t.name, serverIn, serverOut, t.opts)
 		hangUp()
 	}()
-	return (&mcp.IOTransport{Reader: fromServer, Writer: toServer}).Connect(ctx)
+	return pipes{r: fromServer, w: toServer}
 }
 
 // Drop hangs up every mode started so far, as servers that die would, and

@@ -9,9 +9,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attache/attache/hostcore"
-	"github.com/attache/attache/hostcore/pack"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
+	"github.com/attache/attache/hostcore/pack"
 )
 
 func ptr(f float64) *float64 { return &f }
@@ -140,8 +142,8 @@ func TestAddAttachmentRefusesInvalid(t *testing.T) {
 			a := attachment(c.ID, "mem://v")
 			tt.edit(&a)
 			_, err := s.AddAttachment(ctx, a)
-			if !errors.Is(err, ErrInvalid) || !errors.Is(err, hostcore.ErrInvalidParams) || !strings.Contains(err.Error(), tt.says) {
-				t.Errorf("AddAttachment: %v; want ErrInvalid, hostcore.ErrInvalidParams and %q", err, tt.says)
+			if !errors.Is(err, ErrInvalid) || !errors.Is(err, fault.ErrInvalidParams) || !strings.Contains(err.Error(), tt.says) {
+				t.Errorf("AddAttachment: %v; want ErrInvalid, fault.ErrInvalidParams and %q", err, tt.says)
 			}
 		})
 	}

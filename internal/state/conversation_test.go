@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 func TestCreateConversation(t *testing.T) {
@@ -91,8 +93,8 @@ func TestMissingIDsAreNotFound(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.call()
-			if !errors.Is(err, ErrNotFound) || !errors.Is(err, hostcore.ErrNotFound) {
-				t.Errorf("%s(%d): %v; want state.ErrNotFound and hostcore.ErrNotFound", tt.name, id, err)
+			if !errors.Is(err, ErrNotFound) || !errors.Is(err, fault.ErrNotFound) {
+				t.Errorf("%s(%d): %v; want state.ErrNotFound and fault.ErrNotFound", tt.name, id, err)
 			}
 		})
 	}

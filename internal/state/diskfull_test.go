@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/internal/fulldisk"
 )
 
@@ -45,7 +45,7 @@ func TestFullDiskReadsStill(t *testing.T) {
 	if atts, err := s.Attachments(ctx, c.ID); err != nil || len(atts) != 1 {
 		t.Errorf("Attachments on a full disk = %v, %v", atts, err)
 	}
-	if _, err := s.CreateConversation(ctx, "more"); !errors.Is(err, ErrDiskFull) || !errors.Is(err, hostcore.ErrDiskFull) {
+	if _, err := s.CreateConversation(ctx, "more"); !errors.Is(err, ErrDiskFull) || !errors.Is(err, fault.ErrDiskFull) {
 		t.Errorf("CreateConversation on a full disk = %v; want ErrDiskFull (and hostcore's)", err)
 	}
 	if err := s.Close(); err != nil {

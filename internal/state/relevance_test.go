@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/attache/attache/hostcore"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // The lab's relevance marks are kept with their turn: set, set again (no
@@ -42,10 +42,10 @@ func TestRelevanceMarks(t *testing.T) {
 	if diff := cmp.Diff([][]string{{"x://a", "x://b"}, nil}, got); diff != "" {
 		t.Errorf("relevance (-want +got):\n%s", diff)
 	}
-	if err := s.SetRelevant(ctx, 9999, "x://a", true); !errors.Is(err, hostcore.ErrNotFound) {
+	if err := s.SetRelevant(ctx, 9999, "x://a", true); !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("an unknown turn: %v", err)
 	}
-	if err := s.SetRelevant(ctx, first.ID, "", true); !errors.Is(err, hostcore.ErrUsage) {
+	if err := s.SetRelevant(ctx, first.ID, "", true); !errors.Is(err, fault.ErrUsage) {
 		t.Errorf("no uri: %v", err)
 	}
 }

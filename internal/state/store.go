@@ -137,7 +137,7 @@ func diskFull(err error) error {
 }
 
 // fullError is an error that says the disk is full in its own words, and
-// matches ErrDiskFull (and so hostcore.ErrDiskFull).
+// matches ErrDiskFull (and so fault.ErrDiskFull).
 type fullError struct{ error }
 
 func (e fullError) Is(target error) bool { return errors.Is(ErrDiskFull, target) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
 )
 
 var _ chat.TurnStore = (*Store)(nil)
@@ -128,7 +129,7 @@ func (s *Store) AddRequest(ctx context.Context, turnID int64, r chat.RequestReco
 }
 
 // FinishTurn records how turn turnID ended.
-func (s *Store) FinishTurn(ctx context.Context, turnID int64, status chat.TurnStatus, kind hostcore.Kind, msg string, at time.Time) error {
+func (s *Store) FinishTurn(ctx context.Context, turnID int64, status chat.TurnStatus, kind fault.Kind, msg string, at time.Time) error {
 	return s.changeTurn(ctx, "finishing", turnID, func(tx *sql.Tx) error {
 		return expectRow(tx.ExecContext(ctx, `UPDATE turns SET status = ?, error_kind = ?, error = ?, finished_at = ? WHERE id = ?`,
 			string(status), string(kind), msg, formatTime(at), turnID))
@@ -194,7 +195,7 @@ func readTurns(ctx context.Context, tx *sql.Tx, conv int64) ([]chat.Turn, error)
 			&sc, &tools, &t.ListingTokens); err != nil {
 			return nil, err
 		}
-		t.Status, t.ErrorKind = chat.TurnStatus(status), hostcore.Kind(kind)
+		t.Status, t.ErrorKind = chat.TurnStatus(status), fault.Kind(kind)
 		if t.StartedAt, err = parseTime(started); err != nil {
 			return nil, err
 		}

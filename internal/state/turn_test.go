@@ -12,6 +12,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/pack"
 )
 
@@ -109,7 +110,7 @@ func TestTurnDurable(t *testing.T) {
 	if err := s.AddMessage(ctx, tr.ID, chat.Message{Role: chat.RoleAssistant, Text: "partial"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.FinishTurn(ctx, tr.ID, chat.TurnStopped, hostcore.KindCanceled, "stopped", time.Now()); err != nil {
+	if err := s.FinishTurn(ctx, tr.ID, chat.TurnStopped, fault.KindCanceled, "stopped", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -118,14 +119,14 @@ func TestTurnDurable(t *testing.T) {
 	if err != nil || len(turns) != 1 {
 		t.Fatalf("Turns after reopening = %d, %v", len(turns), err)
 	}
-	if got := turns[0]; got.Status != chat.TurnStopped || got.ErrorKind != hostcore.KindCanceled || got.Messages[1].Text != "partial" {
+	if got := turns[0]; got.Status != chat.TurnStopped || got.ErrorKind != fault.KindCanceled || got.Messages[1].Text != "partial" {
 		t.Errorf("turn after reopening = %+v", got)
 	}
 }
 
 func TestTurnRefusals(t *testing.T) {
 	s, ctx := openTest(t, ""), context.Background()
-	if _, err := s.StartTurn(ctx, sampleTurn(999)); !errors.Is(err, ErrNotFound) || !errors.Is(err, hostcore.ErrNotFound) {
+	if _, err := s.StartTurn(ctx, sampleTurn(999)); !errors.Is(err, ErrNotFound) || !errors.Is(err, fault.ErrNotFound) {
 		t.Errorf("StartTurn in a missing conversation: %v; want ErrNotFound", err)
 	}
 	if err := s.AddMessage(ctx, 999, chat.Message{Role: chat.RoleUser}); !errors.Is(err, ErrNotFound) {

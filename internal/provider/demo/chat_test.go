@@ -9,6 +9,7 @@ import (
 
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
+	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/models"
 	"github.com/attache/attache/internal/provider"
@@ -24,7 +25,7 @@ func TestMain(m *testing.M) { testbin.Main(m) }
 func chatOver(t *testing.T, id string) (*chat.Chat, *hostcore.Host, int64) {
 	t.Helper()
 	dir := t.TempDir()
-	cfg, err := hostcore.LoadConfig(filepath.Join(dir, "config.json"))
+	cfg, err := config.LoadConfig(filepath.Join(dir, "config.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,10 +34,10 @@ func chatOver(t *testing.T, id string) (*chat.Chat, *hostcore.Host, int64) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	demo := hostcore.ServerConfig{Name: hostcore.DemoServerName, Source: "builtin", Cwd: dir,
+	demo := config.ServerConfig{Name: hostcore.DemoServerName, Source: "builtin", Cwd: dir,
 		Command: testbin.Build(t, "cmd/threengram"), Args: []string{"--db", "demo.db", "--seed", "--stdio"},
-		Accounts: []hostcore.Account{{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}}}}
-	h := hostcore.NewHost(cfg, &hostcore.HostOptions{Builtin: []hostcore.ServerConfig{demo},
+		Accounts: []config.Account{{Name: "acme", Env: map[string]string{"THREENGRAM_TENANT": "acme"}}}}
+	h := hostcore.NewHost(cfg, &hostcore.HostOptions{Builtin: []config.ServerConfig{demo},
 		BuiltinProviders: []models.Provider{models.DemoProvider()}})
 	t.Cleanup(func() { h.Close() })
 	cv := hostcore.NewConversations(h, st)

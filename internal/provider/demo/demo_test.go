@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/models"
@@ -164,7 +163,7 @@ func TestStop(t *testing.T) {
 				cancel()
 			}
 		})
-	var he *hostcore.Error
+	var he *fault.Error
 	if !errors.As(err, &he) || he.Kind() != fault.KindCanceled || reply.Text != strings.Join(got, "") || len(got) != 2 {
 		t.Errorf("reply %q, %d pieces, err %v; want the two pieces streamed and a canceled error", reply.Text, len(got), err)
 	}

@@ -1,0 +1,14 @@
+package cmdfile_test
+
+import (
+	"testing"
+
+	"github.com/attache/attache/internal/layering"
+)
+
+// A leaf: the standard library only; it starts no process.
+func TestDependencies(t *testing.T) {
+	layering.CheckOwn(t, "github.com/attache/attache/hostcore/cmdfile", layering.OwnRule{
+		Forbidden: []string{"github.com/", "fyne.io", "net", "os/exec", "database/sql"},
+	})
+}
