@@ -78,13 +78,8 @@ func notesHarness(t *testing.T) (h *harness, n *heldNotes, updated <-chan string
 	n = newHeldNotes("one")
 	st := mcptest.NewServerTransport(n.srv)
 	h = &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir()}
-	h.extra = []hostcore.ServerConfig{{Name: "notes", Title: "notes", Source: "builtin", Command: "in-process"}}
-	h.transport = func(sc hostcore.ServerConfig, _ hostcore.Account) mcp.Transport {
-		if sc.Name == "notes" {
-			return st
-		}
-		return nil
-	}
+	h.extra = inProcessServer("notes")
+	h.transport = serveOnly("notes", st)
 	h.open()
 	if err := h.try(func() error { return h.app.SelectServer("notes", "") }); err != nil {
 		t.Fatal(err)
@@ -109,6 +104,23 @@ func notesHarness(t *testing.T) (h *harness, n *heldNotes, updated <-chan string
 	ch := make(chan string, 16)
 	t.Cleanup(c.OnResourceUpdated(func(uri string) { ch <- uri }))
 	return h, n, ch
+}
+
+// inProcessServer is a built-in server named name that the host reaches
+// through its injected transport (serveOnly), not a program.
+func inProcessServer(name string) []hostcore.ServerConfig {
+	return []hostcore.ServerConfig{{Name: name, Title: name, Source: "builtin", Command: "in-process"}}
+}
+
+// serveOnly is a transport factory that serves the server named name
+// through st, and leaves every other to its command.
+func serveOnly(name string, st mcp.Transport) hostcore.TransportFactory {
+	return func(sc hostcore.ServerConfig, _ hostcore.Account) mcp.Transport {
+		if sc.Name == name {
+			return st
+		}
+		return nil
+	}
 }
 
 // receive waits for one value of ch, with a deadline.
