@@ -162,7 +162,7 @@ func toolsUnavailable(host *hostcore.Host, server string) string {
 
 // shortReason is an error on one line, cut to fit beside a switch.
 func shortReason(err error) string {
-	const most = 60
+	const most = 40 // the row is one line of switches: a long reason would widen the window
 	s := []rune(oneLine(err))
 	if len(s) <= most {
 		return string(s)
