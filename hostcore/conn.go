@@ -167,6 +167,7 @@ func (c *Conn) Close() error {
 	c.cs, c.closed = nil, true
 	c.info.State = StateClosed
 	c.mu.Unlock()
+	c.host.serversChanged()
 	if cs == nil {
 		return nil
 	}
@@ -231,10 +232,14 @@ func (c *Conn) session(ctx context.Context) (*mcp.ClientSession, error) {
 	defer func() { <-c.connecting }()
 	c.mu.Lock()
 	cs, retryAt, closed := c.cs, c.retryAt, c.closed
-	if cs == nil && !closed {
+	connecting := cs == nil && !closed && c.info.State != StateConnecting
+	if connecting {
 		c.info.State = StateConnecting
 	}
 	c.mu.Unlock()
+	if connecting {
+		c.host.serversChanged()
+	}
 	switch {
 	case closed:
 		return nil, c.errClosed(op)
@@ -273,6 +278,7 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 		c.retryAt = c.host.opts.Now.now().Add(backoff(c.failures))
 		c.info.State, c.info.LastError = StateFailed, err
 		c.mu.Unlock()
+		c.host.serversChanged()
 		if errors.Is(err, fault.ErrUnauthorized) {
 			c.host.purgeContext(context.Background(), c)
 		}
@@ -289,6 +295,7 @@ func (c *Conn) connected(cs *mcp.ClientSession, err error) (*mcp.ClientSession, 
 	reconnect := c.info.Connects > 1
 	subs := c.subscribed()
 	c.mu.Unlock()
+	c.host.serversChanged()
 	c.host.bg.goCounted(func() { c.watch(cs) })
 	if reconnect {
 		c.host.bg.goCounted(func() { // after the lock is released: the hooks use the session
@@ -317,6 +324,7 @@ func backoff(n int) time.Duration {
 // watch notices the end of a session: the next use reconnects.
 func (c *Conn) watch(cs *mcp.ClientSession) {
 	err := cs.Wait()
+	defer c.host.serversChanged() // after the unlock
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cs != cs {
@@ -336,6 +344,7 @@ func (c *Conn) watch(cs *mcp.ClientSession) {
 // Only the one that detaches the session closes it (on a goroutine the
 // host counts): a session already detached was closed by whoever did.
 func (c *Conn) markDead(cs *mcp.ClientSession, err error) {
+	defer c.host.serversChanged() // after the unlock
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cs != cs {

@@ -118,8 +118,9 @@ type Host struct {
 	consent  *consent.Consent   // the one gate every tool call passes
 	hostCall consent.HostCaller // approves the host's own calls; only hostcore holds it
 
-	subs  *subrecord.Record            // the resource subscriptions, for people (package subrecord)
-	ended hooks.List[func(ContextEnd)] // told when an authorization context ends (contextend.go)
+	subs      *subrecord.Record            // the resource subscriptions, for people (package subrecord)
+	ended     hooks.List[func(ContextEnd)] // told when an authorization context ends (contextend.go)
+	onServers hooks.List[func()]           // told when the servers or a connection's state change (servers.go)
 }
 
 // connKey identifies a connection. creds fingerprints the credentials, so

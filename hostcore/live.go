@@ -46,8 +46,10 @@ type LiveItem struct {
 	// host last read the attachment or looked whether it changed.
 	FetchedAt, CheckedAt time.Time
 	// Stale is set when the server has a newer body than the one in use
-	// (it said so, or a poll found one); the next read that puts a body in
-	// use clears it.
+	// (it said so, or a poll found one). It stays until a body known to be
+	// the newest is in use: one read after the server's last update (a read
+	// the update overtook leaves it set), and not an expired entry served
+	// while the server was unreachable.
 	Stale bool
 	// Previous is the body in use before the last change, for a diff.
 	Previous []pack.Content
@@ -97,10 +99,15 @@ type Live struct {
 }
 
 // liveEntry is a LiveItem and the newer body a poll found, not yet in use.
+// marks counts the server's updates of it (markStale); a read records the
+// count when it begins, so that one an update overtook does not clear
+// Stale. pendingMarks is the count when the poll that found pending began.
 type liveEntry struct {
 	LiveItem
-	pending   []pack.Content
-	pendingAt time.Time
+	pending      []pack.Content
+	pendingAt    time.Time
+	marks        uint64
+	pendingMarks uint64
 }
 
 // Live returns conversation conv as the host keeps it, shared by every
@@ -239,18 +246,31 @@ func (l *Live) Diff(id int64) string {
 }
 
 // markStale records that the server has a newer body of an attachment
-// than the one in use (it said so).
+// than the one in use (it said so). Every mark counts, stale or not: a read
+// in flight must not clear the staleness of an update it began before.
 func (l *Live) markStale(id int64) {
 	l.mu.Lock()
 	e, ok := l.entries[id]
 	changed := ok && !e.Stale
-	if changed {
+	if ok {
+		e.marks++
 		e.Stale = true
 	}
 	l.mu.Unlock()
 	if changed {
 		l.publish(LiveChange{AttachmentID: id, Kind: LiveState})
 	}
+}
+
+// marksOf returns how many updates the server sent of an attachment
+// (liveEntry.marks).
+func (l *Live) marksOf(id int64) uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e, ok := l.entries[id]; ok {
+		return e.marks
+	}
+	return 0
 }
 
 // attachmentIDs returns the ids kept, in attach order.

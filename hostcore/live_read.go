@@ -32,11 +32,15 @@ const (
 // closes for good), else through the connection the attachment names.
 func (cv *Conversations) reread(ctx context.Context, c *Conn, a Attachment, how rereadHow) readItem {
 	l := cv.held(a.ConversationID)
-	if how == rereadRefresh && l != nil {
-		if r, ok := l.takePending(a); ok {
-			l.keep(a.ID, r, how)
-			return r
+	var marks uint64
+	if l != nil {
+		if how == rereadRefresh {
+			if r, ok := l.takePending(a); ok {
+				l.keep(a.ID, r, how)
+				return r
+			}
 		}
+		marks = l.marksOf(a.ID) // before the read: a mark after this is news the read may not carry
 	}
 	mode := ReadUse
 	if how != rereadUse {
@@ -47,6 +51,7 @@ func (cv *Conversations) reread(ctx context.Context, c *Conn, a Attachment, how 
 		c, err = cv.ConnFor(a)
 	}
 	r := cv.readBody(ctx, c, err, a, mode)
+	r.marks = marks
 	if l != nil {
 		l.keep(a.ID, r, how)
 	}
@@ -77,7 +82,8 @@ func (cv *Conversations) readBody(ctx context.Context, c *Conn, connErr error, a
 }
 
 // takePending returns the body a poll found for a, as a read, and forgets
-// it.
+// it. A body the server said it changed again since is no longer the
+// newest: it is dropped, for a fresh read.
 func (l *Live) takePending(a Attachment) (readItem, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -85,7 +91,11 @@ func (l *Live) takePending(a Attachment) (readItem, bool) {
 	if !ok || e.pending == nil {
 		return readItem{}, false
 	}
-	r := readItem{item: itemOf(a), cache: CacheRefresh, fetchedAt: e.pendingAt}
+	if e.pendingMarks != e.marks {
+		e.pending = nil
+		return readItem{}, false
+	}
+	r := readItem{item: itemOf(a), cache: CacheRefresh, fetchedAt: e.pendingAt, marks: e.marks}
 	r.item.Contents = e.pending
 	e.pending = nil
 	return r, true
@@ -117,7 +127,7 @@ func (e *liveEntry) apply(r readItem, how rereadHow, tokens int, now time.Time) 
 	}
 	if how == rereadCheck && e.Read {
 		if r.item.ReadErr == nil && !sameContents(r.item.Contents, e.Item.Contents) {
-			e.Stale, e.pending, e.pendingAt = true, r.item.Contents, r.fetchedAt
+			e.Stale, e.pending, e.pendingAt, e.pendingMarks = true, r.item.Contents, r.fetchedAt, r.marks
 		}
 		return LiveState
 	}
@@ -132,13 +142,26 @@ func (e *liveEntry) apply(r readItem, how rereadHow, tokens int, now time.Time) 
 	it := itemOf(e.Attachment)
 	it.Contents, it.ReadErr = r.item.Contents, r.item.ReadErr
 	e.Item, e.Read, e.Tokens, e.Cache, e.FetchedAt = it, true, tokens, r.cache, r.fetchedAt
-	if r.item.ReadErr == nil {
+	if r.item.ReadErr == nil && r.newest(e.marks) {
 		e.Stale, e.pending = false, nil // the newest body is the one in use
 	}
 	if changed || how == rereadRefresh {
 		return LiveBody | LiveState
 	}
 	return LiveState
+}
+
+// newest reports whether r's body is known to be the server's newest, marks
+// being the entry's count of the server's updates now. A read the server
+// said it changed during (a mark since the read began) is not: it may carry
+// the body from before the change. Nor is an expired entry served because
+// the server could not be reached (CacheStale). A cache hit begun after
+// the last mark is: the host evicts a resource's entries when the server
+// says it changed, before the live conversation is told, and a read in
+// flight then does not store its answer (Host.Invalidate), so an entry
+// found after a mark was fetched after it.
+func (r readItem) newest(marks uint64) bool {
+	return r.marks == marks && r.cache != CacheStale
 }
 
 func sameError(a, b error) bool {
@@ -155,4 +178,7 @@ type readItem struct {
 	item      *pack.Item
 	cache     CacheStatus
 	fetchedAt time.Time
+	// marks is the attachment's count of the server's updates when the read
+	// began (liveEntry.marks).
+	marks uint64
 }

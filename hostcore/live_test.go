@@ -26,7 +26,11 @@ type noteServer struct {
 	reads      map[string]int
 	subscribes map[string]int
 	unsubs     map[string]int
+	holds      map[string]*heldRead // the next read of a uri waits (holdNext)
 }
+
+// heldRead is a read that took its body and waits to answer.
+type heldRead struct{ entered, release chan struct{} }
 
 func newNoteServer(version string, subscribe bool, bodies map[string]string) *noteServer {
 	n := &noteServer{bodies: bodies, reads: map[string]int{}, subscribes: map[string]int{}, unsubs: map[string]int{}}
@@ -46,9 +50,15 @@ func newNoteServer(version string, subscribe bool, bodies map[string]string) *no
 		n.srv.AddResource(&mcp.Resource{URI: uri, Name: uri, MIMEType: "text/plain"},
 			func(_ context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 				n.mu.Lock()
-				defer n.mu.Unlock()
 				n.reads[uri]++
-				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: n.bodies[uri]}}}, nil
+				body, held := n.bodies[uri], n.holds[uri]
+				delete(n.holds, uri)
+				n.mu.Unlock()
+				if held != nil {
+					close(held.entered)
+					<-held.release
+				}
+				return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: body}}}, nil
 			})
 	}
 	return n
@@ -64,6 +74,20 @@ func (n *noteServer) counts(m map[string]int, uri string) int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return m[uri]
+}
+
+// holdNext makes the next read of uri take its body and then wait until
+// release is called; entered is closed once it waits. The body it answers
+// is the one it took, as a server's answer on the wire is.
+func (n *noteServer) holdNext(uri string) (entered <-chan struct{}, release func()) {
+	h := &heldRead{entered: make(chan struct{}), release: make(chan struct{})}
+	n.mu.Lock()
+	if n.holds == nil {
+		n.holds = map[string]*heldRead{}
+	}
+	n.holds[uri] = h
+	n.mu.Unlock()
+	return h.entered, func() { close(h.release) }
 }
 
 // Set changes a body and tells the subscribers.
@@ -143,6 +167,53 @@ func TestLiveFollowsATurnsRead(t *testing.T) {
 		mu.Unlock()
 		if !body {
 			t.Errorf("observers were told %+v; want a body change of attachment %d", told, a.ID)
+		}
+	})
+}
+
+// The stale badge stays until the body in use is the newest (issue 21.8):
+// a read that began before the server's latest update answers with the
+// body it took, which goes in use, but the attachment stays stale; the
+// next read, begun after the update, clears it.
+func TestLiveStaysStaleAfterAReadTheUpdateOvertook(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		notes := newNoteServer("2025-11-25", true, map[string]string{"note://a": "one"})
+		sc, _ := serverMem(t, "notes", notes.srv)
+		h := configuredHost(t, &hostcore.HostOptions{Cache: openCache(t, t.TempDir())}, sc)
+		cv := hostcore.NewConversations(h, openState(t))
+		ctx := context.Background()
+		conv, _ := cv.Create(ctx, "live")
+		a, err := cv.AttachURI(ctx, conv.ID, conn(t, h, sc, ""), "note://a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		live, release := cv.Live(conv.ID)
+		defer release()
+		w, err := cv.Watch(ctx, conv.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		notes.Set(t, "note://a", "two")
+		synctest.Wait()
+		entered, answer := notes.holdNext("note://a")
+		done := make(chan error)
+		go func() { _, _, err := cv.Items(ctx, conv.ID); done <- err }() // a turn's read: it takes "two"
+		<-entered
+		notes.Set(t, "note://a", "three") // the update overtakes the read in flight
+		synctest.Wait()
+		answer()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if it, _ := live.Item(a.ID); !it.Stale || it.Item.Contents[0].Text != "two" {
+			t.Fatalf("after a read the update overtook: stale %v, body %q; want \"two\" in use, still stale", it.Stale, it.Item.Contents[0].Text)
+		}
+		if _, _, err := cv.Items(ctx, conv.ID); err != nil { // the next turn
+			t.Fatal(err)
+		}
+		if it, _ := live.Item(a.ID); it.Stale || it.Item.Contents[0].Text != "three" {
+			t.Errorf("after the next read: stale %v, body %q; want \"three\" in use, fresh", it.Stale, it.Item.Contents[0].Text)
 		}
 	})
 }

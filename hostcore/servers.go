@@ -17,9 +17,24 @@ import (
 // it, so that no connection outlives the config entry or the credentials it
 // was made with, and no private entry outlives its authorization context.
 
+// OnServersChanged registers f to be told when the host's servers change
+// (added, replaced, removed) or a connection's state does (connecting,
+// connected, failed, lost, closed), and returns the function that
+// unregisters it. f is called on the goroutine that made the change, with
+// no lock held, and must not block (a Fyne front end hands it to fyne.Do);
+// it reads what changed from Servers and Conn.Info.
+func (h *Host) OnServersChanged(f func()) (unregister func()) { return h.onServers.Add(f) }
+
+func (h *Host) serversChanged() {
+	for _, f := range h.onServers.All() {
+		f()
+	}
+}
+
 // AddServer adds a server to the config and saves it. A server of that
 // name must not exist yet.
 func (h *Host) AddServer(ctx context.Context, sc config.ServerConfig) error {
+	defer h.serversChanged()
 	if _, err := h.cfg.Find(sc.Name, h.opts.Builtin...); err == nil {
 		return newError(fault.KindUsage, nil, "a server named %q already exists", sc.Name)
 	}
@@ -37,6 +52,7 @@ func (h *Host) AddServer(ctx context.Context, sc config.ServerConfig) error {
 // A server that now runs, points or authenticates differently for any
 // account loses every "Always" grant given to it (see Consent).
 func (h *Host) ReplaceServer(ctx context.Context, sc config.ServerConfig) error {
+	defer h.serversChanged()
 	old, findErr := h.cfg.Find(sc.Name, h.opts.Builtin...)
 	if err := h.cfg.Upsert(sc); err != nil {
 		return err
@@ -64,6 +80,7 @@ func (h *Host) ReplaceServer(ctx context.Context, sc config.ServerConfig) error 
 // closed for good, every cache entry of it purged, every "Always" grant
 // given to it forgotten, and the config saved.
 func (h *Host) RemoveServer(ctx context.Context, name string) error {
+	defer h.serversChanged()
 	sc, err := h.cfg.Find(name, h.opts.Builtin...)
 	if err != nil {
 		return err

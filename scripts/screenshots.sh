@@ -16,7 +16,9 @@
 # charts), asking before a recorded archive, and after it was denied, the tester's console (a read in the JSON-RPC history,
 # server-everything's stderr), a server whose script is missing, and the
 # status colours with the settings' theme choice, the form a server asks
-# the person to fill (elicitation); each in
+# the person to fill (elicitation), the conversation window's tools row
+# with a server whose connect failed, and an attachment stale while
+# server-everything keeps sending updates; each in
 # the light and the dark theme (THEMES="light" for one, SCENARIOS="a b" for
 # some; SHOTS_DISPLAY=:72 runs its virtual X server on that display instead
 # of the first free one). Installs what a fresh Debian or Ubuntu machine
@@ -31,7 +33,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers chat-demo chat-image compare compare-failures compare-approval compare-denied tools-call console console-stderr console-resend meter-theme subscriptions missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit"}
+SCENARIOS=${SCENARIOS:-"first-screen narrow-window template-suggestions search-memories read-markdown read-image read-error over-budget no-resources no-templates sign-in sign-in-waiting sign-in-no-browser signed-in signed-out chat-answer chat-approval chat-tool-result chat-inspect chat-providers chat-demo chat-image compare compare-failures compare-approval compare-denied tools-call console console-stderr console-resend meter-theme subscriptions missing-file light-contrast body-text-find body-json body-markdown body-markdown-source body-html body-blob-text body-latin1 elicit chat-tools-broken attachment-stale"}
 THEMES=${THEMES:-"light dark"}
 EVERYTHING=.peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 FILESYSTEM=.peers/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js

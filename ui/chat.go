@@ -37,6 +37,8 @@ type chatView struct {
 	providers  *selectBox
 	picker     *fyne.Container // the provider picker, or the only provider's name
 	tools      *fyne.Container
+	toolsLoad  job             // the tools row's load in flight
+	unservers  func()          // stops the row following the host's servers
 	always     *fyne.Container // the tools approved for good, each with Revoke
 	conv       int64
 	editor     *providerEditor
@@ -79,7 +81,8 @@ func (c *chatView) show() {
 			func(fyne.Shortcut) { c.sendEntry() })
 	}
 	c.win.Resize(fyne.NewSize(720, 640))
-	c.win.SetOnClosed(func() { c.turn.stop(); c.win = nil; c.closeInspectors() })
+	c.win.SetOnClosed(func() { c.turn.stop(); c.stopFollowing(); c.win = nil; c.closeInspectors() })
+	c.unservers = c.followServers()
 	c.loadTools()
 	c.loadTurns()
 	c.win.Show()
@@ -88,12 +91,22 @@ func (c *chatView) show() {
 // close stops the turn in flight and closes the window.
 func (c *chatView) close() {
 	c.turn.stop()
+	c.stopFollowing()
 	if c.win != nil {
 		w := c.win
 		c.win = nil
 		w.Close()
 	}
 	c.closeInspectors()
+}
+
+// stopFollowing stops the tools row following the host's servers.
+func (c *chatView) stopFollowing() {
+	if c.unservers != nil {
+		c.unservers()
+		c.unservers = nil
+	}
+	c.toolsLoad.stop()
 }
 
 func (c *chatView) buildUI() fyne.CanvasObject {

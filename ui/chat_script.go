@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"fyne.io/fyne/v2"
+
 	"github.com/attache/attache/hostcore/consent"
 )
 
@@ -49,3 +50,19 @@ func (a *App) InspectTurn(seq int) { a.attachments.preview.chat.inspect(seq) }
 
 // InspectorOpen reports whether turn seq's inspector is open.
 func (a *App) InspectorOpen(seq int) bool { return a.attachments.preview.chat.inspectors[seq] != nil }
+
+// ChatToolsRow is the conversation window's "Tools of" row: each switch's
+// label, as shown (a broken server's says why).
+func (a *App) ChatToolsRow() []string {
+	c := a.attachments.preview.chat
+	var row []string
+	if c.tools == nil {
+		return nil
+	}
+	for _, o := range c.tools.Objects {
+		if ch, ok := o.(*check); ok {
+			row = append(row, ch.Text)
+		}
+	}
+	return row
+}

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/chat"
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/toolcall"
@@ -87,21 +88,33 @@ func (c *chatView) approve(ctx context.Context, req consent.ToolRequest) (consen
 
 // loadTools shows a switch for each server whose tools may be offered in
 // the conversation: on by default for the servers of its attachments, as
-// the model loop decides, unless the person switched it.
+// the model loop decides, unless the person switched it. A server that
+// cannot offer tools now (its connection failed or was lost, it declares
+// no tools) says why, its switch disabled. The row follows the host
+// (followServers): a load in flight is dropped for a newer one.
 func (c *chatView) loadTools() {
-	ch, conv := c.sh.opts.Chat, c.conv
+	ch, conv, host := c.sh.opts.Chat, c.conv, c.sh.host
 	type found struct {
-		switches []chat.ServerSwitch
+		switches []toolSwitch
 		grants   []consent.ToolGrant
 	}
-	run(c.sh.work, c.sh.ctx, func(ctx context.Context) (found, error) {
+	ctx, gen := c.toolsLoad.start(c.sh.ctx)
+	run(c.sh.work, ctx, func(ctx context.Context) (found, error) {
 		sw, err := ch.ServerSwitches(ctx, conv)
 		if err != nil {
 			return found{}, err
 		}
+		out := make([]toolSwitch, 0, len(sw))
+		for _, s := range sw {
+			out = append(out, toolSwitch{s, toolsUnavailable(host, s.Server)})
+		}
 		grants, err := ch.Grants(ctx, conv)
-		return found{sw, grants}, err
+		return found{out, grants}, err
 	}, func(f found, err error) {
+		if !c.toolsLoad.current(gen) {
+			return
+		}
+		c.toolsLoad.finish(gen)
 		if err != nil {
 			c.sh.fail(err)
 			return
@@ -111,17 +124,78 @@ func (c *chatView) loadTools() {
 	})
 }
 
-// showTools lays out the switches.
-func (c *chatView) showTools(switches []chat.ServerSwitch) {
+// followServers keeps the row in step with the host's servers as they
+// are: added, edited, removed, connected or failed. It returns the
+// function that stops it.
+func (c *chatView) followServers() (stop func()) {
+	return c.sh.host.OnServersChanged(func() {
+		deliverFromHook(func() {
+			if c.win != nil {
+				c.loadTools()
+			}
+		})
+	})
+}
+
+// toolSwitch is a server's switch and, when its tools cannot be offered
+// now, why.
+type toolSwitch struct {
+	chat.ServerSwitch
+	broken string
+}
+
+// toolsUnavailable says why server's tools cannot be offered now, from
+// what the host knows of its connection (it connects nothing), or "".
+func toolsUnavailable(host *hostcore.Host, server string) string {
+	conn, err := host.Conn(server, "")
+	if err != nil {
+		return "not usable: " + shortReason(err)
+	}
+	info := conn.Info()
+	switch info.State {
+	case hostcore.StateFailed, hostcore.StateDisconnected:
+		if info.LastError != nil {
+			return "not connected: " + shortReason(info.LastError)
+		}
+		return "not connected"
+	case hostcore.StateClosed:
+		return "closed"
+	case hostcore.StateConnected:
+		if !info.Capabilities.Tools {
+			return "no tools"
+		}
+	}
+	return ""
+}
+
+// shortReason is an error on one line, cut to fit beside a switch.
+func shortReason(err error) string {
+	const most = 40 // the row is one line of switches: a long reason would widen the window
+	s := []rune(oneLine(err))
+	if len(s) <= most {
+		return string(s)
+	}
+	return string(s[:most-1]) + "…"
+}
+
+// showTools lays out the switches; a broken server's says why it is off
+// the table, and is disabled.
+func (c *chatView) showTools(switches []toolSwitch) {
 	if c.win == nil {
 		return
 	}
 	c.tools.RemoveAll()
 	for _, sw := range switches {
-		name := sw.Server
-		check := newCheck(name, nil)
+		name, label := sw.Server, sw.Server
+		if sw.broken != "" {
+			label += " (" + sw.broken + ")"
+		}
+		check := newCheck(label, nil)
 		check.SetChecked(sw.On)
 		check.OnChanged = func(on bool) { c.switchTools(name, on) }
+		if sw.broken != "" {
+			check.Disable()
+		}
 		c.tools.Add(check)
 	}
 	c.tools.Refresh()

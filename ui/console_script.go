@@ -36,3 +36,10 @@ func (a *App) ShowShortcuts() { a.showShortcuts() }
 // SetTheme chooses the theme in the settings, as a tap on its choice does:
 // it applies at once, to every open window, and is remembered.
 func (a *App) SetTheme(choice ThemeChoice) { a.settings.setTheme(choice) }
+
+// CloseConsole closes the console's window, if it is open.
+func (a *App) CloseConsole() {
+	if w := a.console.win; w != nil {
+		w.Close()
+	}
+}

@@ -180,6 +180,7 @@ func (in *inspector) read(r readRequest) {
 	in.progress.Show()
 	// The new uri is never shown above the previous read's body and badge.
 	in.showPlaceholder("reading…", "Reading "+r.uri+" from "+r.conn.Server.Name+"…")
+	in.watch.reading(r)
 	run(in.sh.work, ctx, func(ctx context.Context) (shownRead, error) {
 		res, err := r.conn.Read(ctx, r.uri, r.mode)
 		if err != nil {

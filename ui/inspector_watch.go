@@ -34,6 +34,7 @@ type inspectorWatch struct {
 	bar       *fyne.Container // the stale line, shown with the body
 
 	open       *subrecord.OpenBody // the body shown, nil when none
+	pending    *subrecord.OpenBody // the body a read under way will show, nil when none
 	offers     bool                // the body's server declares resources.subscribe
 	openConn   *hostcore.Conn      // the last body shown came from openConn, openURI
 	openURI    string
@@ -62,8 +63,25 @@ func newInspectorWatch(in *inspector) *inspectorWatch {
 // close lets go of the body and stops following the host's record.
 func (w *inspectorWatch) close() {
 	w.forget()
+	w.dropReading()
 	if w.unregister != nil {
 		w.unregister()
+	}
+}
+
+// reading is told that a read of r begins. The body it will show is
+// recorded open from now, not from when it is shown: an update that lands
+// while the read is on its way (after the server answered, before the body
+// is on screen) makes it stale.
+func (w *inspectorWatch) reading(r readRequest) {
+	w.dropReading()
+	w.pending = w.in.sh.host.Subscriptions().Open(r.conn, r.uri)
+}
+
+func (w *inspectorWatch) dropReading() {
+	if w.pending != nil {
+		w.pending.Close()
+		w.pending = nil
 	}
 }
 
@@ -77,7 +95,10 @@ func (w *inspectorWatch) shown(r readRequest, contents []pack.Content, offers bo
 	}
 	w.forget()
 	w.current, w.offers, w.openConn, w.openURI = contents, offers, r.conn, r.uri
-	w.open = w.in.sh.host.Subscriptions().Open(r.conn, r.uri)
+	w.open, w.pending = w.pending, nil
+	if w.open == nil { // shown without a read begun here
+		w.open = w.in.sh.host.Subscriptions().Open(r.conn, r.uri)
+	}
 	w.follow()
 	if w.thenDiff {
 		w.thenDiff = false
@@ -98,6 +119,7 @@ func (w *inspectorWatch) forget() {
 // way, canceled).
 func (w *inspectorWatch) hidden() {
 	w.forget()
+	w.dropReading()
 	w.follow()
 }
 
@@ -105,6 +127,7 @@ func (w *inspectorWatch) hidden() {
 // nothing is left to compare.
 func (w *inspectorWatch) failed() {
 	w.forget()
+	w.dropReading()
 	w.current, w.previous, w.thenDiff, w.openConn, w.openURI = nil, nil, false, nil, ""
 	w.follow()
 }

@@ -52,6 +52,9 @@ type harness struct {
 	// host's sign-in options (nil: off); set them before open.
 	extra []config.ServerConfig
 	oauth *signin.Options
+	// transport is the host's HostOptions.Transport (nil: every server
+	// started or dialed); set it before open.
+	transport hostcore.TransportFactory
 	// openURL is Options.OpenURL: the browser the sign-in pages go to.
 	openURL func(*url.URL) error
 	opened  atomic.Int32 // pages opened in the browser
@@ -125,7 +128,8 @@ func (h *harness) open() {
 	}
 	h.host = hostcore.NewHost(cfg, &hostcore.HostOptions{Cache: bodies, Now: fixedClock, OAuth: h.oauth,
 		Builtin: append([]config.ServerConfig{demoServer(t, h.dir), imageServer(t), eraServer(t),
-			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...), BuiltinProviders: h.builtinProviders()})
+			pagedServer(t, "paged", 2000), pagedServer(t, "huge", 1_000_000)}, h.extra...), BuiltinProviders: h.builtinProviders(),
+		Transport: h.transport})
 	h.st, h.cv = st, hostcore.NewConversations(h.host, st)
 	opts := &Options{Icons: &icon.Fetcher{}, Now: fixedClock, CompleteDelay: 20 * time.Millisecond,
 		AfterFirstFrame: h.afterFirstFrame, OpenURL: h.openURL}

@@ -62,3 +62,14 @@ func (a *App) ConsoleEditAndSend(text string) error {
 	c.editor.send()
 	return nil
 }
+
+// AttachmentStale reports whether an attachment's row shows the stale
+// badge.
+func (a *App) AttachmentStale() bool {
+	for _, x := range a.attachments.rows {
+		if x.kept.Stale {
+			return true
+		}
+	}
+	return false
+}
