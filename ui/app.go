@@ -74,6 +74,11 @@ type Options struct {
 	// close before it measures any text, so that the warming goroutine
 	// and the window never shape with the same font faces at once.
 	FontsWarmed <-chan struct{}
+	// WrapContent, if set, wraps the window's content before the window
+	// is given it (the start-up measurement lays its probe over it): set
+	// once, the content is laid out once, where wrapping it afterwards
+	// would lay the whole window out again.
+	WrapContent func(fyne.CanvasObject) fyne.CanvasObject
 }
 
 // Preference keys.
@@ -178,7 +183,11 @@ func (a *App) buildUI() {
 	centreRight.Offset = 0.53
 	columns := container.NewHSplit(a.servers.buildUI(), centreRight)
 	columns.Offset = 0.18
-	sh.win.SetContent(container.NewBorder(nil, a.status, nil, nil, columns))
+	var content fyne.CanvasObject = container.NewBorder(nil, a.status, nil, nil, columns)
+	if wrap := sh.opts.WrapContent; wrap != nil {
+		content = wrap(content)
+	}
+	sh.win.SetContent(content)
 	sh.win.SetMainMenu(a.menu())
 	// Escape cancels a read in progress: here when nothing has the focus,
 	// and from a focused control, which hands Escape on (escapeToWindow).
