@@ -147,10 +147,11 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a.sh.notify = a.notify
 	a.sh.fail = a.fail
 	openWindows.Add(1)
-	a.buildUI()
+	content := a.buildUI()
 	a.watchContextEnds()
 	a.unfollow = a.servers.followSignIns()
 	a.showServers()
+	a.setContent(content)
 	if o.AfterFirstFrame != nil {
 		o.AfterFirstFrame(a.start)
 	} else {
@@ -159,8 +160,8 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	return a
 }
 
-// buildUI lays the screens out in the window and restores its size.
-func (a *App) buildUI() {
+// buildUI builds the screens, and returns the window's content.
+func (a *App) buildUI() fyne.CanvasObject {
 	sh := a.sh
 	a.servers = newServersPanel(sh, a.useConn)
 	a.results = newToolResultPane(sh)
@@ -183,7 +184,15 @@ func (a *App) buildUI() {
 	centreRight.Offset = 0.53
 	columns := container.NewHSplit(a.servers.buildUI(), centreRight)
 	columns.Offset = 0.18
-	var content fyne.CanvasObject = container.NewBorder(nil, a.status, nil, nil, columns)
+	return container.NewBorder(nil, a.status, nil, nil, columns)
+}
+
+// setContent gives the window its content, its menu and its keys, and
+// restores its size. New calls it once the servers' cards are in: Fyne
+// lays the whole window out when it is given its content, and cards that
+// come after are laid out again, as the list grows, on their own.
+func (a *App) setContent(content fyne.CanvasObject) {
+	sh := a.sh
 	if wrap := sh.opts.WrapContent; wrap != nil {
 		content = wrap(content)
 	}
