@@ -150,10 +150,13 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	content := a.buildUI()
 	a.watchContextEnds()
 	a.unfollow = a.servers.followSignIns()
-	a.showServers()
+	restOfServers := a.showServers(o.AfterFirstFrame != nil)
 	a.setContent(content)
 	if o.AfterFirstFrame != nil {
-		o.AfterFirstFrame(a.start)
+		o.AfterFirstFrame(func() {
+			restOfServers()
+			a.start()
+		})
 	} else {
 		a.start()
 	}
@@ -217,9 +220,17 @@ func (a *App) setContent(content fyne.CanvasObject) {
 // showServers lists the servers from the config, the remembered one (else
 // the built-in demo, else the first) marked as in use. It reads nothing and
 // connects to nothing: the first frame shows it.
-func (a *App) showServers() {
+//
+// With onlyVisible, it builds the cards the window's height has room for,
+// and returns what builds the others, to call once the first frame is on
+// the screen.
+func (a *App) showServers(onlyVisible bool) (rest func()) {
 	a.sh.conn = a.defaultConn()
-	a.servers.reload()
+	if !onlyVisible {
+		a.servers.reload()
+		return func() {}
+	}
+	return a.servers.reloadWithin(float32(a.sh.prefs.FloatWithFallback(prefHeight, float64(defaultSize.Height))))
 }
 
 // start browses the server in use (connecting to it, listing its catalog)
