@@ -106,9 +106,9 @@ type App struct {
 	attachments   *attachmentsPanel
 	conversations *conversationBar
 	status        *widget.Label
-	lower         *fyne.Container   // the inspector, or the tools tab's result
-	resultsUI     fyne.CanvasObject // the result's screen until it first shows (showResults)
-	compare       *compareView      // the comparison lab's window (compare.go), made on first use
+	lower         *fyne.Container // the inspector, or the tools tab's result
+	resultsIn     bool            // the tools tab's result is in lower (showResults)
+	compare       *compareView    // the comparison lab's window (compare.go), made on first use
 	console       *console
 	subscriptions *subscriptionsView
 	settings      *settings
@@ -179,9 +179,8 @@ func (a *App) buildUI() fyne.CanvasObject {
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 
-	// The tools tab's result goes in behind the inspector when first
-	// shown: a stack lays out its hidden objects too.
-	a.resultsUI = a.results.buildUI()
+	// The tools tab's result is made, and goes in behind the inspector,
+	// when first shown: a stack lays out its hidden objects too.
 	a.lower = container.NewStack(a.inspector.buildUI(), container.NewWithoutLayout())
 	a.results.front = a.showResults
 	a.showResults(false)
@@ -384,9 +383,9 @@ func (a *App) Close() {
 // showResults brings the tools tab's result (true) or the inspector
 // (false) to the front of the centre's lower half.
 func (a *App) showResults(on bool) {
-	if on && a.resultsUI != nil {
-		a.lower.Objects[1] = a.resultsUI
-		a.resultsUI = nil
+	if on && !a.resultsIn {
+		a.lower.Objects[1] = a.results.screen()
+		a.resultsIn = true
 		a.lower.Refresh()
 	}
 	ins, res := a.lower.Objects[0], a.lower.Objects[1]

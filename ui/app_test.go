@@ -98,19 +98,19 @@ func TestAfterFirstFrameDefersTheWork(t *testing.T) {
 }
 
 // The tools tab's result, hidden behind the inspector on the first
-// screen, goes in when it is first brought to the front: the first frame
-// does not lay it out.
+// screen, is made and goes in when it is first brought to the front: the
+// first frame neither builds nor lays it out.
 func TestResultPaneWaitsForItsFirstShow(t *testing.T) {
 	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir(), afterFirstFrame: func(func()) {}}
 	h.open()
 	a := h.app
 	h.do(func() {
-		pane := a.resultsUI
-		if c, ok := a.lower.Objects[1].(*fyne.Container); pane == nil || !ok || len(c.Objects) != 0 {
+		if c, ok := a.lower.Objects[1].(*fyne.Container); a.results.root != nil || !ok || len(c.Objects) != 0 {
 			t.Fatalf("before it was shown, the result's place holds %T", a.lower.Objects[1])
 		}
 		a.showResults(true)
-		if a.lower.Objects[1] != pane || !pane.Visible() || a.lower.Objects[0].Visible() {
+		pane := a.results.root
+		if pane == nil || a.lower.Objects[1] != pane || !pane.Visible() || a.lower.Objects[0].Visible() {
 			t.Error("brought to the front, the result's screen is not the one shown")
 		}
 	})
