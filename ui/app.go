@@ -76,6 +76,11 @@ type Options struct {
 	// close before it measures any text, so that the warming goroutine
 	// and the window never shape with the same font faces at once.
 	FontsWarmed <-chan struct{}
+	// WrapContent, if set, wraps the window's content before the window
+	// is given it (the start-up measurement lays its probe over it): set
+	// once, the content is laid out once, where wrapping it afterwards
+	// would lay the whole window out again.
+	WrapContent func(fyne.CanvasObject) fyne.CanvasObject
 }
 
 // Preference keys.
@@ -104,6 +109,7 @@ type App struct {
 	conversations *conversationBar
 	status        *widget.Label
 	lower         *fyne.Container // the inspector, or the tools tab's result
+	resultsIn     bool            // the tools tab's result is in lower (showResults)
 	compare       *compareView    // the comparison lab's window (compare.go), made on first use
 	console       *console
 	subscriptions *subscriptionsView
@@ -144,20 +150,24 @@ func New(fa fyne.App, cv *hostcore.Conversations, opts *Options) *App {
 	a.sh.notify = a.notify
 	a.sh.fail = a.fail
 	openWindows.Add(1)
-	a.buildUI()
+	content := a.buildUI()
 	a.watchContextEnds()
 	a.unfollow = a.servers.followSignIns()
-	a.showServers()
+	restOfServers := a.showServers(o.AfterFirstFrame != nil)
+	a.setContent(content)
 	if o.AfterFirstFrame != nil {
-		o.AfterFirstFrame(a.start)
+		o.AfterFirstFrame(func() {
+			restOfServers()
+			a.start()
+		})
 	} else {
 		a.start()
 	}
 	return a
 }
 
-// buildUI lays the screens out in the window and restores its size.
-func (a *App) buildUI() {
+// buildUI builds the screens, and returns the window's content.
+func (a *App) buildUI() fyne.CanvasObject {
 	sh := a.sh
 	a.servers = newServersPanel(sh, a.useConn)
 	a.results = newToolResultPane(sh)
@@ -171,7 +181,9 @@ func (a *App) buildUI() {
 	a.status = widget.NewLabel("Starting…")
 	a.status.Truncation = fyne.TextTruncateEllipsis
 
-	a.lower = container.NewStack(a.inspector.buildUI(), a.results.buildUI())
+	// The tools tab's result is made, and goes in behind the inspector,
+	// when first shown: a stack lays out its hidden objects too.
+	a.lower = container.NewStack(a.inspector.buildUI(), container.NewWithoutLayout())
 	a.results.front = a.showResults
 	a.showResults(false)
 	centre := container.NewVSplit(a.picker.buildUI(), a.lower)
@@ -180,7 +192,19 @@ func (a *App) buildUI() {
 	centreRight.Offset = 0.53
 	columns := container.NewHSplit(a.servers.buildUI(), centreRight)
 	columns.Offset = 0.18
-	sh.win.SetContent(container.NewBorder(nil, a.status, nil, nil, columns))
+	return container.NewBorder(nil, a.status, nil, nil, columns)
+}
+
+// setContent gives the window its content, its menu and its keys, and
+// restores its size. New calls it once the servers' cards are in: Fyne
+// lays the whole window out when it is given its content, and cards that
+// come after are laid out again, as the list grows, on their own.
+func (a *App) setContent(content fyne.CanvasObject) {
+	sh := a.sh
+	if wrap := sh.opts.WrapContent; wrap != nil {
+		content = wrap(content)
+	}
+	sh.win.SetContent(content)
 	sh.win.SetMainMenu(a.menu())
 	// Escape cancels a read in progress: here when nothing has the focus,
 	// and from a focused control, which hands Escape on (escapeToWindow).
@@ -201,9 +225,17 @@ func (a *App) buildUI() {
 // showServers lists the servers from the config, the remembered one (else
 // the built-in demo, else the first) marked as in use. It reads nothing and
 // connects to nothing: the first frame shows it.
-func (a *App) showServers() {
+//
+// With onlyVisible, it builds the cards the window's height has room for,
+// and returns what builds the others, to call once the first frame is on
+// the screen.
+func (a *App) showServers(onlyVisible bool) (rest func()) {
 	a.sh.conn = a.defaultConn()
-	a.servers.reload()
+	if !onlyVisible {
+		a.servers.reload()
+		return func() {}
+	}
+	return a.servers.reloadWithin(float32(a.sh.prefs.FloatWithFallback(prefHeight, float64(defaultSize.Height))))
 }
 
 // start browses the server in use (connecting to it, listing its catalog)
@@ -353,6 +385,11 @@ func (a *App) Close() {
 // showResults brings the tools tab's result (true) or the inspector
 // (false) to the front of the centre's lower half.
 func (a *App) showResults(on bool) {
+	if on && !a.resultsIn {
+		a.lower.Objects[1] = a.results.screen()
+		a.resultsIn = true
+		a.lower.Refresh()
+	}
 	ins, res := a.lower.Objects[0], a.lower.Objects[1]
 	if on {
 		ins.Hide()

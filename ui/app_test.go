@@ -96,3 +96,22 @@ func TestAfterFirstFrameDefersTheWork(t *testing.T) {
 	}
 	assertMarkup(t, "first_screen.xml", a.Content())
 }
+
+// The tools tab's result, hidden behind the inspector on the first
+// screen, is made and goes in when it is first brought to the front: the
+// first frame neither builds nor lays it out.
+func TestResultPaneWaitsForItsFirstShow(t *testing.T) {
+	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir(), afterFirstFrame: func(func()) {}}
+	h.open()
+	a := h.app
+	h.do(func() {
+		if c, ok := a.lower.Objects[1].(*fyne.Container); a.results.root != nil || !ok || len(c.Objects) != 0 {
+			t.Fatalf("before it was shown, the result's place holds %T", a.lower.Objects[1])
+		}
+		a.showResults(true)
+		pane := a.results.root
+		if pane == nil || a.lower.Objects[1] != pane || !pane.Visible() || a.lower.Objects[0].Visible() {
+			t.Error("brought to the front, the result's screen is not the one shown")
+		}
+	})
+}

@@ -21,7 +21,7 @@ func (h *harness) shownBody(id string) string {
 	h.do(func() { h.app.Read(uri) })
 	h.settle()
 	var body string
-	h.do(func() { body, _ = h.app.inspector.viewer.Text() })
+	h.do(func() { body, _ = h.app.inspector.bodyViewer().Text() })
 	if body == "" || !strings.Contains(h.app.inspector.badge.Text, "private") {
 		h.t.Fatalf("the inspector shows %q (%s) for %s", body, h.app.inspector.badge.Text, uri)
 	}
@@ -51,7 +51,7 @@ func (h *harness) assertNoBody(what, body string) {
 	h.t.Helper()
 	h.do(func() {
 		in, p, c := h.app.inspector, h.app.attachments.preview, h.app.console
-		if text, _ := in.viewer.Text(); text != "" || strings.Contains(in.badge.Text, "private") {
+		if text, _ := in.bodyViewer().Text(); text != "" || strings.Contains(in.badge.Text, "private") {
 			h.t.Errorf("after %s the inspector still shows %q under %q", what, text, in.badge.Text)
 		}
 		if strings.Contains(p.doc, bodyMark(body)) || strings.Contains(p.text.Text, bodyMark(body)[:40]) {
@@ -122,7 +122,7 @@ func TestAccountSwitchDropsThePrivateBody(t *testing.T) {
 	h.settle()
 	h.do(func() {
 		in := h.app.inspector
-		if text, _ := in.viewer.Text(); text != "" || !strings.Contains(in.badge.Text, "another account") {
+		if text, _ := in.bodyViewer().Text(); text != "" || !strings.Contains(in.badge.Text, "another account") {
 			t.Errorf("browsing globex, the inspector shows acme's body %q under %q", text, in.badge.Text)
 		}
 		if text, _ := h.app.console.detail.Text(); text != "" {

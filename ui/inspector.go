@@ -39,7 +39,7 @@ type inspector struct {
 	facts    *fyne.Container
 	tabs     *container.AppTabs
 	body     *fyne.Container // the viewer, or a placeholder or error in a scroll
-	viewer   *bodyViewer
+	viewer   *bodyViewer     // made by bodyViewer, on first use
 	meta     *fyne.Container // what is known of the resource, made when its tab shows
 	raw      *fyne.Container // the exchange, made when its tab shows
 	watch    *inspectorWatch // Subscribe, and the body going stale
@@ -67,7 +67,6 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.watch = newInspectorWatch(in)
 	in.modes = container.NewHBox(in.watch.subscribe, refresh, bypass)
 	in.modes.Hide()
-	in.viewer = newBodyViewer(&viewerOptions{save: in.save, link: in.follow, notify: in.sh.notify})
 	in.body = container.NewStack()
 	in.meta, in.raw = container.NewStack(), container.NewStack()
 	in.due = map[*fyne.Container]func() fyne.CanvasObject{}
@@ -109,9 +108,21 @@ func (in *inspector) showEmpty() {
 	in.setBody(hint)
 }
 
+// bodyViewer is the viewer of the bodies read, made on first use: the
+// first screen shows none, and making one costs the first frame its
+// controls, their renderers and a find bar.
+func (in *inspector) bodyViewer() *bodyViewer {
+	if in.viewer == nil {
+		in.viewer = newBodyViewer(&viewerOptions{save: in.save, link: in.follow, notify: in.sh.notify})
+	}
+	return in.viewer
+}
+
 // setBody shows o in the body tab, in a scroll, and keeps no body.
 func (in *inspector) setBody(o fyne.CanvasObject) {
-	in.viewer.Clear()
+	if in.viewer != nil {
+		in.viewer.Clear()
+	}
 	in.body.Objects = []fyne.CanvasObject{container.NewVScroll(container.NewPadded(o))}
 	in.body.Refresh()
 }
@@ -238,7 +249,7 @@ func (in *inspector) showResult(r readRequest, read shownRead) {
 		in.elapsed.SetText("server answered in " + span(res.Elapsed))
 	}
 	in.shownScope = res.Cache.Scope
-	in.viewer.ShowPrepared(read.bodies)
+	in.bodyViewer().ShowPrepared(read.bodies)
 	in.body.Objects = []fyne.CanvasObject{in.viewer}
 	in.body.Refresh()
 	in.watch.shown(r, res.Contents, read.offers)

@@ -43,7 +43,7 @@ func TestSlowReadClearsThePrevious(t *testing.T) {
 			!strings.Contains(body, "Reading test://slow/1") {
 			t.Errorf("during the slow read: uri %q, badge %q, body:\n%s", in.uri.Text, in.badge.Text, body)
 		}
-		if text, kept := in.viewer.Text(); kept || in.viewer.text.doc.text != "" || len(in.viewer.md.doc.blocks) != 0 {
+		if text, kept := in.bodyViewer().Text(); kept || in.bodyViewer().text.doc.text != "" || len(in.bodyViewer().md.doc.blocks) != 0 {
 			t.Errorf("during the slow read the viewer still holds the previous body (%d bytes)", len(text))
 		}
 		test.Tap(findButton(h.app.Window().Canvas(), "Cancel"))

@@ -25,7 +25,7 @@ func (a *App) menu() *fyne.MainMenu {
 	attach.Shortcut = shortcutAttach
 	tools := fyne.NewMenuItem("Tools of the server", a.picker.focusTools)
 	tools.Shortcut = shortcutTools
-	findBody := fyne.NewMenuItem("Find in the body", a.inspector.viewer.ShowFind)
+	findBody := fyne.NewMenuItem("Find in the body", func() { a.inspector.bodyViewer().ShowFind() })
 	findBody.Shortcut = shortcutFindInBody
 	return fyne.NewMainMenu(
 		fyne.NewMenu("Servers",

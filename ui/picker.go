@@ -39,6 +39,8 @@ type picker struct {
 	templateN   int
 	userChanged bool
 	server      string // the server browsed, "" for none
+	// unshown are the contents of the tabs not shown yet (see buildUI).
+	unshown map[*container.TabItem]fyne.CanvasObject
 }
 
 func newPicker(sh *shell, results *toolResultPane, loaded func()) *picker {
@@ -51,14 +53,37 @@ func newPicker(sh *shell, results *toolResultPane, loaded func()) *picker {
 }
 
 func (p *picker) buildUI() fyne.CanvasObject {
+	// The tabs behind the first go in when first shown: AppTabs asks every
+	// tab's content for its least size, which made the first frame build
+	// the renderers of three hidden tabs and measure their text.
+	p.unshown = map[*container.TabItem]fyne.CanvasObject{}
+	later := func(name string, icon fyne.Resource, content fyne.CanvasObject) *container.TabItem {
+		item := container.NewTabItemWithIcon(name, icon, container.NewWithoutLayout())
+		p.unshown[item] = content
+		return item
+	}
 	p.tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon("Resources", theme.ListIcon(), p.resources.buildUI()),
-		container.NewTabItemWithIcon("Templates", theme.DocumentCreateIcon(), p.templates.buildUI()),
-		container.NewTabItemWithIcon("Memories", theme.SearchIcon(), p.byID.buildUI()),
-		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), p.tools.buildUI()),
+		later("Templates", theme.DocumentCreateIcon(), p.templates.buildUI()),
+		later("Memories", theme.SearchIcon(), p.byID.buildUI()),
+		later("Tools", theme.SettingsIcon(), p.tools.buildUI()),
 	)
-	p.tabs.OnSelected = func(*container.TabItem) { p.userChanged = true }
+	p.tabs.OnSelected = func(item *container.TabItem) {
+		p.fill(item)
+		p.userChanged = true
+	}
 	return p.tabs
+}
+
+// fill puts a tab's content in on its first showing.
+func (p *picker) fill(item *container.TabItem) {
+	content, ok := p.unshown[item]
+	if !ok {
+		return
+	}
+	delete(p.unshown, item)
+	item.Content = content
+	p.tabs.Refresh() // lays the content out in the tab
 }
 
 // setConn lists c's catalog (nil: nothing to browse).

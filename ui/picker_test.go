@@ -207,3 +207,24 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
 }
+
+// The picker's tabs behind the first get their content when first shown:
+// the first frame neither builds nor measures them. Shown, a tab holds
+// its own screen.
+func TestPickerTabsFilledWhenShown(t *testing.T) {
+	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir(), afterFirstFrame: func(func()) {}}
+	h.open()
+	p := h.app.picker
+	h.do(func() {
+		for i, item := range p.tabs.Items[1:] {
+			if c, ok := item.Content.(*fyne.Container); !ok || len(c.Objects) != 0 {
+				t.Errorf("before it was shown, tab %d holds %T", i+1, item.Content)
+			}
+		}
+		tools := p.unshown[p.tabs.Items[TabTools]] // what tools.buildUI made
+		p.show(TabTools)
+		if got := p.tabs.Items[TabTools].Content; tools == nil || got != tools {
+			t.Errorf("shown, the tools tab holds %T, not the tools' screen", got)
+		}
+	})
+}

@@ -88,26 +88,63 @@ func heading(text string) *widget.Label {
 }
 
 // reload rebuilds the cards from the host's servers.
-func (p *serversPanel) reload() {
-	cfg := p.sh.host.Config()
+func (p *serversPanel) reload() { p.reloadWithin(0)() }
+
+// reloadWithin rebuilds the cards that fill height (all of them for 0),
+// and returns what adds the rest. The first frame shows only the cards
+// that fit in the window: the others, built then, cost it their layout,
+// their text measured and their icons decoded, for nothing on screen.
+func (p *serversPanel) reloadWithin(height float32) (rest func()) {
 	p.cards = nil
+	servers := builtinFirst(p.sh.host.Servers())
 	// The cards go in at once: adding them one by one lays the list out
 	// again after each, measuring every card built so far (the start-up
 	// paid that, squared, for its first frame).
 	var objs []fyne.CanvasObject
-	for i, sc := range builtinFirst(p.sh.host.Servers()) {
-		if i > 0 {
+	var filled float32
+	for len(p.cards) < len(servers) && (height == 0 || filled < height) {
+		if len(objs) > 0 {
 			objs = append(objs, widget.NewSeparator())
 		}
-		card := p.newCard(sc)
-		p.cards = append(p.cards, card)
-		for _, r := range card.signIns {
-			r.show(p, p.viewOf(r.key))
+		card := p.addCard(servers[len(p.cards)])
+		if height > 0 { // measured as shown: compact unless in use
+			p.markCurrent(p.cards[len(p.cards)-1])
+			filled += card.MinSize().Height
 		}
-		objs = append(objs, card.buildUI(p))
+		objs = append(objs, card)
 	}
 	p.list.Objects = objs
 	p.list.Refresh()
+	p.showWarnings()
+	if len(p.cards) == len(servers) {
+		return func() {}
+	}
+	return func() {
+		objs := p.list.Objects
+		for _, sc := range servers[len(p.cards):] {
+			objs = append(objs, widget.NewSeparator(), p.addCard(sc))
+		}
+		p.list.Objects = objs
+		p.list.Refresh()
+		p.showCurrent()
+		followFocus(p.scroll)
+	}
+}
+
+// addCard makes sc's card, and returns what the list shows of it.
+func (p *serversPanel) addCard(sc hostcore.ServerConfig) fyne.CanvasObject {
+	card := p.newCard(sc)
+	p.cards = append(p.cards, card)
+	for _, r := range card.signIns {
+		r.show(p, p.viewOf(r.key))
+	}
+	return card.buildUI(p)
+}
+
+// showWarnings shows what could not be imported, marks the server in use,
+// and keeps the focus in view.
+func (p *serversPanel) showWarnings() {
+	cfg := p.sh.host.Config()
 	var warnings []string
 	for _, err := range cfg.ImportErrors() {
 		warnings = append(warnings, oneLine(err))
@@ -212,26 +249,34 @@ func sourceText(sc config.ServerConfig) string {
 
 // showCurrent marks the server and account in use.
 func (p *serversPanel) showCurrent() {
-	cur := p.sh.conn
 	for _, c := range p.cards {
-		selected := ""
-		if cur != nil && cur.Server.Name == c.sc.Name {
-			selected = cur.Account.Name
-		}
-		if c.accounts.Selected != selected {
-			c.accounts.Selected = selected // not SetSelected: that would call use again
-			c.accounts.Refresh()
-		}
-		c.compact = selected == ""
-		c.source.Hidden = c.compact
-		c.source.Refresh()
-		c.title.Importance = widget.MediumImportance
-		if selected != "" {
-			c.title.Importance = widget.HighImportance
-		}
-		c.title.Refresh()
+		p.markCurrent(c)
 	}
 	p.refreshStates()
+}
+
+// markCurrent marks c's account if it is the one in use, and shows the
+// card whole or compact accordingly.
+func (p *serversPanel) markCurrent(c *serverCard) {
+	cur := p.sh.conn
+	selected := ""
+	if cur != nil && cur.Server.Name == c.sc.Name {
+		selected = cur.Account.Name
+	}
+	if c.accounts.Selected != selected {
+		c.accounts.Selected = selected // not SetSelected: that would call use again
+		c.accounts.Refresh()
+	}
+	c.compact = selected == ""
+	c.source.Hidden = c.compact
+	c.process.Hidden = c.process.Text == "" || c.compact // as refreshStates leaves them
+	c.caps.Hidden = c.caps.Text == "" || c.compact
+	c.source.Refresh()
+	c.title.Importance = widget.MediumImportance
+	if selected != "" {
+		c.title.Importance = widget.HighImportance
+	}
+	c.title.Refresh()
 }
 
 // refreshStates shows each server's connection as it stands now: the

@@ -52,3 +52,39 @@ func TestTwentyServers(t *testing.T) {
 		}
 	})
 }
+
+// Before the first frame, the sidebar has cards only for the servers the
+// window's height has room for; the others come once it is on the screen,
+// compact, in the host's order.
+func TestCardsBeyondTheWindowWaitForTheFirstFrame(t *testing.T) {
+	var start func()
+	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir(), afterFirstFrame: func(f func()) { start = f }}
+	bin := testbin.Build(t, "internal/mcptest/mcptestd")
+	for i := range 20 {
+		h.extra = append(h.extra, hostcore.ServerConfig{Name: fmt.Sprintf("s%02d", i), Source: "builtin",
+			Command: bin, Args: []string{"--mode", "paged", "--resources", "3", "--stdio"}})
+	}
+	h.open()
+	all := len(h.host.Servers())
+	var before int
+	h.do(func() { before = len(h.app.servers.cards) })
+	if before == 0 || before >= all {
+		t.Fatalf("before the first frame the sidebar has %d cards of %d, want those that fit", before, all)
+	}
+	h.do(start)
+	h.settle()
+	h.do(func() {
+		cards := h.app.servers.cards
+		if len(cards) != all {
+			t.Fatalf("after the first frame the sidebar has %d cards, want %d", len(cards), all)
+		}
+		for i, sc := range builtinFirst(h.host.Servers()) {
+			if cards[i].sc.Name != sc.Name {
+				t.Errorf("card %d is %s, want %s", i, cards[i].sc.Name, sc.Name)
+			}
+		}
+		if last := cards[all-1]; !last.compact || last.root == nil {
+			t.Errorf("the last card (%s) is not built compact", last.sc.Name)
+		}
+	})
+}

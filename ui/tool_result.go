@@ -38,10 +38,21 @@ type toolResultPane struct {
 	check      *widget.Label
 	structured *bodyViewer
 	tabs       *container.AppTabs
+	root       fyne.CanvasObject // made by screen, on first use
 }
 
 func newToolResultPane(sh *shell) *toolResultPane {
 	return &toolResultPane{sh: sh, front: func(bool) {}}
+}
+
+// screen is the pane's screen, made on first use: the first screen shows
+// the inspector there, and making the pane's list, tabs and two body
+// viewers cost the first frame for nothing on screen.
+func (p *toolResultPane) screen() fyne.CanvasObject {
+	if p.root == nil {
+		p.root = p.buildUI()
+	}
+	return p.root
 }
 
 func (p *toolResultPane) buildUI() fyne.CanvasObject {
@@ -91,6 +102,7 @@ func contentLine(i int, tc toolcall.Content) string {
 
 // calling shows a call under way.
 func (p *toolResultPane) calling(c *hostcore.Conn, tool toolcall.Tool, args json.RawMessage) {
+	p.screen()
 	p.conn, p.content = c, nil
 	p.title.SetText(tool.Name + " of " + c.Server.Name + " as " + c.Account.Name)
 	p.facts.Importance = widget.MediumImportance
@@ -108,6 +120,7 @@ func (p *toolResultPane) calling(c *hostcore.Conn, tool toolcall.Tool, args json
 
 // show shows what a call came to.
 func (p *toolResultPane) show(c *hostcore.Conn, tool toolcall.Tool, args json.RawMessage, r calledTool, err error) {
+	p.screen()
 	p.progress.Hide()
 	p.front(true)
 	switch {

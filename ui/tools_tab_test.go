@@ -192,7 +192,7 @@ func (h *harness) readGraph() string {
 	})
 	h.settle()
 	var text string
-	h.do(func() { text, _ = h.app.inspector.viewer.Text() })
+	h.do(func() { text, _ = h.app.inspector.bodyViewer().Text() })
 	return text
 }
 

@@ -11,19 +11,19 @@ import (
 // FindInBody opens the inspector's find bar, as Ctrl+F does, and types q
 // into it.
 func (a *App) FindInBody(q string) {
-	v := a.inspector.viewer
+	v := a.inspector.bodyViewer()
 	v.ShowFind()
 	v.bar.field.SetText(q)
 }
 
 // FindNextInBody goes to the next match (-1: the previous), as Enter
 // (Shift+Enter) in the find bar does.
-func (a *App) FindNextInBody(delta int) { a.inspector.viewer.step(delta) }
+func (a *App) FindNextInBody(delta int) { a.inspector.bodyViewer().step(delta) }
 
 // ShowBodySource switches the inspector's body to its source (on) or
 // back to rendered, as the switch above it does.
 func (a *App) ShowBodySource(on bool) {
-	v := a.inspector.viewer
+	v := a.inspector.bodyViewer()
 	if len(v.modes.Options) == 2 {
 		v.modes.SetSelected(v.modes.Options[boolIndex(on)])
 	}
@@ -31,14 +31,14 @@ func (a *App) ShowBodySource(on bool) {
 
 // SetBodyWrap turns the wrapping of the inspector's body's lines on or
 // off, as the Wrap lines box does.
-func (a *App) SetBodyWrap(on bool) { a.inspector.viewer.wrap.SetChecked(on) }
+func (a *App) SetBodyWrap(on bool) { a.inspector.bodyViewer().wrap.SetChecked(on) }
 
 // ScrollBody scrolls the inspector's body by dy, as the mouse wheel does
 // (a positive dy goes down), and reports whether it moved.
 func (a *App) ScrollBody(dy float32) bool {
 	var s interface{ Scrolled(*fyne.ScrollEvent) }
 	var before float32
-	switch v := a.inspector.viewer; v.view {
+	switch v := a.inspector.bodyViewer(); v.view {
 	case fyne.CanvasObject(v.text):
 		s, before = v.text.scroll, v.text.scroll.Offset.Y
 	case fyne.CanvasObject(v.md):
@@ -52,7 +52,7 @@ func (a *App) ScrollBody(dy float32) bool {
 
 // bodyOffset is how far down the inspector's body is scrolled.
 func (a *App) bodyOffset() float32 {
-	switch v := a.inspector.viewer; v.view {
+	switch v := a.inspector.bodyViewer(); v.view {
 	case fyne.CanvasObject(v.text):
 		return v.text.scroll.Offset.Y
 	case fyne.CanvasObject(v.md):
@@ -64,7 +64,7 @@ func (a *App) bodyOffset() float32 {
 // BodyShown is the text of the inspector's body rows on screen, a line
 // each: what a person sees of it.
 func (a *App) BodyShown() []string {
-	switch v := a.inspector.viewer; v.view {
+	switch v := a.inspector.bodyViewer(); v.view {
 	case fyne.CanvasObject(v.text):
 		return v.text.shownRows()
 	case fyne.CanvasObject(v.md):

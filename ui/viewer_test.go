@@ -37,7 +37,7 @@ func (h *harness) readFrom(sc config.ServerConfig, uri string) *bodyViewer {
 	if !strings.Contains(h.app.inspector.badge.Text, "MISS") && !strings.Contains(h.app.inspector.badge.Text, "HIT") {
 		h.t.Fatalf("reading %s: %s", uri, texts(h.app.inspector.body))
 	}
-	return h.app.inspector.viewer
+	return h.app.inspector.bodyViewer()
 }
 
 func bodiesServer(t *testing.T) config.ServerConfig {

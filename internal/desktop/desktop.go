@@ -82,6 +82,7 @@ func Main(start time.Time, args []string, opts *Options) int {
 	fa.SetIcon(fyne.NewStaticResource("icon.png", assets.Icon))
 	ui.ApplyTheme(fa)
 	warmed := ui.WarmFonts()
+	go func() { <-warmed; timing.Mark("fonts warmed") }()
 	timing.Mark("fyne app")
 	w, err := wire(fa, f, opts, logger, timing, warmed)
 	if err != nil {

@@ -121,7 +121,7 @@ func wire(fa fyne.App, f flags, opts *Options, logger *slog.Logger, timing *star
 	w.app = ui.New(fa, cv, &ui.Options{
 		Icons: &icon.Fetcher{}, RefreshEvery: time.Second, Logger: logger, Ready: timing.Ready,
 		AfterFirstFrame: timing.AfterFirstFrame, FontsWarmed: warmed, Chat: newChat(cv, st), Models: newModel, Keys: keys,
-		OpenURL: w.opener(opts), FirstConversation: firstConversation(opts, cv)})
+		OpenURL: w.opener(opts), FirstConversation: firstConversation(opts, cv), WrapContent: timing.Wrap})
 	timing.Mark("window built")
 	timing.Watch(fa, w.app.Window())
 	w.script(f, opts, timing)

@@ -64,6 +64,7 @@ type Timing struct {
 	// run; both are used on the main goroutine only.
 	after    []func()
 	released bool
+	wrapped  bool // Wrap laid the probe over the content
 
 	phaseMu sync.Mutex
 	phases  []phase
@@ -111,11 +112,22 @@ func (s *Timing) Mark(name string) {
 	s.phaseMu.Unlock()
 }
 
-// Watch lays the probe over the window's content, and looks for the first
-// frame when Fyne's loop starts.
-func (s *Timing) Watch(fa fyne.App, w fyne.Window) {
+// Wrap lays the probe over content, for a window that has not yet been
+// given its content: the window then lays its content out once. Watch
+// wraps a content that was set without it, which lays the whole window
+// out again (twice: at its least size, then at the window's).
+func (s *Timing) Wrap(content fyne.CanvasObject) fyne.CanvasObject {
 	s.probe.Resize(fyne.NewSquareSize(1))
-	w.SetContent(container.NewStack(w.Content(), container.NewWithoutLayout(s.probe)))
+	s.wrapped = true
+	return container.NewStack(content, container.NewWithoutLayout(s.probe))
+}
+
+// Watch lays the probe over the window's content, unless Wrap did, and
+// looks for the first frame when Fyne's loop starts.
+func (s *Timing) Watch(fa fyne.App, w fyne.Window) {
+	if !s.wrapped {
+		w.SetContent(s.Wrap(w.Content()))
+	}
 	fa.Lifecycle().SetOnStarted(func() {
 		if s.frames.Load() > 0 {
 			s.shown()

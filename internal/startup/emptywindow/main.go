@@ -23,7 +23,7 @@ func main() {
 	timing := startup.New(start, slog.New(slog.DiscardHandler))
 	fa := app.New()
 	w := fa.NewWindow("Empty")
-	w.SetContent(widget.NewLabel("An empty window"))
+	w.SetContent(timing.Wrap(widget.NewLabel("An empty window"))) // as the app does (ui.Options.WrapContent)
 	w.Resize(fyne.NewSize(1280, 800))
 	timing.Watch(fa, w)
 	timing.AfterFirstFrame(timing.Ready) // nothing else to be ready
