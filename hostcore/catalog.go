@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -224,10 +225,10 @@ func paginate[W, T any](ctx context.Context, c *Conn, kind listKind[W, T], opts 
 			return
 		}
 		rec := &recorder[T]{yield: yield}
-		w := &walk[W, T]{lister: &lister[W, T]{c: c, listKind: kind}, opts: opts, yield: rec.pass}
+		w := &walk[W, T]{lister: &lister[W, T]{c: c, listKind: kind}, opts: opts, yield: rec.pass, handing: rec.handing}
 		w.run(ctx)
 		if rec.whole() && !w.cached {
-			ticket.Keep(rec.items, c.sessionNow())
+			ticket.Keep(rec.items(), c.sessionNow())
 		} else {
 			ticket.Drop()
 		}
@@ -250,34 +251,55 @@ func replay[T any](c *Conn, method string, items []T, opts ListOptions, yield fu
 	}
 }
 
-// recorder keeps what a walk hands on, to keep the listing once whole.
+// recorder keeps what a walk hands on, to keep the listing once whole. It
+// keeps the pages' own slices as the walk hands them on (see
+// walk.handing), not a copy of each item: a listing over listmemo.MaxItems,
+// kept by no one, then costs nothing to record, and a kept one is joined
+// once, at its end.
 type recorder[T any] struct {
 	yield   func(T, error) bool
-	items   []T
+	pages   [][]T
+	n       int  // the items of pages
 	stopped bool // the consumer stopped, an error was handed on, or too many items
 }
 
+// handing is told of the items the walk is about to hand on, in order.
+func (r *recorder[T]) handing(items []T) {
+	if r.stopped || len(items) == 0 {
+		return
+	}
+	if r.n += len(items); r.n > listmemo.MaxItems {
+		r.stop()
+		return
+	}
+	r.pages = append(r.pages, items)
+}
+
 func (r *recorder[T]) pass(it T, err error) bool {
-	if err != nil || len(r.items) == listmemo.MaxItems {
-		r.stopped, r.items = true, nil
-	} else if !r.stopped {
-		r.items = append(r.items, it)
+	if err != nil {
+		r.stop()
 	}
 	if !r.yield(it, err) {
-		r.stopped, r.items = true, nil
+		r.stop()
 		return false
 	}
 	return true
 }
 
+func (r *recorder[T]) stop() { r.stopped, r.pages = true, nil }
+
 // whole reports whether the walk handed on the whole listing.
 func (r *recorder[T]) whole() bool { return !r.stopped }
+
+// items is the whole listing.
+func (r *recorder[T]) items() []T { return slices.Concat(r.pages...) }
 
 // walk is one run of paginate.
 type walk[W, T any] struct {
 	*lister[W, T]
 	opts     ListOptions
 	yield    func(T, error) bool
+	handing  func([]T) // told of the items emit is about to hand on (nil: no one)
 	yielded  int
 	held     []T  // items of cached pages, not yet handed on
 	restarts int  // walks started again after a stale cached cursor
@@ -339,6 +361,9 @@ func (w *walk[W, T]) run(ctx context.Context) {
 // emit hands items on, and stops the walk past opts.MaxItems or when the
 // consumer stops.
 func (w *walk[W, T]) emit(items []T) bool {
+	if w.handing != nil {
+		w.handing(items)
+	}
 	for _, it := range items {
 		if w.yielded == w.opts.MaxItems {
 			kind := fault.KindServerFault
@@ -403,11 +428,20 @@ func (l *lister[W, T]) page(ctx context.Context, cursor string) (p page[T], from
 	}
 	l.live = true
 	prios := l.priorities(items, cursor)
+	// go-sdk's priorities, where the reply's are its own: one slice for
+	// the page, not one allocation for each item's.
+	var sdk []float64
+	if prios == nil {
+		sdk = make([]float64, len(items))
+	}
 	p = page[T]{Items: make([]T, 0, len(items)), Next: next}
 	for i, w := range items {
 		var prio *float64
 		if i < len(prios) {
 			prio = prios[i]
+		} else if a := l.annotations(w); sdk != nil && a != nil && a.Priority != 0 {
+			sdk[i] = a.Priority
+			prio = &sdk[i]
 		}
 		p.Items = append(p.Items, l.convert(w, prio))
 	}

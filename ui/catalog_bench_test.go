@@ -191,6 +191,53 @@ func BenchmarkCatalogListing(b *testing.B) {
 	}
 }
 
+// BenchmarkCatalogListingHost is the floor under BenchmarkCatalogListing's
+// ratio: the host alone (hostcore's listing, its tap and gate, no window)
+// lists the 50,000 on the connection the app already has up, and keeps
+// each resource, against the bare client in the same rounds (before and
+// after, as there). What the app costs over cpu-ms/host-listing is the
+// window's; what this costs over cpu-ms/bare-listing is the host's. The
+// bare side also pays a process start and a handshake, which this side
+// does not: the host's share is, if anything, flattered. Between them,
+// cpu-ms/bare-keep-listing is the least a host adds: the bare client
+// keeping each resource as a hostcore.Resource.
+func BenchmarkCatalogListingHost(b *testing.B) {
+	sc := catalogServer(b)
+	ca := newCatalogApp(b, sc)
+	c := ca.tab.conn
+	var hostCPU, keepCPU, bareCPU time.Duration
+	for b.Loop() {
+		before := timeBare(b, sc)
+		took := timed(b, "host", func() {
+			var kept []hostcore.Resource
+			for r, err := range c.Resources(context.Background(), nil) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				kept = append(kept, r)
+			}
+			if len(kept) != catalogSize {
+				b.Fatalf("host listing: %d resources, want %d", len(kept), catalogSize)
+			}
+		})
+		keeping := timed(b, "bare-keep", func() {
+			if n := bareKeeping(b, sc); n != catalogSize {
+				b.Fatalf("bare listing: %d resources kept, want %d", n, catalogSize)
+			}
+		})
+		after := timeBare(b, sc)
+		hostCPU += took.cpu
+		keepCPU += keeping.cpu
+		bareCPU += (before.cpu + after.cpu) / 2
+	}
+	if hostCPU > 0 {
+		n := float64(b.N)
+		b.ReportMetric(ms(hostCPU)/n, "cpu-ms/host-listing")
+		b.ReportMetric(ms(keepCPU)/n, "cpu-ms/bare-keep-listing")
+		b.ReportMetric(ms(bareCPU)/n, "cpu-ms/bare-listing")
+	}
+}
+
 // timing is what one listing took: wall time, this process's CPU time,
 // and its finished children's.
 type timing struct{ wall, cpu, children time.Duration }
@@ -239,6 +286,34 @@ func bareListing(b *testing.B, sc config.ServerConfig) int {
 		n++
 	}
 	return n
+}
+
+// bareKeeping is bareListing keeping each resource as the host's own
+// type, as any host must to show it: the floor of what a host adds.
+func bareKeeping(b *testing.B, sc config.ServerConfig) int {
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(sc.Command, sc.Args...)}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	var kept []hostcore.Resource
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := hostcore.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size}
+		if a := r.Annotations; a != nil {
+			h.Annotations.LastModified = a.LastModified
+			if a.Priority != 0 {
+				p := a.Priority
+				h.Annotations.Priority = &p
+			}
+		}
+		kept = append(kept, h)
+	}
+	return len(kept)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

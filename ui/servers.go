@@ -132,7 +132,7 @@ func (p *serversPanel) reloadWithin(height float32) (rest func()) {
 }
 
 // addCard makes sc's card, and returns what the list shows of it.
-func (p *serversPanel) addCard(sc hostcore.ServerConfig) fyne.CanvasObject {
+func (p *serversPanel) addCard(sc config.ServerConfig) fyne.CanvasObject {
 	card := p.newCard(sc)
 	p.cards = append(p.cards, card)
 	for _, r := range card.signIns {

@@ -61,7 +61,7 @@ func TestCardsBeyondTheWindowWaitForTheFirstFrame(t *testing.T) {
 	h := &harness{t: t, fa: test.NewTempApp(t), dir: t.TempDir(), afterFirstFrame: func(f func()) { start = f }}
 	bin := testbin.Build(t, "internal/mcptest/mcptestd")
 	for i := range 20 {
-		h.extra = append(h.extra, hostcore.ServerConfig{Name: fmt.Sprintf("s%02d", i), Source: "builtin",
+		h.extra = append(h.extra, config.ServerConfig{Name: fmt.Sprintf("s%02d", i), Source: "builtin",
 			Command: bin, Args: []string{"--mode", "paged", "--resources", "3", "--stdio"}})
 	}
 	h.open()
