@@ -20,7 +20,7 @@ type AttachmentRead struct {
 
 // ReadAttachments reads every attachment of conv through the cache
 // (ReadUse), all at once (the host bounds the reads that go to servers,
-// per connection and in all: see readlimit.go, so that a slow server holds
+// per connection and in all: see hostcore/readgate, so that a slow server holds
 // up its own reads only), in the order of the attachments, each through
 // the live conversation. An attachment that cannot be read is returned
 // with the error on its item. Conversations.Items and a chat turn share it.

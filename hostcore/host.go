@@ -17,6 +17,7 @@ import (
 	"github.com/attache/attache/hostcore/fault"
 	"github.com/attache/attache/hostcore/hooks"
 	"github.com/attache/attache/hostcore/models"
+	"github.com/attache/attache/hostcore/readgate"
 	"github.com/attache/attache/hostcore/signin"
 	"github.com/attache/attache/hostcore/subrecord"
 	"github.com/attache/attache/hostcore/wire"
@@ -67,8 +68,8 @@ type HostOptions struct {
 	// anyway gets an error.
 	Elicit Elicitor
 	// ReadsPerConn bounds the reads in flight to one server as one account,
-	// and ReadsInAll those to all servers (see readlimit.go); 0 means
-	// DefaultReadsPerConn and DefaultReadsInAll.
+	// and ReadsInAll those to all servers (see hostcore/readgate); 0 means
+	// readgate.DefaultPerConn and DefaultInAll.
 	ReadsPerConn, ReadsInAll int
 	// Grants keeps the consent gate's "Always" grants (the state
 	// package's store); nil keeps them in memory for the host's life.
@@ -105,7 +106,7 @@ type Host struct {
 	handshakes handshakeMemory // how each server was last opened, by identity
 
 	flights singleflight.Group
-	reads   *readGate // read slots, per connection and in all
+	reads   *readgate.Gate // read slots, per connection and in all
 
 	diskFullTold atomic.Bool          // a cache write found the disk full, and the log said so
 	questions    map[string]*question // inputs being asked for, by server and id
@@ -162,7 +163,7 @@ func NewHost(cfg *config.Config, opts *HostOptions) *Host {
 	h.signIns = signin.NewKeeper(h.opts.OAuth, signin.Env{Transport: h.opts.HTTPTransport,
 		Timeout: h.opts.RequestTimeout, Now: h.opts.Now.now, Log: h.log, Hurry: h.hurry})
 	h.guard = &watchdog{log: h.log}
-	h.reads = newReadGate(h.opts.ReadsPerConn, h.opts.ReadsInAll)
+	h.reads = readgate.New(h.opts.ReadsPerConn, h.opts.ReadsInAll)
 	h.consent, h.hostCall = consent.New(consent.Options{Grants: h.opts.Grants, Now: h.opts.Now,
 		Find: func(name string) (config.ServerConfig, error) { return h.cfg.Find(name, h.opts.Builtin...) }, IsAdHoc: IsAdHocName})
 	h.subs = subrecord.New(h.opts.Now)

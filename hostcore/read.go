@@ -345,3 +345,14 @@ func frameTooLarge(err error) bool {
 	}
 	return false
 }
+
+// readServerGated is ReadServer once the read has its slots (see
+// readgate.Gate): waiting for them counts against ctx like the read itself.
+func (c *Conn) readServerGated(ctx context.Context, uri string) (*ReadResult, error) {
+	release, err := c.host.reads.Acquire(ctx, c.identity+"\x00"+c.Account.Name)
+	if err != nil {
+		return nil, classify(err, "reading "+uri, uri, 0)
+	}
+	defer release()
+	return c.ReadServer(ctx, uri)
+}

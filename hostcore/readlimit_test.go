@@ -14,6 +14,7 @@ import (
 	"github.com/attache/attache/hostcore"
 	"github.com/attache/attache/hostcore/config"
 	"github.com/attache/attache/hostcore/pack"
+	"github.com/attache/attache/hostcore/readgate"
 	"github.com/attache/attache/internal/threengram"
 )
 
@@ -127,12 +128,12 @@ func TestSlowServerHoldsUpOnlyItsOwnReads(t *testing.T) {
 	for {
 		n := answered()
 		now, _ := slow.inFlight()
-		if n == len(uris) && now == hostcore.DefaultReadsPerConn {
+		if n == len(uris) && now == readgate.DefaultPerConn {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("after 30 s: %d of threengram's %d reads answered, the slow server holding %d; want all answered beside %d held",
-				n, len(uris), now, hostcore.DefaultReadsPerConn)
+				n, len(uris), now, readgate.DefaultPerConn)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -143,7 +144,7 @@ func TestSlowServerHoldsUpOnlyItsOwnReads(t *testing.T) {
 			t.Errorf("%s: %v, %d contents; want its body", it.URI, it.ReadErr, len(it.Contents))
 		}
 	}
-	if _, most := slow.inFlight(); most > hostcore.DefaultReadsPerConn {
-		t.Errorf("the slow server had %d reads at once; want no more than %d", most, hostcore.DefaultReadsPerConn)
+	if _, most := slow.inFlight(); most > readgate.DefaultPerConn {
+		t.Errorf("the slow server had %d reads at once; want no more than %d", most, readgate.DefaultPerConn)
 	}
 }

@@ -1,4 +1,4 @@
-package hostcore
+package readgate
 
 import (
 	"context"
@@ -9,12 +9,12 @@ import (
 // wait holding none of the total, and the total caps every connection's
 // reads together. A context already ended tells "would wait" from "got it".
 func TestReadGate(t *testing.T) {
-	g := newReadGate(2, 3)
+	g := New(2, 3)
 	ended, cancel := context.WithCancel(context.Background())
 	cancel()
 	got := func(conn string) func() {
 		t.Helper()
-		release, err := g.acquire(ended, conn)
+		release, err := g.Acquire(ended, conn)
 		if err != nil {
 			t.Fatalf("a read of %s waited; want a slot", conn)
 		}
@@ -22,7 +22,7 @@ func TestReadGate(t *testing.T) {
 	}
 	waits := func(conn string) {
 		t.Helper()
-		if release, err := g.acquire(ended, conn); err == nil {
+		if release, err := g.Acquire(ended, conn); err == nil {
 			release()
 			t.Fatalf("a read of %s got a slot; want it to wait", conn)
 		}

@@ -1,4 +1,6 @@
-package hostcore
+// Package readgate bounds the reads a host asks servers for at once, per
+// connection and in all (hostcore's Host holds one Gate).
+package readgate
 
 import (
 	"context"
@@ -11,17 +13,17 @@ import (
 // slow server take every slot, and every other server's reads waited on
 // it. A read waits for its connection's slot before it takes one of the
 // total, so the reads waiting on a slow server hold none of the total:
-// at most ReadsPerConn of them are in flight, and the rest of the total
+// at most DefaultPerConn (or the Gate's own bound) of them are in flight, and the rest of the total
 // is left to the other servers. Cache hits take no slot.
 const (
-	// DefaultReadsPerConn bounds the reads in flight to one connection.
-	DefaultReadsPerConn = 4
-	// DefaultReadsInAll bounds the reads in flight to all servers.
-	DefaultReadsInAll = 16
+	// DefaultPerConn bounds the reads in flight to one connection.
+	DefaultPerConn = 4
+	// DefaultInAll bounds the reads in flight to all servers.
+	DefaultInAll = 16
 )
 
-// readGate hands out read slots. It is safe for concurrent use.
-type readGate struct {
+// Gate hands out read slots. It is safe for concurrent use.
+type Gate struct {
 	perConn int
 	total   chan struct{}
 
@@ -36,20 +38,22 @@ type connSlots struct {
 	users int
 }
 
-func newReadGate(perConn, total int) *readGate {
+// New returns a Gate of perConn slots per connection and total in all;
+// 0 means DefaultPerConn and DefaultInAll.
+func New(perConn, total int) *Gate {
 	if perConn <= 0 {
-		perConn = DefaultReadsPerConn
+		perConn = DefaultPerConn
 	}
 	if total <= 0 {
-		total = DefaultReadsInAll
+		total = DefaultInAll
 	}
-	return &readGate{perConn: perConn, total: make(chan struct{}, total), conns: map[string]*connSlots{}}
+	return &Gate{perConn: perConn, total: make(chan struct{}, total), conns: map[string]*connSlots{}}
 }
 
-// acquire waits for a slot of conn's and one of the total, in that order,
+// Acquire waits for a slot of conn's and one of the total, in that order,
 // until ctx ends, and returns the function that gives both back. A slot
 // that is free is taken whatever ctx says.
-func (g *readGate) acquire(ctx context.Context, conn string) (release func(), err error) {
+func (g *Gate) Acquire(ctx context.Context, conn string) (release func(), err error) {
 	cs := g.join(conn)
 	if err := take(ctx, cs.slots); err != nil {
 		g.leave(conn, cs)
@@ -84,7 +88,7 @@ func take(ctx context.Context, slots chan struct{}) error {
 }
 
 // join returns conn's slots, counting one more user.
-func (g *readGate) join(conn string) *connSlots {
+func (g *Gate) join(conn string) *connSlots {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	cs := g.conns[conn]
@@ -97,21 +101,10 @@ func (g *readGate) join(conn string) *connSlots {
 }
 
 // leave counts one user fewer of conn's slots, forgetting them at none.
-func (g *readGate) leave(conn string, cs *connSlots) {
+func (g *Gate) leave(conn string, cs *connSlots) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if cs.users--; cs.users == 0 {
 		delete(g.conns, conn)
 	}
-}
-
-// readServerGated is ReadServer once the read has its slots (see
-// readGate): waiting for them counts against ctx like the read itself.
-func (c *Conn) readServerGated(ctx context.Context, uri string) (*ReadResult, error) {
-	release, err := c.host.reads.acquire(ctx, c.identity+"\x00"+c.Account.Name)
-	if err != nil {
-		return nil, classify(err, "reading "+uri, uri, 0)
-	}
-	defer release()
-	return c.ReadServer(ctx, uri)
 }
