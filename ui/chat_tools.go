@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -168,10 +169,13 @@ func toolsUnavailable(host *hostcore.Host, server string) string {
 	return ""
 }
 
-// shortReason is an error on one line, cut to fit beside a switch.
+// shortReason is an error's sentence, without its kind's heading or its
+// advice ("not connected: the server's command names …", not "not
+// connected: Usage: …"), cut to fit beside a switch.
 func shortReason(err error) string {
 	const most = 40 // the row is one line of switches: a long reason would widen the window
-	s := []rune(oneLine(err))
+	_, msg, _, _ := explain(err)
+	s := []rune(strings.Join(strings.Fields(msg), " "))
 	if len(s) <= most {
 		return string(s)
 	}

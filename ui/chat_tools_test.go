@@ -107,6 +107,11 @@ func TestToolsRowFollowsTheServers(t *testing.T) {
 	}) {
 		t.Errorf("row %q: the broken server's switch is enabled", row)
 	}
+	for _, s := range h.toolsRow(c) {
+		if reason, ok := strings.CutPrefix(s, "broken (not connected: "); ok && !strings.HasPrefix(reason, "the server's command names") {
+			t.Errorf("row entry %q: want the reason as a sentence, \"the server's command names …\", with no kind heading", s)
+		}
+	}
 	paged, err := h.host.Conn("paged", "") // resources only
 	if err != nil {
 		t.Fatal(err)
