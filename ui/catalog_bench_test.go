@@ -221,7 +221,7 @@ func BenchmarkCatalogListingHost(b *testing.B) {
 			}
 		})
 		keeping := timed(b, "bare-keep", func() {
-			if n := bareKeeping(b, sc); n != catalogSize {
+			if n := bareListing(b, sc, true); n != catalogSize {
 				b.Fatalf("bare listing: %d resources kept, want %d", n, catalogSize)
 			}
 		})
@@ -261,15 +261,17 @@ func timed(b *testing.B, name string, f func()) timing {
 // timeBare times a bare listing of sc's 50,000 resources.
 func timeBare(b *testing.B, sc config.ServerConfig) timing {
 	return timed(b, "bare", func() {
-		if n := bareListing(b, sc); n != catalogSize {
+		if n := bareListing(b, sc, false); n != catalogSize {
 			b.Fatalf("bare listing: %d resources, want %d", n, catalogSize)
 		}
 	})
 }
 
 // bareListing connects a plain go-sdk client to sc over stdio and lists
-// every page: the server's paging time, and nothing of the host's.
-func bareListing(b *testing.B, sc config.ServerConfig) int {
+// every page: the server's paging time, and nothing of the host's. With
+// keep, it keeps each resource as the host's own type, as any host must
+// to show it: the floor of what a host adds.
+func bareListing(b *testing.B, sc config.ServerConfig, keep bool) int {
 	ctx := context.Background()
 	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(sc.Command, sc.Args...)}, nil)
@@ -278,30 +280,14 @@ func bareListing(b *testing.B, sc config.ServerConfig) int {
 	}
 	defer cs.Close()
 	n := 0
-	for r, err := range cs.Resources(ctx, nil) {
-		if err != nil {
-			b.Fatal(err)
-		}
-		_ = r
-		n++
-	}
-	return n
-}
-
-// bareKeeping is bareListing keeping each resource as the host's own
-// type, as any host must to show it: the floor of what a host adds.
-func bareKeeping(b *testing.B, sc config.ServerConfig) int {
-	ctx := context.Background()
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(sc.Command, sc.Args...)}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
 	var kept []hostcore.Resource
 	for r, err := range cs.Resources(ctx, nil) {
 		if err != nil {
 			b.Fatal(err)
+		}
+		n++
+		if !keep {
+			continue
 		}
 		h := hostcore.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Size: r.Size}
 		if a := r.Annotations; a != nil {
@@ -313,7 +299,10 @@ func bareKeeping(b *testing.B, sc config.ServerConfig) int {
 		}
 		kept = append(kept, h)
 	}
-	return len(kept)
+	if keep {
+		return len(kept)
+	}
+	return n
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

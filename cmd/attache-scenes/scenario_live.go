@@ -47,11 +47,7 @@ func attachmentStale(s *script) error {
 	if err := s.settle(); err != nil {
 		return err
 	}
-	s.do(s.app.ShowConsole)
-	if err := s.try(func() error { return s.app.ConsoleChooseRequest("resources/read") }); err != nil {
-		return err
-	}
-	if err := s.try(func() error { return s.app.ConsoleEditAndSend(toggleUpdates) }); err != nil {
+	if err := s.startUpdates(); err != nil {
 		return err
 	}
 	if err := s.until("the attachment's stale badge", s.app.AttachmentStale); err != nil {

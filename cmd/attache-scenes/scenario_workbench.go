@@ -36,6 +36,17 @@ func toolsCall(s *script) error {
 	return nil
 }
 
+// startUpdates starts server-everything's resource updates from the
+// console, as a tester would: a resources/read edited into the call of
+// its toggleUpdates tool (the console's sends pass the consent gate).
+func (s *script) startUpdates() error {
+	s.do(s.app.ShowConsole)
+	if err := s.try(func() error { return s.app.ConsoleChooseRequest("resources/read") }); err != nil {
+		return err
+	}
+	return s.try(func() error { return s.app.ConsoleEditAndSend(toggleUpdates) })
+}
+
 // toggleUpdates is server-everything's tool that starts its updates.
 const toggleUpdates = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"toggle-subscriber-updates","arguments":{}}}`
 
@@ -55,11 +66,7 @@ func subscriptionsView(s *script) error {
 	if err := s.settle(); err != nil {
 		return err
 	}
-	s.do(s.app.ShowConsole)
-	if err := s.try(func() error { return s.app.ConsoleChooseRequest("resources/read") }); err != nil {
-		return err
-	}
-	if err := s.try(func() error { return s.app.ConsoleEditAndSend(toggleUpdates) }); err != nil {
+	if err := s.startUpdates(); err != nil {
 		return err
 	}
 	if err := s.until("the inspector's body to go stale", s.app.InspectorStale); err != nil {
