@@ -64,7 +64,9 @@ type globalFlags struct {
 
 const version = "0.1.0"
 
-func (a *app) root() *cobra.Command {
+// root is the command tree for the command line args: every command, or,
+// when args name one (see named), that one alone with its subcommands.
+func (a *app) root(args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "attachectl",
 		Short: "Attaché's headless CLI: browse MCP servers, read and attach resources",
@@ -106,10 +108,7 @@ when ended by signal N (SIGINT 130, SIGTERM 143, SIGHUP 129).`,
 	f.StringArrayVar(&a.flags.authorizeParams, "authorize-param", nil, "K=V added to the sign-in page fetched by --authorize-with http-get (a test server's approval parameter)")
 	f.MarkHidden("authorize-param")
 	f.StringVar(&a.flags.elicit, "elicit", "", "how to answer a server that asks for input: ask (on the terminal), accept (the form's defaults), decline or cancel; default ask on a terminal, else decline")
-	root.AddCommand(a.serversCmd(), a.resourcesCmd(), a.templatesCmd(), a.readCmd(),
-		a.expandCmd(), a.completeCmd(), a.cacheCmd(), a.infoCmd(), a.contextCmd(), a.attachCmd(), a.rankCmd(), a.exportCmd(),
-		a.loginCmd(), a.logoutCmd(), a.accountsCmd(), a.demoServerCmd(), a.conformanceCmd())
-	root.AddCommand(a.modelCmds()...)
+	a.addCommands(root, args)
 	return root
 }
 

@@ -40,7 +40,7 @@ func Main(full *Full) {
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, full *Full) int {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, full: full}
 	defer a.close()
-	root := a.root()
+	root := a.root(args)
 	if full == nil {
 		if code, handed := handOver(root, args, stderr); handed {
 			return code
