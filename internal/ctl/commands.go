@@ -45,10 +45,14 @@ var commands = []command{
 // addCommands adds to root the command that args name, alone, or every
 // command when args name none for certain. A process runs one command:
 // building the other twenty-odd, with their flags, and cobra's completion
-// command was a tenth of the work of a cached read. Help, completion,
+// command was a tenth of the work of a cached read (--version alone needs
+// none of them). Help, completion,
 // an alias, a misspelt command or a flag root does not know get the whole
 // tree, so cobra answers them exactly as before.
 func (a *app) addCommands(root *cobra.Command, args []string) {
+	if len(args) == 1 && args[0] == "--version" {
+		return // root alone prints it
+	}
 	if name := named(root.PersistentFlags(), args); name != "" {
 		for _, c := range commands {
 			if c.name == name {

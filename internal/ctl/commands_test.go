@@ -71,6 +71,9 @@ func TestOneCommandTree(t *testing.T) {
 		{"lab", "--help"},
 		{"send", "--help"},
 		{"servers", "extra"},
+		{"--version"},
+		{"--version", "read"},
+		{},
 	} {
 		exec := func(whole bool) (string, string) {
 			var out, errOut bytes.Buffer
