@@ -262,7 +262,14 @@ func (m *memoCounter) itemKey(it *Item, parts []Part) memoKey {
 		case parts != nil:
 			// A blob is rendered from its size, type and verdict, never its bytes.
 			p := parts[i]
-			field(string(p.Kind) + " " + strconv.Itoa(p.Size) + " " + strconv.Itoa(p.Width) + "×" + strconv.Itoa(p.Height) + " " + p.MIMEType + " " + p.Summary)
+			field(string(p.Kind))
+			field(p.MIMEType)
+			field(p.Summary)
+			var b [24]byte
+			binary.LittleEndian.PutUint64(b[:8], uint64(p.Size))
+			binary.LittleEndian.PutUint64(b[8:16], uint64(p.Width))
+			binary.LittleEndian.PutUint64(b[16:], uint64(p.Height))
+			h.Write(b[:])
 		default:
 			field(strconv.Itoa(len(c.Blob)))
 		}
