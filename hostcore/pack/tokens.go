@@ -238,7 +238,7 @@ func hasImage(cs []Content) bool {
 // pass; and, for an item with images, how each blob was decided (parts),
 // since an image's line says its size or why it is not sent. Folding the
 // fields' hashes, rather than writing them into a maphash.Hash, saves a
-// buffer copy a field: a sixth of a ranking's instructions in a profile.
+// buffer copy a field: a tenth of a ranking's instructions (callgrind).
 // Its n is negative, so it never equals the key of a text.
 func (m *memoCounter) itemKey(it *Item, parts []Part) memoKey {
 	h, n := uint64(0), 0
