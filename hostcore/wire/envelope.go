@@ -2,7 +2,6 @@ package wire
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -30,19 +29,19 @@ func readEnvelope(data []byte, env *envelope) bool {
 	if i >= len(data) || data[i] != '{' {
 		return false
 	}
-	i, ok := eachKey(data, i, func(key string, v int) (int, bool) {
+	i, ok := eachKey(data, i, func(key []byte, v int) (int, bool) {
 		switch {
-		case strings.EqualFold(key, "id"):
+		case bytes.EqualFold(key, []byte("id")):
 			end, ok := skipValue(data, v)
 			env.ID = data[v:end:end]
 			return end, ok
-		case strings.EqualFold(key, "error"):
+		case bytes.EqualFold(key, []byte("error")):
 			end, ok := skipValue(data, v)
 			env.Error = data[v:end:end]
 			return end, ok
-		case strings.EqualFold(key, "method"):
+		case bytes.EqualFold(key, []byte("method")):
 			return plainString(data, v, &env.Method)
-		case strings.EqualFold(key, "params"):
+		case bytes.EqualFold(key, []byte("params")):
 			return readParams(data, v, env)
 		}
 		return skipValue(data, v)
@@ -59,11 +58,11 @@ func readParams(data []byte, v int, env *envelope) (int, bool) {
 	if data[v] != '{' {
 		return v, false // Decode fails on params that are not an object
 	}
-	return eachKey(data, v, func(key string, v int) (int, bool) {
+	return eachKey(data, v, func(key []byte, v int) (int, bool) {
 		switch {
-		case strings.EqualFold(key, "uri"):
+		case bytes.EqualFold(key, []byte("uri")):
 			return plainString(data, v, &env.Params.URI)
-		case strings.EqualFold(key, "cursor"):
+		case bytes.EqualFold(key, []byte("cursor")):
 			return plainString(data, v, &env.Params.Cursor)
 		}
 		return skipValue(data, v)
@@ -73,15 +72,18 @@ func readParams(data []byte, v int, env *envelope) (int, bool) {
 // eachKey walks the object that opens at data[i], calling f with each key
 // and the offset of its value; f returns the offset past the value. It
 // returns the offset past the object.
-func eachKey(data []byte, i int, f func(key string, v int) (int, bool)) (int, bool) {
+func eachKey(data []byte, i int, f func(key []byte, v int) (int, bool)) (int, bool) {
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return i + 1, true
 	}
 	for i < len(data) {
-		var key string
-		end, ok := plainString(data, i, &key)
-		if !ok {
+		if i >= len(data) || data[i] != '"' {
+			return i, false
+		}
+		end, ok := skipString(data, i)
+		key := data[i+1 : max(i+1, end-1)]
+		if !ok || !plain(key) {
 			return i, false
 		}
 		if i = skipSpace(data, end); i >= len(data) || data[i] != ':' {

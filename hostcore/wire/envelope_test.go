@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -95,4 +96,43 @@ func FuzzReadEnvelope(f *testing.F) {
 			t.Errorf("readEnvelope(%q) differs from Decode (-Decode +readEnvelope):\n%s", msg, diff)
 		}
 	})
+}
+
+// listPage is a resources/list reply of 100 resources, as mcptestd's paged
+// mode sends them.
+func listPage() []byte {
+	var b strings.Builder
+	b.WriteString(`{"jsonrpc":"2.0","id":41,"result":{"nextCursor":"NDEwMA==","resources":[`)
+	for i := range 100 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"annotations":{"lastModified":"2026-01-03T20:%02d:00Z","priority":0.%d},"mimeType":"text/plain","name":"resource-%d","size":15,"uri":"test://paged/resources/%d"}`, i%60, i%5, 4000+i, 4000+i)
+	}
+	b.WriteString(`]}}`)
+	return []byte(b.String())
+}
+
+// BenchmarkEnvelope reads a list page's envelope as the tap does
+// (readEnvelope), and as it did (Decode).
+func BenchmarkEnvelope(b *testing.B) {
+	page := listPage()
+	for _, bb := range []struct {
+		name string
+		read func([]byte, *envelope) bool
+	}{
+		{"readEnvelope", readEnvelope},
+		{"Decode", func(p []byte, env *envelope) bool { return Decode(p, env) == nil }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.SetBytes(int64(len(page)))
+			b.ReportAllocs()
+			for b.Loop() {
+				var env envelope
+				if !bb.read(page, &env) || string(env.ID) != "41" {
+					b.Fatal("the envelope was not read")
+				}
+			}
+		})
+	}
 }
