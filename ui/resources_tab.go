@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -232,44 +231,33 @@ type pageLanding struct {
 
 // searchKeys are the lower-cased text each resource is searched by. The
 // keys of a page share one allocation (a listing of 50,000 made 50,000):
-// they are made in one buffer, ASCII lower-cased in place, anything else
-// as strings.ToLower lowers it.
+// they are cut from one string, built of each field lower-cased
+// (strings.ToLower allocates only for a field it changes).
 func searchKeys(rs []hostcore.Resource) []string {
 	n := 0
 	for _, r := range rs {
 		n += len(r.Name) + len(r.Title) + len(r.URI) + len(r.Description) + 3
 	}
-	buf := make([]byte, 0, n)
+	var b strings.Builder
+	b.Grow(n)
 	ends := make([]int, len(rs))
 	for i, r := range rs {
-		start := len(buf)
-		buf = append(append(append(append(append(append(append(buf, r.Name...), 0), r.Title...), 0), r.URI...), 0), r.Description...)
-		if !lowerASCII(buf[start:]) {
-			buf = append(buf[:start], strings.ToLower(string(buf[start:]))...)
-		}
-		ends[i] = len(buf)
+		b.WriteString(strings.ToLower(r.Name))
+		b.WriteByte(0)
+		b.WriteString(strings.ToLower(r.Title))
+		b.WriteByte(0)
+		b.WriteString(strings.ToLower(r.URI))
+		b.WriteByte(0)
+		b.WriteString(strings.ToLower(r.Description))
+		ends[i] = b.Len()
 	}
-	all := string(buf)
+	all := b.String()
 	keys := make([]string, len(rs))
 	start := 0
 	for i, end := range ends {
 		keys[i], start = all[start:end], end
 	}
 	return keys
-}
-
-// lowerASCII lower-cases b in place and reports whether it is all ASCII;
-// when not, b is left half done, for the caller to lower again.
-func lowerASCII(b []byte) bool {
-	for i, c := range b {
-		switch {
-		case c >= utf8.RuneSelf:
-			return false
-		case 'A' <= c && c <= 'Z':
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return true
 }
 
 // landed adds a page of resources and their search keys; p, when set, says
