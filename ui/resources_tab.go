@@ -229,11 +229,33 @@ type pageLanding struct {
 	arrived  time.Time              // when the page came from the host
 }
 
-// searchKeys are the lower-cased text each resource is searched by.
+// searchKeys are the lower-cased text each resource is searched by. The
+// keys of a page share one allocation (a listing of 50,000 made 50,000):
+// they are cut from one string, built of each field lower-cased
+// (strings.ToLower allocates only for a field it changes).
 func searchKeys(rs []hostcore.Resource) []string {
-	keys := make([]string, len(rs))
+	n := 0
+	for _, r := range rs {
+		n += len(r.Name) + len(r.Title) + len(r.URI) + len(r.Description) + 3
+	}
+	var b strings.Builder
+	b.Grow(n)
+	ends := make([]int, len(rs))
 	for i, r := range rs {
-		keys[i] = strings.ToLower(r.Name + "\x00" + r.Title + "\x00" + r.URI + "\x00" + r.Description)
+		b.WriteString(strings.ToLower(r.Name))
+		b.WriteByte(0)
+		b.WriteString(strings.ToLower(r.Title))
+		b.WriteByte(0)
+		b.WriteString(strings.ToLower(r.URI))
+		b.WriteByte(0)
+		b.WriteString(strings.ToLower(r.Description))
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	keys := make([]string, len(rs))
+	start := 0
+	for i, end := range ends {
+		keys[i], start = all[start:end], end
 	}
 	return keys
 }
