@@ -10,6 +10,16 @@
 # beside a loop that only repaints (attache-scenes --scenario measure-body, with
 # mcptestd --mode bodies). RUNS launches (default 3) of 5 shows each;
 # prints, per measure, the median of every run and the spread (min–max).
+# SCENARIO=measure-scroll runs the scrolls alone. A scroll is measured two
+# ways: "scroll", a step queued every 60th of a second from a ticker of
+# the scene's own (which beats against Fyne's 60 Hz frame ticker, so a
+# frame with no step in it is lost even when painting costs nothing: see
+# the loop that only repaints), and "scroll-paced", a step queued once the
+# last frame is painted, as the wheel's events are polled before each
+# frame: the frames the window can paint a second, at most 60. After each
+# launch of the app, internal/startup/scrollfloor scrolls Fyne's own
+# widget.List of the 1 MiB text's lines, alone in a window of the same
+# size, the paced way: the floor of scrolling in Fyne on this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -21,6 +31,7 @@ if [ -z "${ATTACHE_BENCH_UNDER_XVFB:-}" ]; then
 	say "building the app's scenes and mcptestd"
 	go build -o bin/attache-scenes ./cmd/attache-scenes
 	go build -o bin/mcptestd ./internal/mcptest/mcptestd
+	go build -o bin/scrollfloor ./internal/startup/scrollfloor
 	export ATTACHE_BENCH_UNDER_XVFB=1
 	if [ -z "${DISPLAY:-}" ]; then
 		exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
@@ -34,11 +45,12 @@ JSON
 for i in $(seq "$RUNS"); do
 	rm -rf "$dir/data" "$dir/xdg"
 	LANG=en_US.UTF-8 XDG_CONFIG_HOME="$dir/xdg" ATTACHE_CONFIG="$dir/config.json" ATTACHE_DATA_DIR="$dir/data" \
-		timeout 600 bin/attache-scenes --scenario measure-body </dev/null | grep '^measure ' >>"$dir/lines"
+		timeout 600 bin/attache-scenes --scenario "${SCENARIO:-measure-body}" </dev/null | grep '^measure ' >>"$dir/lines"
+	timeout 120 bin/scrollfloor </dev/null | grep '^measure ' >>"$dir/lines"
 	say "run $i done"
 done
 # show lines: measure show KIND wall-ms W cpu-ms C; scroll lines:
-# measure scroll KIND step S fps F cpu-ms-per-frame C
+# measure scroll[-paced] KIND step S fps F cpu-ms-per-frame C
 awk '
 function report(key, vals, n,   i, j, t, med) {
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (vals[j] < vals[i]) { t = vals[i]; vals[i] = vals[j]; vals[j] = t }
@@ -46,7 +58,7 @@ function report(key, vals, n,   i, j, t, med) {
 	printf "%-44s median %8.2f   spread %.2f–%.2f   (n=%d)\n", key, med, vals[1], vals[n], n
 }
 $2 == "show" || $2 == "read-and-show" { k = $2 " " $3; wall[k, ++nw[k]] = $5; cpu[k, ++nc[k]] = $7; keys[k] = 1 }
-$2 == "scroll" { k = "scroll " $3 " step " $5; fps[k, ++nf[k]] = $7; cpf[k, ++np[k]] = $9; skeys[k] = 1 }
+$2 == "scroll" || $2 == "scroll-paced" { k = $2 " " $3 " step " $5; fps[k, ++nf[k]] = $7; cpf[k, ++np[k]] = $9; skeys[k] = 1 }
 END {
 	for (k in keys) {
 		delete v; for (i = 1; i <= nc[k]; i++) v[i] = cpu[k, i]; report(k " window-thread cpu-ms", v, nc[k])

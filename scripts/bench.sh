@@ -194,6 +194,10 @@ if ! skip viewer && [ -x scripts/bench-viewer.sh ]; then
 	# lines. The goals (issue 24.1) go beside the rows they are about;
 	# the floor is a 200-byte text body shown the same way.
 	floor=$(awk '/^show text\/200 window-thread cpu-ms/ { print $(NF-3) }' "$work/viewer.txt")
+	# The scroll's floor: Fyne's own widget.List of the same text alone in a
+	# window of the same size, scrolled the same paced way.
+	bare_fps=$(awk '/^scroll-paced bare-list\/text-1m step 40 fps/ { print $(NF-3) }' "$work/viewer.txt")
+	bare_cpf=$(awk '/^scroll-paced bare-list\/text-1m step 40 cpu-ms\/frame/ { print $(NF-3) }' "$work/viewer.txt")
 	while read -r line; do
 		[[ $line == *" median "* ]] || continue
 		key=${line%% median *}
@@ -206,12 +210,15 @@ if ! skip viewer && [ -x scripts/bench-viewer.sh ]; then
 		"show text/40k window-thread cpu-ms" | "show json/40k window-thread cpu-ms") op="<=" goal=25 ;;
 		"show text/1m wall-ms" | "show json/1m wall-ms") op="<=" goal=100 ;;
 		"show markdown/1m wall-ms") op="<=" goal=500 ;;
-		"scroll text/1m step 40 fps" | "scroll markdown/1m step 40 fps") op=">=" goal=60 ;;
+		"scroll text/1m step 40 fps" | "scroll markdown/1m step 40 fps" | \
+			"scroll-paced text/1m step 40 fps" | "scroll-paced markdown/1m step 40 fps") op=">=" goal=60 ;;
 		esac
 		met=-
 		[ -n "$goal" ] && { met=no; awk -v f="$med" -v g="$goal" -v op="$op" 'BEGIN { exit !((op == "<=") ? f <= g : f >= g) }' && met=yes; }
 		fl=-
 		[[ $unit == cpu-ms && $key == show* && -n $floor ]] && fl="200-byte text body $(fmt "$floor") ms"
+		[[ $key == scroll-paced*step\ 40\ fps && $key != *bare-list* && -n $bare_fps ]] && fl="bare widget.List $(fmt "$bare_fps") fps"
+		[[ $key == scroll-paced*step\ 40\ cpu-ms/frame && $key != *bare-list* && -n $bare_cpf ]] && fl="bare widget.List $(fmt "$bare_cpf") ms"
 		rows+=("$name|$(fmt "$med") $unit|$(fmt "$lo")–$(fmt "$hi")|$fl|${goal:+$op $goal $unit}|$met")
 	done <"$work/viewer.txt"
 fi

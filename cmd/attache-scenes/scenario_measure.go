@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"runtime/pprof"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -29,7 +32,15 @@ import (
 // second, and counts the frames painted and the thread's CPU a frame,
 // beside the same loop that only repaints (the floor of a frame).
 // scripts/bench-viewer.sh runs it and sums the lines up.
-func init() { scenarios["measure-body"] = measureBody }
+func init() {
+	scenarios["measure-body"] = measureBody
+	scenarios["measure-scroll"] = func(s *script) error { // the scrolls of measure-body alone
+		if err := s.readBody(bodyURI(floorBodyPath)); err != nil {
+			return err
+		}
+		return measureScroll(s)
+	}
+}
 
 var measuredBodies = []string{"text/200", "text/40k", "json/40k", "text/1m", "json/1m", "markdown/1m", "html/1m"}
 
@@ -52,20 +63,52 @@ func measureBody(s *script) error {
 			return err
 		}
 	}
+	return measureScroll(s)
+}
+
+// measureScroll scrolls the 1 MiB text and Markdown bodies, each way
+// (see timeScroll), with a step of 0 (only repaint: the floor) and of
+// scrollStep, and prints the frames painted a second and the window
+// thread's CPU a frame. With ATTACHE_SCROLL_PROFILE set, it writes a CPU
+// profile of each paced scroll to that file plus the body's name and step.
+func measureScroll(s *script) error {
 	for _, b := range []string{"text/1m", "markdown/1m"} {
 		if err := s.showOnce(bodyURI(b)); err != nil {
 			return err
 		}
-		for _, step := range []float32{0, scrollStep} {
-			frames, cpu, err := s.timeScroll(step)
-			if err != nil {
-				return err
+		for _, paced := range []bool{false, true} {
+			for _, step := range []float32{0, scrollStep} {
+				stop := startProfile(paced, fmt.Sprintf("%s-step%v", b, step))
+				frames, cpu, took, err := s.timeScroll(step, paced)
+				stop()
+				if err != nil {
+					return err
+				}
+				how := map[bool]string{false: "scroll", true: "scroll-paced"}[paced]
+				fmt.Printf("measure %s %s step %v fps %.1f cpu-ms-per-frame %.2f\n", how, b, step,
+					float64(frames)/took.Seconds(), ms(cpu)/float64(max(frames, 1)))
 			}
-			fmt.Printf("measure scroll %s step %v fps %.1f cpu-ms-per-frame %.2f\n", b, step,
-				float64(frames)/scrollFor.Seconds(), ms(cpu)/float64(max(frames, 1)))
 		}
 	}
 	return nil
+}
+
+// startProfile starts a CPU profile of the process, if on and
+// ATTACHE_SCROLL_PROFILE names a file, and returns what stops it.
+func startProfile(on bool, body string) (stop func()) {
+	name := os.Getenv("ATTACHE_SCROLL_PROFILE")
+	if !on || name == "" {
+		return func() {}
+	}
+	f, err := os.Create(name + "." + strings.ReplaceAll(body, "/", "-"))
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "profile:", err)
+		return func() {}
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 // measureShows reads body once (the miss, which fills the cache), then
@@ -164,24 +207,40 @@ func (s *script) timeLanding(uri string) (wall, cpu time.Duration, err error) {
 	return wall, s.mainCPU() - cpu0, nil
 }
 
-// timeScroll scrolls the body by step a 60th of a second for scrollFor
-// (back to the top at its end; a step of 0 only repaints), and counts
-// the frames painted and the window thread's CPU.
-func (s *script) timeScroll(step float32) (frames int64, cpu time.Duration, err error) {
-	cpu0, f0 := s.mainCPU(), s.run.Frames()
+// timeScroll scrolls the body by step (back to the top at its end; a
+// step of 0 only repaints) for scrollFor, and counts the frames painted,
+// the window thread's CPU and the time taken. Unpaced, a step is queued
+// each 60th of a second from a ticker of its own, which beats against
+// Fyne's own 60 Hz frame ticker: an interval of it that gets two steps is
+// followed by one that gets none, and paints nothing. Paced, the next step
+// is queued once the last frame is painted, as the wheel's events are
+// polled just before each frame: the rate the window can paint, at most
+// Fyne's 60 frames a second.
+func (s *script) timeScroll(step float32, paced bool) (frames int64, cpu, took time.Duration, err error) {
+	scroll := func() {
+		if step != 0 && !s.app.ScrollBody(step) {
+			s.app.ScrollBody(-1e9)
+		}
+		s.run.Repaint()
+	}
+	cpu0, f0, t0 := s.mainCPU(), s.run.Frames(), time.Now()
+	if paced {
+		for end := t0.Add(scrollFor); time.Now().Before(end); {
+			fyne.Do(scroll)
+			if err := s.run.WaitFrame(10 * time.Second); err != nil {
+				return 0, 0, 0, err
+			}
+		}
+		return s.run.Frames() - f0, s.mainCPU() - cpu0, time.Since(t0), nil
+	}
 	tick := time.NewTicker(time.Second / 60)
 	defer tick.Stop()
-	for end := time.Now().Add(scrollFor); time.Now().Before(end); {
+	for end := t0.Add(scrollFor); time.Now().Before(end); {
 		<-tick.C
-		fyne.Do(func() {
-			if step != 0 && !s.app.ScrollBody(step) {
-				s.app.ScrollBody(-1e9)
-			}
-			s.run.Repaint()
-		})
+		fyne.Do(scroll)
 	}
 	if err := s.run.WaitFrame(10 * time.Second); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	return s.run.Frames() - f0, s.mainCPU() - cpu0, nil
+	return s.run.Frames() - f0, s.mainCPU() - cpu0, time.Since(t0), nil
 }

@@ -1,5 +1,7 @@
 package main
 
+import "time"
+
 // The body viewer's scenes: a big text body with a search, JSON, Markdown
 // rendered (server-everything's features.md, with inline code) and its
 // source, HTML, a text/plain blob (server-everything's dynamic blob) and
@@ -44,6 +46,29 @@ func init() {
 		return nil
 	}
 	scenarios["body-latin1"] = func(s *script) error { return s.readBody("test://body/blob-latin1/200") }
+	// The 1 MiB text and Markdown bodies scrolled as measure-scroll
+	// scrolls them, 40 px a step, 300 steps down: what a frame of the
+	// measure shows.
+	scenarios["body-text-scrolled"] = func(s *script) error { return s.scrolledBody("test://body/text/1m") }
+	scenarios["body-markdown-scrolled"] = func(s *script) error { return s.scrolledBody("test://body/markdown/1m") }
+}
+
+// scrolledBody reads uri from "bodies" and scrolls it down 300 steps of
+// scrollStep, a frame painted after each.
+func (s *script) scrolledBody(uri string) error {
+	if err := s.readBody(uri); err != nil {
+		return err
+	}
+	if err := s.settle(); err != nil {
+		return err
+	}
+	for range 300 {
+		s.do(func() { s.app.ScrollBody(scrollStep) })
+		if err := s.run.WaitFrame(10 * time.Second); err != nil {
+			return err
+		}
+	}
+	return s.settle()
 }
 
 // readBody reads uri from the "bodies" server.
