@@ -117,15 +117,12 @@ func (t *Tap) store(dir Direction, raw []byte, truncated bool, values []Elided) 
 		return
 	}
 	m := TapMessage{Dir: dir, At: t.now(), Truncated: truncated, elided: values}
-	if !readEnvelope(raw, &m.env) { // most messages: only the envelope is read (envelope.go)
+	if Decode(raw, &m.env) != nil {
+		// An odd message (a field of the wrong type, nesting too deep for
+		// the fast decoder) gets what encoding/json can make of it; an
+		// unparsable one is still recorded.
 		m.env = envelope{}
-		if Decode(raw, &m.env) != nil {
-			// An odd message (a field of the wrong type, nesting too deep
-			// for the fast decoder) gets what encoding/json can make of
-			// it; an unparsable one is still recorded.
-			m.env = envelope{}
-			_ = DecodeLenient(raw, &m.env)
-		}
+		_ = DecodeLenient(raw, &m.env)
 	}
 	if len(raw) > MaxKept {
 		raw, m.Truncated = raw[:MaxKept], true
