@@ -97,7 +97,7 @@ func (ca *catalogApp) list() {
 	}
 	ca.settle()
 	if n := len(ca.tab.all); n != catalogSize {
-		ca.b.Fatalf("%d resources listed, want %d", n, catalogSize)
+		ca.b.Fatalf("%d resources listed, want %d; pages %q empty %q", n, catalogSize, ca.tab.pages.Text, ca.tab.empty.Text)
 	}
 }
 
