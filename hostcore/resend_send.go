@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/attache/attache/hostcore/consent"
 	"github.com/attache/attache/hostcore/resend"
 	"github.com/attache/attache/hostcore/toolcall"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Resend sends req, a request resend.Parse accepted, on this

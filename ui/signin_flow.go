@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"fyne.io/fyne/v2"
+
 	"github.com/attache/attache/hostcore/signin"
 )
 

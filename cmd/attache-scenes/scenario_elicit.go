@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+
 	"github.com/attache/attache/hostcore/form"
 
 	"github.com/attache/attache/hostcore"

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/attache/attache/hostcore/fault"
 	"regexp"
 	"sort"
 	"sync"
+
+	"github.com/attache/attache/hostcore/fault"
 )
 
 // ImportSource names another host's config file whose servers Attaché reads

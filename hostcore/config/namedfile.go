@@ -3,9 +3,10 @@ package config
 import (
 	"context"
 	"errors"
-	"github.com/attache/attache/hostcore/fault"
 	"io"
 	"io/fs"
+
+	"github.com/attache/attache/hostcore/fault"
 
 	"github.com/attache/attache/internal/namedfile"
 )

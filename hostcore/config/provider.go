@@ -1,9 +1,10 @@
 package config
 
 import (
-	"github.com/attache/attache/hostcore/fault"
 	"slices"
 	"strings"
+
+	"github.com/attache/attache/hostcore/fault"
 
 	"github.com/attache/attache/hostcore/models"
 )

@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
-	"github.com/attache/attache/hostcore/pack"
 	"github.com/pmezard/go-difflib/difflib"
+
+	"github.com/attache/attache/hostcore/pack"
 )
 
 // DiffContents is a unified diff of two read bodies of uri, each entry's

@@ -17,10 +17,11 @@ import (
 
 	"encoding/json"
 	"fmt"
-	"github.com/attache/attache/assets"
 	"math/rand/v2"
 	"slices"
 	"time"
+
+	"github.com/attache/attache/assets"
 
 	"github.com/attache/attache/hostcore/lab"
 	"github.com/attache/attache/internal/threengram"

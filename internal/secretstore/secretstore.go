@@ -22,8 +22,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/attache/attache/hostcore/signin"
 	"github.com/zalando/go-keyring"
+
+	"github.com/attache/attache/hostcore/signin"
 )
 
 // service is the keyring service the grants are kept under.

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/attache/attache/hostcore/consent"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/attache/attache/hostcore/consent"
 )
 
 // Grants are kept by server and tool, each with the identity it was given
